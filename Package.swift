@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ledger",
+    platforms: [.macOS(.v13), .iOS(.v17)],
+    products: [
+        .library(name: "LedgerKit", targets: ["LedgerKit"]),
+        .library(name: "LedgerSync", targets: ["LedgerSync"]),
+        .executable(name: "ledger", targets: ["ledger"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libgit2 from the system (Debian: libgit2-dev).
+        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        // Documents and all domain logic: Foundation only — no git, no terminal, no wall clock.
+        .target(name: "LedgerKit"),
+        // Git storage and sync on libgit2.
+        .target(name: "LedgerSync", dependencies: ["LedgerKit", "CGit2"]),
+        // The command-line interface as a library, so tests can run it in-process.
+        .target(name: "LedgerCLI", dependencies: [
+            "LedgerKit", "LedgerSync",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
+        // Benchmark data generator and runner (`make bench`).
+        .executableTarget(name: "ledger-bench", dependencies: ["LedgerKit"]),
+        // Helpers shared by the test targets: temporary ledgers, in-process and binary CLI runs.
+        .target(name: "LedgerTestSupport", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync"], path: "Tests/LedgerTestSupport"),
+        .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit", "LedgerTestSupport"]),
+        .testTarget(name: "LedgerSyncTests", dependencies: ["LedgerSync", "LedgerKit", "LedgerTestSupport"]),
+        .testTarget(name: "LedgerCLITests", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync", "LedgerTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,71 @@
+import ArgumentParser
+import LedgerKit
+import LedgerSync
+
+/// One app's line on `ledger status`.
+struct AppStatus: Sendable {
+    var app: App
+    /// One short line ("no active session · 12 sessions").
+    var summary: String
+    /// The same facts for `--json`.
+    var json: JSONObject
+}
+
+/// Each app's contribution to `ledger status`.
+enum StatusBoard {
+    static let providers: [@Sendable (CommandEnvironment) throws -> AppStatus] = [
+        WaterlineCommand.status, BrewCommand.status, HydrateCommand.status, MomentsCommand.status,
+    ]
+}
+
+/// `ledger status [--json]`
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "One screen about the ledger: each app's state, and what is not yet committed or synced.")
+
+    @Flag(help: "Print the status as JSON.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let env = try global.environment()
+        let git = try RepositoryStatus.read(at: env.store.root)
+        let apps = try StatusBoard.providers.map { try $0(env) }
+        if json {
+            var sync: JSONObject = ["uncommitted": .number(Double(git.uncommitted.count))]
+            sync["branch"] = git.branch.map(JSONValue.string) ?? .null
+            sync["remote"] = git.remoteURL.map(JSONValue.string) ?? .null
+            sync["ahead"] = git.ahead.map { .number(Double($0)) } ?? .null
+            sync["behind"] = git.behind.map { .number(Double($0)) } ?? .null
+            var o: JSONObject = ["path": .string(env.store.root), "sync": .object(sync)]
+            for a in apps { o[a.app.rawValue] = .object(a.json) }
+            Output.json(.object(o))
+            return
+        }
+        Console.print(Style.bold("ledger") + " at \(env.store.root)")
+        for a in apps {
+            Console.print("  " + a.app.title.padding(toLength: 16, withPad: " ", startingAt: 0) + a.summary)
+        }
+        Console.print("")
+        Console.print(syncLine(git))
+    }
+
+    func syncLine(_ git: RepositoryStatus) -> String {
+        var parts: [String] = []
+        parts.append(git.uncommitted.isEmpty ? "no uncommitted changes"
+            : Output.plural(git.uncommitted.count, "uncommitted change") + " (`ledger sync` commits them)")
+        if let url = git.remoteURL {
+            switch (git.ahead ?? 0, git.behind ?? 0) {
+            case (0, 0): parts.append("in step with \(url) as of the last sync")
+            case (let a, 0): parts.append("\(Output.plural(a, "commit")) not yet pushed to \(url)")
+            case (0, let b): parts.append("\(Output.plural(b, "commit")) fetched but not merged")
+            case (let a, let b): parts.append("\(a) to push and \(b) to merge with \(url)")
+            }
+        } else {
+            parts.append("no remote (add one with `ledger init --remote URL`)")
+        }
+        return "Sync: " + parts.joined(separator: "; ") + "."
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import LedgerKit
+import LedgerSync
+
+/// `ledger`: the root command.
+public struct LedgerCommand: ParsableCommand {
+    /// The version printed by `ledger --version`.
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "ledger",
+        abstract: "Personal data for Waterline, BrewGuide, Water Reminder and DotLife Moments, kept as JSON in git.",
+        discussion: """
+            Every command works offline; `ledger sync` is the only one that needs the network.
+            The ledger is chosen by --repo, else $LEDGER_REPO, else $XDG_DATA_HOME/ledger.
+            """,
+        version: version,
+        subcommands: [
+            InitCommand.self, CheckCommand.self, StatusCommand.self,
+            WaterlineCommand.self, BrewCommand.self, HydrateCommand.self, MomentsCommand.self,
+        ]
+    )
+
+    public init() {}
+}
+
+/// Running `ledger` in this process: used by the executable and by the tests.
+public enum LedgerCLI {
+    /// Runs `ledger` with `arguments` (without the program name) in `context`; returns the
+    /// exit status (SPEC §2: 0 success, 1 invalid data or request, 2 usage, 3 remote
+    /// unreachable, 4 other failures).
+    public static func run(_ arguments: [String], context: CLIContext) -> Int32 {
+        var context = context
+        var args = arguments
+        // `ledger --repo PATH <command> …`: the global option before the subcommand.
+        while let first = args.first, first == "--repo" || first.hasPrefix("--repo=") {
+            if first == "--repo", args.count >= 2 {
+                context.repoOverride = args[1]
+                args.removeFirst(2)
+            } else if first.hasPrefix("--repo=") {
+                context.repoOverride = String(first.dropFirst(7))
+                args.removeFirst()
+            } else {
+                break
+            }
+        }
+        let status = CLIContext.$current.withValue(context) { () -> Int32 in
+            do {
+                var command = try LedgerCommand.parseAsRoot(args)
+                try command.run()
+                return 0
+            } catch let e as LedgerError {
+                Console.error("ledger: " + e.description)
+                return e.exitStatus
+            } catch let e as GitError {
+                Console.error("ledger: " + e.description)
+                return 4
+            } catch let e as ExitCode {
+                return e.rawValue
+            } catch {
+                let code = LedgerCommand.exitCode(for: error)
+                let message = LedgerCommand.fullMessage(for: error)
+                if code == .success {
+                    if !message.isEmpty { Console.print(message) }
+                    return 0
+                }
+                if !message.isEmpty { Console.error(message) }
+                return code == .validationFailure ? 2 : code.rawValue
+            }
+        }
+        context.stdout.flush()
+        context.stderr.flush()
+        return status
+    }
+
+    /// The `ledger` executable's entry point.
+    public static func main() -> Never {
+        let status = run(Array(CommandLine.arguments.dropFirst()), context: .process())
+        exit(status)
+    }
+}

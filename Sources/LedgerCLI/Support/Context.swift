@@ -1,0 +1,142 @@
+import Foundation
+import LedgerKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command's text goes: the process's stdout/stderr, or a buffer in tests.
+public final class TextOutput: @unchecked Sendable {
+    // @unchecked: `buffer` is only touched under `lock`.
+    private let lock = NSLock()
+    private var buffer: [UInt8] = []
+    private let fd: Int32?
+
+    /// Output buffered and written to file descriptor `fd` on `flush()`.
+    public init(fd: Int32) { self.fd = fd }
+    /// Output kept in memory (read it with `text`).
+    public init() { fd = nil }
+
+    /// Appends text.
+    public func write(_ s: String) {
+        lock.withLock { buffer.append(contentsOf: s.utf8) }
+        if fd != nil, buffer.count > 1 << 16 { flush() }
+    }
+
+    /// Writes what is buffered to the file descriptor (no-op for in-memory output).
+    public func flush() {
+        guard let fd else { return }
+        lock.withLock {
+            var done = 0
+            while done < buffer.count {
+                let n = buffer.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + done, buffer.count - done) }
+                if n <= 0 { if errno == EINTR { continue }; break }
+                done += n
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Everything written so far (in-memory output).
+    public var text: String { lock.withLock { String(decoding: buffer, as: UTF8.self) } }
+}
+
+/// Where a command's input comes from: the terminal or piped stdin, or scripted lines in tests.
+public final class TextInput: @unchecked Sendable {
+    // @unchecked: `lines` is only touched under `lock`.
+    private let lock = NSLock()
+    private var lines: [String]?
+
+    /// Reads from the process's stdin.
+    public init() { lines = nil }
+    /// Answers with these lines, then end of input.
+    public init(lines: [String]) { self.lines = lines }
+
+    /// The next line without its newline, or nil at end of input.
+    public func readLine() -> String? {
+        lock.withLock {
+            guard lines != nil else { return Swift.readLine(strippingNewline: true) }
+            return lines!.isEmpty ? nil : lines!.removeFirst()
+        }
+    }
+}
+
+/// Everything a command may take from its surroundings: environment, working directory,
+/// standard streams and whether they are terminals. Commands never read process globals, so
+/// tests can run many commands in parallel in one process.
+public struct CLIContext: Sendable {
+    public var environment: [String: String]
+    public var currentDirectory: String
+    public var stdout: TextOutput
+    public var stderr: TextOutput
+    public var stdin: TextInput
+    /// Whether stdin is an interactive terminal (confirmations may be asked).
+    public var stdinIsTerminal: Bool
+    /// Whether stdout is a terminal (colour and progress may be used).
+    public var stdoutIsTerminal: Bool
+    /// `--repo` given before the subcommand (`ledger --repo PATH waterline status`).
+    var repoOverride: String?
+
+    public init(environment: [String: String], currentDirectory: String, stdout: TextOutput, stderr: TextOutput,
+                stdin: TextInput, stdinIsTerminal: Bool, stdoutIsTerminal: Bool) {
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin = stdin
+        self.stdinIsTerminal = stdinIsTerminal
+        self.stdoutIsTerminal = stdoutIsTerminal
+    }
+
+    /// The real process: its environment, directory and streams.
+    public static func process() -> CLIContext {
+        CLIContext(environment: ProcessInfo.processInfo.environment,
+                   currentDirectory: FileManager.default.currentDirectoryPath,
+                   stdout: TextOutput(fd: 1), stderr: TextOutput(fd: 2), stdin: TextInput(),
+                   stdinIsTerminal: isatty(0) != 0, stdoutIsTerminal: isatty(1) != 0)
+    }
+
+    /// The context of the running command.
+    @TaskLocal public static var current = CLIContext(
+        environment: [:], currentDirectory: "/", stdout: TextOutput(), stderr: TextOutput(), stdin: TextInput(lines: []),
+        stdinIsTerminal: false, stdoutIsTerminal: false)
+
+    /// Whether to use colour: stdout is a terminal and `NO_COLOR` is not set.
+    public var useColor: Bool { stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb" }
+
+    /// `path` made absolute against the working directory, with `~` expanded.
+    public func absolutePath(_ path: String) -> String {
+        var p = path
+        if p == "~" || p.hasPrefix("~/"), let home = environment["HOME"] { p = home + p.dropFirst() }
+        if !p.hasPrefix("/") { p = currentDirectory + "/" + p }
+        return URL(fileURLWithPath: p).standardizedFileURL.path
+    }
+}
+
+/// Writing to the current command's streams.
+enum Console {
+    static var context: CLIContext { CLIContext.current }
+
+    /// A line on stdout.
+    static func print(_ s: String = "") { context.stdout.write(s + "\n") }
+    /// A line on stderr.
+    static func error(_ s: String) { context.stderr.write(s + "\n") }
+
+    /// Asks a yes/no question on a terminal (SPEC §2). `yes` answers it for scripts; without a
+    /// terminal and without `yes` the command refuses.
+    static func confirm(_ question: String, yes: Bool, flag: String = "--yes") throws -> Bool {
+        if yes { return true }
+        guard context.stdinIsTerminal else {
+            throw LedgerError.usage("\(question.trimmingCharacters(in: CharacterSet(charactersIn: "?"))) needs a confirmation: run it on a terminal, or pass \(flag)")
+        }
+        context.stdout.write("\(question) [y/N] ")
+        context.stdout.flush()
+        let answer = context.stdin.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return answer == "y" || answer == "yes"
+    }
+}
+
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

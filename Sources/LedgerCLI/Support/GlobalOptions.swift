@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import LedgerKit
+
+/// Options every command takes.
+public struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The ledger to use (default: $LEDGER_REPO, else $XDG_DATA_HOME/ledger).", valueName: "path"))
+    var repo: String?
+
+    public init() {}
+
+    /// The ledger directory chosen by `--repo`, `$LEDGER_REPO` or the XDG default (SPEC §2).
+    func repositoryPath() -> String {
+        let ctx = CLIContext.current
+        if let r = repo ?? ctx.repoOverride { return ctx.absolutePath(r) }
+        if let r = ctx.environment["LEDGER_REPO"], !r.isEmpty { return ctx.absolutePath(r) }
+        if let xdg = ctx.environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/ledger" }
+        return ctx.absolutePath("~/.local/share/ledger")
+    }
+
+    /// The ledger, which must exist.
+    func store() throws -> LedgerStore {
+        let path = repositoryPath()
+        let store = LedgerStore(root: path)
+        guard store.exists else {
+            if FileSystem.exists(path) {
+                throw LedgerError.notFound("\(path) is not a ledger (it has no ledger.json); create one with `ledger init \(path)`")
+            }
+            throw LedgerError.notFound("there is no ledger at \(path); create one with `ledger init`, or point --repo or $LEDGER_REPO at yours")
+        }
+        return store
+    }
+
+    /// The clock and ids for this run.
+    func environment() throws -> CommandEnvironment {
+        try CommandEnvironment(store: store(), clock: Clock.current(), ids: RandomIDSource())
+    }
+}
+
+/// "Now" and the time zone, from `$LEDGER_NOW` and `$TZ` (SPEC §2).
+public struct Clock: Sendable {
+    /// The current instant, with the UTC offset it has here.
+    public let now: Timestamp
+    /// The zone for calendar questions (which day, next 09:00).
+    public let timeZone: TimeZone
+
+    public init(now: Timestamp, timeZone: TimeZone) {
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    /// `$LEDGER_NOW` when set (its offset is the local offset; `$TZ` is used for calendar
+    /// questions when it agrees with that offset), else the system clock in `$TZ`.
+    static func current() throws -> Clock {
+        let env = CLIContext.current.environment
+        var zone = TimeZone.current
+        if let tz = env["TZ"], !tz.isEmpty {
+            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+            if let z = TimeZone(identifier: name) ?? TimeZone(abbreviation: name) { zone = z }
+        }
+        if let text = env["LEDGER_NOW"], !text.isEmpty {
+            guard let now = Timestamp(iso8601: text) else {
+                throw LedgerError.usage("LEDGER_NOW must be an ISO-8601 timestamp with a UTC offset, like 2026-11-21T22:30:00+01:00 (found \"\(text)\")")
+            }
+            if zone.secondsFromGMT(for: now.date) != now.utcOffsetSeconds {
+                zone = TimeZone(secondsFromGMT: now.utcOffsetSeconds) ?? zone
+            }
+            return Clock(now: now, timeZone: zone)
+        }
+        return Clock(now: Timestamp(Date(), in: zone), timeZone: zone)
+    }
+
+    /// The instant `date` as recorded here (with this zone's offset at that instant).
+    public func timestamp(_ date: Date) -> Timestamp { Timestamp(date, in: timeZone) }
+}
+
+/// What a command works with once its arguments are parsed.
+public struct CommandEnvironment: Sendable {
+    public let store: LedgerStore
+    public let clock: Clock
+    public let ids: any IDSource
+
+    public var now: Timestamp { clock.now }
+}

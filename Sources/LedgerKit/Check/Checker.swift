@@ -1,0 +1,393 @@
+import Dispatch
+import Foundation
+
+/// What `ledger check` found.
+public struct CheckReport: Sendable {
+    /// Every problem left, sorted by path.
+    public var problems: [Problem]
+    /// What `--fix` repaired.
+    public var fixed: [Problem]
+    /// Files looked at (documents, attachments and stray files).
+    public var filesChecked: Int
+    /// Files skipped because the check cache knew them to be clean.
+    public var filesFromCache: Int
+
+    public var errorCount: Int { problems.count { $0.severity == .error } }
+    public var warningCount: Int { problems.count { $0.severity == .warning } }
+}
+
+/// Validates a whole ledger (or some of its files): SPEC §4.
+///
+/// Per file: JSON syntax with line:column, the kind's schema and domain rules, id versus
+/// file name, shard directory, canonical formatting and stale derived values. Across files:
+/// duplicate ids, dangling references and each app's cross-document rules. The tree is
+/// walked one directory at a time in a fixed order and each directory's files are inspected
+/// on all cores, so memory does not grow with the number of documents; a cache of
+/// known-clean files makes a revalidation after a hand edit cost little more than a
+/// directory walk.
+public struct Checker: Sendable {
+    public let store: LedgerStore
+    /// Worker threads; defaults to the number of cores.
+    public var threads: Int
+    /// Whether to read and write the cache of clean files.
+    public var useCache: Bool
+
+    public init(store: LedgerStore, threads: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true) {
+        self.store = store
+        self.threads = max(1, threads)
+        self.useCache = useCache
+    }
+
+    var cachePath: String { store.localStateDirectory + "/check-cache" }
+
+    /// Checks the whole ledger, or only the files at or under `scope` (paths relative to the
+    /// root); with `fix`, rewrites what can be fixed without guessing.
+    public func check(scope: [String]? = nil, fix: Bool = false) throws -> CheckReport {
+        var run = Run(store: store, scope: scope.map { Set($0.map { Self.normalize($0) }) }, fix: fix,
+                      threads: threads,
+                      cache: useCache ? CheckCache.Reader(path: cachePath) : nil,
+                      writer: useCache ? CheckCache.Writer(path: cachePath) : nil)
+        // The root holds one document; the app directories hold the rest; anything else at
+        // the top level (README, .git, scripts) is the user's business.
+        if let manifest = FileSystem.stamp(store.absolute("ledger.json")) {
+            try run.process(dir: "", names: [("ledger.json", manifest.type)])
+        } else {
+            run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (run `ledger init`)")))
+        }
+        for dir in LedgerSchema.appDirectories.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            try run.walk(dir)
+        }
+        if let scope = run.scope {
+            for path in scope.sorted() where !run.seen.contains(path) && !run.scopeDirectories.contains(path) {
+                if FileSystem.stamp(store.absolute(path)) == nil {
+                    run.report(Problem(path, .error(.root, "no such file in the ledger")))
+                } else if !path.contains("/") || !LedgerSchema.appDirectories.contains(String(path.split(separator: "/")[0])) {
+                    run.report(Problem(path, .warning(.root, "is not a ledger document (it is outside the apps' directories)")))
+                } else {
+                    run.report(Problem(path, .warning(.root, "is not a ledger document (hidden files and directories are ignored)")))
+                }
+            }
+        }
+        run.crossDocumentChecks()
+        run.writer?.commit()
+        let order = run.problems.enumerated().sorted { a, b in
+            a.element.path == b.element.path ? a.offset < b.offset : a.element.path.utf8.lexicographicallyPrecedes(b.element.path.utf8)
+        }.map(\.element)
+        return CheckReport(problems: order, fixed: run.fixed, filesChecked: run.filesChecked, filesFromCache: run.filesFromCache)
+    }
+
+    static func normalize(_ path: String) -> String {
+        var p = path
+        while p.hasSuffix("/") { p.removeLast() }
+        if p.hasPrefix("./") { p.removeFirst(2) }
+        return p
+    }
+}
+
+/// The state of one check run.
+private struct Run {
+    let store: LedgerStore
+    let scope: Set<String>?
+    let fix: Bool
+    let threads: Int
+    let cache: CheckCache.Reader?
+    let writer: CheckCache.Writer?
+
+    var problems: [Problem] = []
+    var fixed: [Problem] = []
+    var filesChecked = 0
+    var filesFromCache = 0
+    /// Paths in scope that were seen, to report scope paths that are not documents.
+    var seen: Set<String> = []
+    var scopeDirectories: Set<String> = []
+    /// Hashes of (kind, id) of every collection document, and those seen twice.
+    var ids: Set<UInt64> = []
+    var duplicateCandidates: [(kind: String, id: String)] = []
+    /// References, for the dangling-reference check.
+    var references: [(path: String, reference: DocumentReference)] = []
+    /// Facts of documents carrying tags, for the apps' cross-document rules.
+    var tagged: [DocumentFacts] = []
+
+    init(store: LedgerStore, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?, writer: CheckCache.Writer?) {
+        self.store = store
+        self.scope = scope
+        self.fix = fix
+        self.threads = threads
+        self.cache = cache
+        self.writer = writer
+    }
+
+    func inScope(_ path: String) -> Bool { Run.inScope(path, scope) }
+
+    mutating func report(_ p: Problem) {
+        if inScope(p.path) { problems.append(p) }
+    }
+
+    mutating func walk(_ dir: String) throws {
+        guard let entries = try FileSystem.list(store.absolute(dir)) else { return }
+        if scope?.contains(dir) == true { scopeDirectories.insert(dir) }
+        var files: [(String, FileSystem.EntryType)] = []
+        var subdirs: [String] = []
+        for e in entries where !e.name.hasPrefix(".") {
+            if e.type == .directory, !e.name.hasSuffix(".json") { subdirs.append(e.name) } else { files.append((e.name, e.type)) }
+        }
+        files.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        try process(dir: dir, names: files)
+        for s in subdirs.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            try walk(dir + "/" + s)
+        }
+    }
+
+    /// Inspects one directory's files on all cores, then records the results in order.
+    mutating func process(dir: String, names: [(String, FileSystem.EntryType)]) throws {
+        guard !names.isEmpty else { return }
+        let cached = cache?.entries(in: dir) ?? [:]
+        let racy = cache?.racyThreshold ?? .min
+        let items = names.map { name, type in
+            let path = dir.isEmpty ? name : dir + "/" + name
+            return Item(path: path, name: name, type: type, cached: cached[name])
+        }
+        let results = Results(count: items.count)
+        let store = store, fix = fix, scope = scope
+        let workers = items.count >= 16 ? threads : 1
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var i = worker
+            while i < items.count {
+                results.set(i, Run.inspect(items[i], store: store, fix: fix && Run.inScope(items[i].path, scope), racyThreshold: racy))
+                i += workers
+            }
+        }
+        for (item, result) in zip(items, results.values) {
+            filesChecked += 1
+            if result.fromCache { filesFromCache += 1 }
+            if scope != nil, inScope(item.path) { seen.insert(item.path) }
+            for issue in result.issues { report(Problem(item.path, issue)) }
+            for issue in result.fixed where inScope(item.path) { fixed.append(Problem(item.path, issue)) }
+            if let kind = result.collectionKind, let id = result.id {
+                if !ids.insert(Run.hash(kind, id)).inserted { duplicateCandidates.append((kind, id)) }
+            }
+            for r in result.references { references.append((item.path, r)) }
+            if !result.tags.isEmpty, let kind = result.kindName {
+                tagged.append(DocumentFacts(path: item.path, kind: kind, id: result.id, references: result.references, tags: result.tags))
+            }
+            if let stamp = result.cacheStamp {
+                writer?.add(dir: dir, name: item.name, entry: .init(stamp: stamp, tags: result.tags, references: result.references))
+            }
+        }
+    }
+
+    static func inScope(_ path: String, _ scope: Set<String>?) -> Bool {
+        guard let scope else { return true }
+        if scope.contains(path) || scope.contains("") || scope.contains(".") { return true }
+        var p = path
+        while let slash = p.lastIndex(of: "/") {
+            p = String(p[..<slash])
+            if scope.contains(p) { return true }
+        }
+        return false
+    }
+
+    static func hash(_ kind: String, _ id: String) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in kind.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        h = (h ^ 0xFF) &* 0x0000_0100_0000_01B3
+        for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return h
+    }
+
+    // MARK: - One file
+
+    struct Item: Sendable {
+        var path: String
+        var name: String
+        var type: FileSystem.EntryType
+        var cached: CheckCache.Entry?
+    }
+
+    struct Result: Sendable {
+        var issues: [Issue] = []
+        var fixed: [Issue] = []
+        var kindName: String?
+        var collectionKind: String?
+        var id: String?
+        var references: [DocumentReference] = []
+        var tags: [String] = []
+        /// Set when the file is clean and may be remembered as such.
+        var cacheStamp: FileSystem.Stamp?
+        var fromCache = false
+    }
+
+    static func inspect(_ item: Item, store: LedgerStore, fix: Bool, racyThreshold: Int64) -> Result {
+        let role = FileRole.classify(item.path, type: item.type)
+        var result = Result()
+        if case .document(let t, let id) = role {
+            result.kindName = t.kind.name
+            if id != nil { result.collectionKind = t.kind.name; result.id = id }
+        }
+        // Clean last time and untouched since: trust it.
+        let stamp = FileSystem.stamp(store.absolute(item.path))
+        if let cached = item.cached, let stamp, !fix, cached.stamp.size == stamp.size,
+           cached.stamp.modifiedNanoseconds == stamp.modifiedNanoseconds,
+           cached.stamp.changedNanoseconds == stamp.changedNanoseconds, cached.stamp.inode == stamp.inode,
+           max(stamp.modifiedNanoseconds, stamp.changedNanoseconds) < racyThreshold {
+            result.references = cached.references
+            result.tags = cached.tags
+            result.cacheStamp = stamp
+            result.fromCache = true
+            return result
+        }
+        switch role {
+        case .stray(let issue):
+            result.issues = [issue]
+        case .conflict(let original):
+            result.issues = [.error(.root, "unresolved sync conflict: this is the other machine's version of \(original), kept because the two could not be merged; compare them, keep what you want in \(original), then delete this file")]
+        case .attachment(let a):
+            do {
+                if let size = stamp?.size, size > a.maximumBytes {
+                    result.issues = [.error(.root, "is \(FileSystem.formatBytes(Int(size))), larger than the \(FileSystem.formatBytes(a.maximumBytes)) \(a.directory) accepts")]
+                } else if let bytes = try FileSystem.read(store.absolute(item.path), limit: a.maximumBytes) {
+                    result.issues = a.inspect(item.name, bytes)
+                }
+            } catch {
+                result.issues = [.error(.root, Run.describe(error, item.path))]
+            }
+        case .document(let t, let fileID):
+            inspectDocument(item.path, t, fileID, store: store, fix: fix, into: &result)
+        }
+        if result.issues.isEmpty, let stamp {
+            result.cacheStamp = stamp
+        }
+        return result
+    }
+
+    static func describe(_ error: Error, _ path: String) -> String {
+        var m = (error as? LedgerError)?.message ?? "\(error)"
+        if m.hasPrefix(path + " ") { m.removeFirst(path.count + 1) }
+        return m
+    }
+
+    static func inspectDocument(_ path: String, _ type: DocumentType, _ fileID: String?, store: LedgerStore, fix: Bool,
+                                into result: inout Result) {
+        let bytes: [UInt8]
+        do {
+            guard let b = try store.read(path) else { return }
+            bytes = b
+        } catch {
+            result.issues = [.error(.root, describe(error, path))]
+            return
+        }
+        var issues: [Issue] = []
+        var body = bytes[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            issues.append(.error(.root, "starts with a UTF-8 byte order mark (BOM), which JSON does not allow", fixable: true))
+            body = bytes.dropFirst(3)
+        }
+        let json: JSONValue
+        do {
+            json = try body.withUnsafeBytes { try JSONParser.parse($0) }
+        } catch let e as JSONSyntaxError {
+            var issue = Issue.error(.root, e.message)
+            issue.line = e.line
+            issue.column = e.column
+            result.issues = issues.filter { !$0.fixable } + [issue]
+            return
+        } catch {
+            result.issues = [.error(.root, "\(error)")]
+            return
+        }
+        let inspection = type.inspect(json)
+        issues += inspection.issues
+        if let fileID, let id = inspection.id, id != fileID {
+            issues.append(.error(.root.appending("id"), "the id \"\(id)\" does not match the file name \(fileID).json"))
+        }
+        var destination = path
+        if let fileID, inspection.normalized != nil, type.kind.shardDepth > 0, let date = inspection.shardDate {
+            let expected = type.kind.path(id: fileID, date: date)
+            if expected != path {
+                let free = !FileSystem.exists(store.absolute(expected))
+                issues.append(.warning(.root, "is in the wrong directory: by its date it belongs at \(expected)"
+                    + (free ? "" : ", where another file already is"), fixable: free))
+                if free { destination = expected }
+            }
+        }
+        if !body.elementsEqual(CanonicalJSON.encode(json)) {
+            issues.append(.warning(.root, "is not in canonical format (sorted keys, 2-space indentation, one array element per line, final newline)", fixable: true))
+        }
+        if fix, issues.contains(where: \.fixable) {
+            let target = CanonicalJSON.encode(inspection.normalized ?? json)
+            do {
+                if destination != path || !bytes.elementsEqual(target) {
+                    try FileSystem.writeAtomically(store.absolute(destination), target)
+                    if destination != path { try store.remove(path) }
+                }
+                result.fixed = issues.filter(\.fixable)
+                issues = issues.filter { !$0.fixable }
+            } catch {
+                issues.append(.error(.root, "could not be fixed: " + describe(error, path)))
+            }
+        }
+        result.issues = issues
+        result.references = inspection.references
+        result.tags = inspection.tags
+        if result.id == nil { result.id = inspection.id }
+    }
+
+    // MARK: - Across documents
+
+    mutating func crossDocumentChecks() {
+        for (kind, id) in duplicateCandidates {
+            guard let t = Registry.shared.collectionsByKind[kind] else { continue }
+            let paths = Run.paths(of: id, in: t.kind, store: store)
+            guard paths.count > 1 else { continue }
+            for p in paths {
+                let others = paths.filter { $0 != p }.joined(separator: ", ")
+                report(Problem(p, .error(.root.appending("id"), "duplicate id \"\(id)\": also used by \(others)")))
+            }
+        }
+        for (path, ref) in references where !ids.contains(Run.hash(ref.kind, ref.id)) {
+            let kind = ref.kind.replacingOccurrences(of: ".", with: " ")
+            report(Problem(path, .warning(ref.pointer, "refers to the \(kind) \"\(ref.id)\", which does not exist")))
+        }
+        for rule in LedgerSchema.crossDocumentRules {
+            for p in rule.check(tagged) { report(p) }
+        }
+    }
+
+    /// Every file of `kind` named `id`, in any shard.
+    static func paths(of id: String, in kind: DocumentKind, store: LedgerStore) -> [String] {
+        guard case .collection(let dir, _) = kind.location else { return [] }
+        var out: [String] = []
+        func visit(_ rel: String, _ depth: Int) {
+            if depth == 0 {
+                let p = rel + "/" + id + ".json"
+                if FileSystem.exists(store.absolute(p)) { out.append(p) }
+                return
+            }
+            for e in (try? FileSystem.list(store.absolute(rel))) ?? [] where e.type == .directory && !e.name.hasPrefix(".") {
+                visit(rel + "/" + e.name, depth - 1)
+            }
+        }
+        visit(dir, kind.shardDepth)
+        return out.sorted()
+    }
+}
+
+/// Per-file results written by worker threads, each to its own index.
+private final class Results: @unchecked Sendable {
+    // @unchecked: every index is written by exactly one worker, and read only after
+    // `concurrentPerform` has returned (which orders the writes before the reads).
+    private var storage: UnsafeMutableBufferPointer<Run.Result>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: Run.Result())
+    }
+
+    func set(_ i: Int, _ r: Run.Result) { storage[i] = r }
+    var values: UnsafeMutableBufferPointer<Run.Result> { storage }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+    }
+}

@@ -1,0 +1,38 @@
+/// `ledger.json`: marks a directory as a ledger and records the on-disk format version.
+public struct LedgerManifest: SingletonDocument, Equatable {
+    /// The format this version of ledger reads and writes.
+    public static let currentFormat = 1
+
+    public static let kind = DocumentKind("ledger", app: .ledger, .singleton("ledger.json"))
+
+    /// The on-disk format version (SPEC §3: `{"format": 1, ...}`).
+    public var format = LedgerManifest.currentFormat
+    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    /// A manifest for a ledger created at `now`.
+    public init(createdAt now: Timestamp) {
+        createdAt = now
+        updatedAt = now
+    }
+
+    public static let fields: [Field<LedgerManifest>] = [
+        .required("format", \.format),
+        .required("createdAt", \.createdAt),
+        .required("updatedAt", \.updatedAt),
+    ]
+
+    public static var defaultValue: LedgerManifest { LedgerManifest() }
+
+    public func validate() -> [Issue] {
+        if format > Self.currentFormat {
+            return [.error(.root.appending("format"),
+                           "this ledger uses format \(format), written by a newer version of ledger; upgrade ledger to read it")]
+        }
+        if format < 1 { return [.error(.root.appending("format"), "must be \(Self.currentFormat) (found \(format))")] }
+        return []
+    }
+}

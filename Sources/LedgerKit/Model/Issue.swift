@@ -1,0 +1,88 @@
+/// One problem found in a document: where (a JSON pointer), how bad, and what to do.
+///
+/// Domain validation reports problems as values, never by throwing, so that `ledger check`
+/// can report every problem of every document at once.
+public struct Issue: Sendable, Hashable {
+    /// Whether the problem makes the document unusable.
+    public enum Severity: String, Sendable, Hashable, Comparable {
+        case error, warning
+
+        public static func < (a: Severity, b: Severity) -> Bool { a == .error && b == .warning }
+    }
+
+    /// Where in the document; the root for problems with the whole file.
+    public var pointer: JSONPointer
+    public var severity: Severity
+    /// One sentence a user can act on.
+    public var message: String
+    /// Whether `ledger check --fix` repairs it without guessing.
+    public var fixable: Bool
+    /// 1-based line of a syntax error.
+    public var line: Int?
+    /// 1-based column (in Unicode scalars) of a syntax error.
+    public var column: Int?
+
+    public init(_ severity: Severity, _ pointer: JSONPointer, _ message: String, fixable: Bool = false) {
+        self.severity = severity
+        self.pointer = pointer
+        self.message = message
+        self.fixable = fixable
+    }
+
+    /// An error at `pointer`.
+    public static func error(_ pointer: JSONPointer, _ message: String, fixable: Bool = false) -> Issue {
+        Issue(.error, pointer, message, fixable: fixable)
+    }
+
+    /// A warning at `pointer`.
+    public static func warning(_ pointer: JSONPointer, _ message: String, fixable: Bool = false) -> Issue {
+        Issue(.warning, pointer, message, fixable: fixable)
+    }
+}
+
+extension Array where Element == Issue {
+    /// Whether any of the issues is an error.
+    public var hasErrors: Bool { contains { $0.severity == .error } }
+}
+
+/// Suggestions for misspelt names ("did you mean …?").
+public enum Suggestion {
+    /// The candidate closest to `word` (case-insensitive edit distance), when it is close
+    /// enough to be a plausible typo: at most 2 edits, or a third of the word for long ones.
+    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let w = Array(word.lowercased().unicodeScalars)
+        var best: (String, Int)?
+        for c in candidates {
+            let d = distance(w, Array(c.lowercased().unicodeScalars))
+            if d < (best?.1 ?? .max) { best = (c, d) }
+        }
+        guard let (c, d) = best else { return nil }
+        return d <= max(2, w.count / 3) && d < max(w.count, 1) ? c : nil
+    }
+
+    /// " (did you mean 'x'?)" or "".
+    public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
+        closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
+    /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev2 = [Int](repeating: 0, count: b.count + 1)
+        var prev = Array(0...b.count)
+        var cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                cur[j] = Swift.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    cur[j] = Swift.min(cur[j], prev2[j - 2] + 1)
+                }
+            }
+            (prev2, prev, cur) = (prev, cur, prev2)
+        }
+        return prev[b.count]
+    }
+}

@@ -1,0 +1,141 @@
+/// A value that reads itself from JSON, reporting what does not fit, and writes itself back.
+public protocol JSONRepresentable: Sendable {
+    /// What the JSON must look like, for messages: "a string", "an integer", "one of beer, wine".
+    static var expectation: String { get }
+    /// The value held by `json`, or nil after appending to `issues` what is wrong with it.
+    static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Self?
+    /// The JSON form of the value.
+    var json: JSONValue { get }
+}
+
+extension JSONRepresentable {
+    /// The standard "must be X (found Y)" error.
+    static func mismatch(_ json: JSONValue, at pointer: JSONPointer) -> Issue {
+        .error(pointer, "must be \(expectation) (found \(json.typeDescription))")
+    }
+}
+
+extension String: JSONRepresentable {
+    public static var expectation: String { "a string" }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> String? {
+        if case .string(let s) = json { return s }
+        issues.append(mismatch(json, at: pointer))
+        return nil
+    }
+    public var json: JSONValue { .string(self) }
+}
+
+extension Int: JSONRepresentable {
+    public static var expectation: String { "an integer" }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Int? {
+        if case .number(let n) = json, n == n.rounded(), abs(n) < 9e15 { return Int(n) }
+        if case .number(let n) = json {
+            issues.append(.error(pointer, "must be a whole number (found \(CanonicalJSON.formatNumber(n)))"))
+        } else {
+            issues.append(mismatch(json, at: pointer))
+        }
+        return nil
+    }
+    public var json: JSONValue { .number(Double(self)) }
+}
+
+extension Double: JSONRepresentable {
+    public static var expectation: String { "a number" }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Double? {
+        if case .number(let n) = json { return n }
+        issues.append(mismatch(json, at: pointer))
+        return nil
+    }
+    public var json: JSONValue { .number(self) }
+}
+
+extension Bool: JSONRepresentable {
+    public static var expectation: String { "true or false" }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Bool? {
+        if case .bool(let b) = json { return b }
+        issues.append(mismatch(json, at: pointer))
+        return nil
+    }
+    public var json: JSONValue { .bool(self) }
+}
+
+extension JSONValue: JSONRepresentable {
+    public static var expectation: String { "any JSON value" }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> JSONValue? { json }
+    public var json: JSONValue { self }
+}
+
+extension JSONObject: JSONRepresentable {
+    public static var expectation: String { "an object" }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> JSONObject? {
+        if case .object(let o) = json { return o }
+        issues.append(mismatch(json, at: pointer))
+        return nil
+    }
+    public var json: JSONValue { .object(self) }
+}
+
+extension Array: JSONRepresentable where Element: JSONRepresentable {
+    public static var expectation: String { "an array" }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> [Element]? {
+        guard case .array(let elements) = json else {
+            issues.append(mismatch(json, at: pointer))
+            return nil
+        }
+        var result: [Element] = []
+        result.reserveCapacity(elements.count)
+        var ok = true
+        for (i, e) in elements.enumerated() {
+            if let v = Element.decode(e, at: pointer.appending(i), issues: &issues) { result.append(v) } else { ok = false }
+        }
+        return ok ? result : nil
+    }
+    public var json: JSONValue { .array(map(\.json)) }
+}
+
+extension Timestamp: JSONRepresentable {
+    public static var expectation: String { "an ISO-8601 timestamp with its UTC offset, like 2026-11-21T23:41:07+01:00" }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Timestamp? {
+        if case .string(let s) = json {
+            if let t = Timestamp(iso8601: s) { return t }
+            issues.append(.error(pointer, "must be \(expectation) (found \"\(s)\")"))
+            return nil
+        }
+        issues.append(mismatch(json, at: pointer))
+        return nil
+    }
+    public var json: JSONValue { .string(iso8601) }
+}
+
+extension LocalDate: JSONRepresentable {
+    public static var expectation: String { "a date like 2026-11-21" }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> LocalDate? {
+        if case .string(let s) = json {
+            if let d = LocalDate(s) { return d }
+            issues.append(.error(pointer, "must be \(expectation) (found \"\(s)\")"))
+            return nil
+        }
+        issues.append(mismatch(json, at: pointer))
+        return nil
+    }
+    public var json: JSONValue { .string(description) }
+}
+
+/// A closed set of strings, such as a drink type; decoding names the allowed values and the
+/// closest one to a misspelling.
+public protocol JSONEnum: JSONRepresentable, RawRepresentable<String>, CaseIterable {}
+
+extension JSONEnum {
+    public static var expectation: String { "one of " + allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Self? {
+        guard case .string(let s) = json else {
+            issues.append(mismatch(json, at: pointer))
+            return nil
+        }
+        if let v = Self(rawValue: s) { return v }
+        issues.append(.error(pointer, "must be \(expectation) (found \"\(s)\")"
+            + Suggestion.didYouMean(s, among: allCases.map(\.rawValue))))
+        return nil
+    }
+    public var json: JSONValue { .string(rawValue) }
+}

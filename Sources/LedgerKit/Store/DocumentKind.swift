@@ -1,0 +1,156 @@
+import Foundation
+
+/// The apps whose data a ledger holds; each owns the top-level directory of its name.
+public enum App: String, Sendable, CaseIterable, Comparable {
+    case ledger, waterline, brew, hydrate, moments
+
+    /// The name people know the app by.
+    public var title: String {
+        switch self {
+        case .ledger: "Ledger"
+        case .waterline: "Waterline"
+        case .brew: "BrewGuide"
+        case .hydrate: "Water Reminder"
+        case .moments: "DotLife Moments"
+        }
+    }
+
+    public static func < (a: App, b: App) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// One kind of document and where its files live (SPEC §3).
+public struct DocumentKind: Sendable, Hashable, CustomStringConvertible {
+    /// How documents of a collection are spread over sub-directories.
+    public enum Sharding: Sendable, Hashable {
+        /// `<directory>/<id>.json`
+        case none
+        /// `<directory>/<YYYY>/<id>.json`
+        case year
+        /// `<directory>/<YYYY>/<MM>/<id>.json`
+        case yearMonth
+    }
+
+    /// Where the files are.
+    public enum Location: Sendable, Hashable {
+        /// A single document at this relative path.
+        case singleton(String)
+        /// Many documents, one per id, under this relative directory.
+        case collection(String, Sharding)
+    }
+
+    /// A stable name used in messages and sync reports, such as `waterline.session`.
+    public let name: String
+    public let app: App
+    public let location: Location
+
+    public init(_ name: String, app: App, _ location: Location) {
+        self.name = name
+        self.app = app
+        self.location = location
+    }
+
+    public var description: String { name }
+
+    /// The relative path of a singleton, or of document `id` of a collection sharded by `date`.
+    public func path(id: String? = nil, date: LocalDate? = nil) -> String {
+        switch location {
+        case .singleton(let path): return path
+        case .collection(let dir, let sharding):
+            let name = (id ?? "") + ".json"
+            switch sharding {
+            case .none: return "\(dir)/\(name)"
+            case .year: return "\(dir)/\(pad(date?.year ?? 0, 4))/\(name)"
+            case .yearMonth: return "\(dir)/\(pad(date?.year ?? 0, 4))/\(pad(date?.month ?? 0))/\(name)"
+            }
+        }
+    }
+
+    /// The number of directory levels between a collection's directory and its files.
+    var shardDepth: Int {
+        guard case .collection(_, let sharding) = location else { return 0 }
+        switch sharding {
+        case .none: return 0
+        case .year: return 1
+        case .yearMonth: return 2
+        }
+    }
+}
+
+/// Document ids: `[a-z0-9][a-z0-9-]{0,63}` (SPEC §3). Anything else is refused, so that no id
+/// can name a path outside its directory.
+public enum DocumentID {
+    /// The rule, for messages.
+    public static let rule = "ids are 1–64 characters of a–z, 0–9 and '-', not starting with '-'"
+
+    /// Whether `id` is a valid document id.
+    public static func isValid(_ id: some StringProtocol) -> Bool {
+        let u = id.utf8
+        guard (1...64).contains(u.count), let first = u.first, first != UInt8(ascii: "-") else { return false }
+        return u.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+
+    /// A readable id made from a name ("My V60!" → "my-v60"), or nil when nothing is left.
+    public static func slug(_ name: String, maxLength: Int = 40) -> String? {
+        var out = ""
+        var dash = false
+        for ch in name.lowercased().unicodeScalars {
+            if (ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9") {
+                if dash, !out.isEmpty { out.append("-") }
+                out.unicodeScalars.append(ch)
+                dash = false
+            } else {
+                dash = true
+            }
+            if out.count >= maxLength { break }
+        }
+        return out.isEmpty ? nil : out
+    }
+}
+
+/// Where new ids come from: random in normal use, seeded in tests and benchmarks.
+public protocol IDSource: Sendable {
+    /// A fresh id, valid by `DocumentID.isValid`.
+    func next() -> String
+}
+
+/// Ten random characters of `a–z0-9` (51 bits): collisions between two offline machines are
+/// not a practical concern.
+public struct RandomIDSource: IDSource {
+    public init() {}
+    public func next() -> String {
+        var g = SystemRandomNumberGenerator()
+        return IDAlphabet.make(count: 10) { UInt64.random(in: 0..<36, using: &g) }
+    }
+}
+
+/// A reproducible id sequence from a seed (SplitMix64); thread-safe.
+public final class SeededIDSource: IDSource, @unchecked Sendable {
+    // @unchecked: `state` is only touched under `lock`.
+    private var state: UInt64
+    private let lock = NSLock()
+
+    public init(seed: UInt64) { state = seed }
+
+    public func next() -> String {
+        lock.withLock {
+            IDAlphabet.make(count: 10) {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return (z ^ (z >> 31)) % 36
+            }
+        }
+    }
+}
+
+enum IDAlphabet {
+    static let characters = Array("abcdefghijklmnopqrstuvwxyz0123456789".unicodeScalars)
+    static func make(count: Int, _ next: () -> UInt64) -> String {
+        var s = String.UnicodeScalarView()
+        for _ in 0..<count { s.append(characters[Int(next())]) }
+        return String(s)
+    }
+}

@@ -1,0 +1,144 @@
+/// What `check` learns from one parsed document.
+public struct Inspection: Sendable {
+    /// Every problem in the document itself (cross-document ones come later).
+    public var issues: [Issue]
+    /// The document as ledger would write it — unknown fields kept, derived values
+    /// recomputed — when its fields decode; what `check --fix` writes.
+    public var normalized: JSONValue?
+    /// The document's id field, when it has one.
+    public var id: String?
+    /// The date choosing its shard directory, for sharded kinds.
+    public var shardDate: LocalDate?
+    public var references: [DocumentReference] = []
+    public var tags: [String] = []
+}
+
+/// How to resolve one document changed on two sides; `nil` from `DocumentType.merge` means
+/// the versions could not be read and the caller must keep both (a conflict file).
+public struct MergeResolution: Sendable {
+    /// The merged document, or nil when it stays deleted.
+    public var result: JSONValue?
+    /// New documents the rule created, by path relative to the ledger root.
+    public var created: [(path: String, document: JSONValue)]
+    /// What was decided, for the sync report.
+    public var notes: [String]
+}
+
+/// A document type with its generic parameter erased, so that `check` and sync can handle a
+/// file of any kind through one value.
+public struct DocumentType: Sendable {
+    public let kind: DocumentKind
+    private let inspectJSON: @Sendable (JSONValue) -> Inspection
+    private let mergeDecoded: @Sendable (JSONValue?, JSONValue, JSONValue, MergeContext) -> MergeResolution?
+
+    public init<D: StoredDocument>(_ type: D.Type) {
+        kind = D.kind
+        inspectJSON = { json in DocumentType.inspect(D.self, json) }
+        mergeDecoded = { base, ours, theirs, context in DocumentType.merge(D.self, base, ours, theirs, context) }
+    }
+
+    /// Decodes, validates and recomputes one parsed document.
+    public func inspect(_ json: JSONValue) -> Inspection { inspectJSON(json) }
+
+    /// Three-way merge of one document (nil meaning absent on that side), SPEC §6:
+    /// unchanged sides give way to changed ones, an edit beats a deletion, and changes on both
+    /// sides go to the kind's rule. Nil when a changed side cannot be read as this kind.
+    public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
+                      context: MergeContext = MergeContext()) -> MergeResolution? {
+        if ours == theirs { return MergeResolution(result: ours, created: [], notes: []) }
+        if ours == base { return MergeResolution(result: theirs, created: [], notes: []) }
+        if theirs == base { return MergeResolution(result: ours, created: [], notes: []) }
+        guard let ours else {
+            return MergeResolution(result: theirs, created: [], notes: ["deleted on this machine but edited on the other; kept the edit"])
+        }
+        guard let theirs else {
+            return MergeResolution(result: ours, created: [], notes: ["edited on this machine but deleted on the other; kept the edit"])
+        }
+        return mergeDecoded(base, ours, theirs, context)
+    }
+
+    private static func inspect<D: StoredDocument>(_: D.Type, _ json: JSONValue) -> Inspection {
+        var (model, issues) = D.decodeDocument(json)
+        var inspection = Inspection(issues: [], normalized: nil, id: json["id"]?.stringValue)
+        guard let model else {
+            inspection.issues = issues
+            return inspection
+        }
+        issues += model.validate()
+        let written = model.json
+        let fixed = model.recomputed.json
+        for d in JSONDiff.differences(json, written, limit: 5) {
+            issues.append(.warning(d.pointer, d.describe(as: "ledger writes"), fixable: true))
+        }
+        for d in JSONDiff.differences(written, fixed, limit: 5) {
+            issues.append(.warning(d.pointer, "derived value is stale: " + d.describe(as: "a recompute gives"), fixable: true))
+        }
+        inspection.issues = issues
+        inspection.normalized = fixed
+        inspection.references = model.references
+        inspection.tags = model.tags
+        if let c = model as? any CollectionDocument { inspection.shardDate = c.shardDate }
+        return inspection
+    }
+
+    private static func merge<D: StoredDocument>(_: D.Type, _ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue,
+                                                 _ context: MergeContext) -> MergeResolution? {
+        var ignored: [Issue] = []
+        guard let o = D.decode(ours, at: .root, issues: &ignored), !o.validate().hasErrors,
+              let t = D.decode(theirs, at: .root, issues: &ignored), !t.validate().hasErrors else { return nil }
+        let b = base.flatMap { D.decode($0, at: .root, issues: &ignored) }
+        let merged = D.merge(base: b, ours: o, theirs: t, context: context)
+        let created = merged.created.map { doc -> (String, JSONValue) in
+            let path = (doc as? any CollectionDocument)?.path ?? D.kind.path()
+            return (path, doc.recomputed.json)
+        }
+        return MergeResolution(result: merged.document.recomputed.json, created: created, notes: merged.notes)
+    }
+}
+
+/// Where two JSON values differ, for messages.
+public enum JSONDiff {
+    /// One difference: the value at `pointer` is `old` in the first value and `new` in the second
+    /// (nil meaning absent).
+    public struct Difference: Sendable {
+        public var pointer: JSONPointer
+        public var old: JSONValue?
+        public var new: JSONValue?
+
+        /// "stored 3, <verb> 2" style text.
+        public func describe(as verb: String) -> String {
+            switch (old, new) {
+            case (nil, let n?): "missing; \(verb) \(short(n))"
+            case (let o?, nil): "\(verb) no such field (found \(short(o)))"
+            case (let o?, let n?): "stored \(short(o)), \(verb) \(short(n))"
+            case (nil, nil): "differs"
+            }
+        }
+
+        private func short(_ v: JSONValue) -> String {
+            let s = CanonicalJSON.compact(v)
+            return s.count > 60 ? String(s.prefix(57)) + "…" : s
+        }
+    }
+
+    /// The first `limit` differences between `a` and `b`, outermost first.
+    public static func differences(_ a: JSONValue, _ b: JSONValue, limit: Int) -> [Difference] {
+        var out: [Difference] = []
+        walk(a, b, .root, &out, limit)
+        return out
+    }
+
+    private static func walk(_ a: JSONValue?, _ b: JSONValue?, _ p: JSONPointer, _ out: inout [Difference], _ limit: Int) {
+        guard out.count < limit, a != b else { return }
+        switch (a, b) {
+        case (.object(let x)?, .object(let y)?):
+            for key in Set(x.keys).union(y.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                walk(x[key], y[key], p.appending(key), &out, limit)
+            }
+        case (.array(let x)?, .array(let y)?) where x.count == y.count:
+            for i in x.indices { walk(x[i], y[i], p.appending(i), &out, limit) }
+        default:
+            out.append(Difference(pointer: p, old: a, new: b))
+        }
+    }
+}

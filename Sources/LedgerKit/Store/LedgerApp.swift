@@ -1,0 +1,21 @@
+/// What an app contributes to a ledger: its document types and the rules `check`, `init`
+/// and sync need. Each app's namespace (`WaterlineApp`, `BrewApp`, …) conforms; every
+/// requirement has an empty default.
+public protocol LedgerApp: Sendable {
+    static var app: App { get }
+    /// The app's JSON document types.
+    static var documentTypes: [DocumentType] { get }
+    /// The app's non-JSON files (photos).
+    static var attachmentTypes: [AttachmentType] { get }
+    /// Rules over many documents at once (e.g. at most one active session).
+    static var crossDocumentRules: [CrossDocumentRule] { get }
+    /// The documents `ledger init` creates for the app (defaults such as drink presets).
+    static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)]
+}
+
+extension LedgerApp {
+    public static var documentTypes: [DocumentType] { [] }
+    public static var attachmentTypes: [AttachmentType] { [] }
+    public static var crossDocumentRules: [CrossDocumentRule] { [] }
+    public static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] { [] }
+}

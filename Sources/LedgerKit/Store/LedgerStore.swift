@@ -1,0 +1,231 @@
+import Foundation
+/// A ledger on disk: reading and writing documents, and the writer lock.
+///
+/// Reads are lock-free (every write is an atomic rename). Commands that change documents do
+/// their whole read-modify-write inside `withWriterLock`, so two `ledger` processes never
+/// lose each other's writes.
+public struct LedgerStore: Sendable {
+    /// The largest document accepted, in bytes. A heavy night's session is tens of kilobytes;
+    /// the limit keeps a stray 50 MB file from being read at all.
+    public static let maximumDocumentBytes = 4 * 1024 * 1024
+
+    /// The ledger's root directory (absolute, without a trailing slash).
+    public let root: String
+
+    public init(root: String) {
+        var r = root
+        while r.count > 1, r.hasSuffix("/") { r.removeLast() }
+        self.root = r
+    }
+
+    /// The absolute path of a path relative to the root.
+    public func absolute(_ relative: String) -> String { root + "/" + relative }
+
+    /// The directory for device-local state that is never synced (SPEC §3).
+    public var localStateDirectory: String { root + "/.git/ledger" }
+
+    /// Whether `root` holds a ledger (a `ledger.json`).
+    public var exists: Bool { FileSystem.stamp(absolute(LedgerManifest.kind.path()))?.type == .file }
+
+    /// Runs `body` holding the ledger's exclusive writer lock. Not re-entrant.
+    public func withWriterLock<T>(_ body: () throws -> T) throws -> T {
+        let lock = try FileLock(path: localStateDirectory + "/lock")
+        defer { lock.release() }
+        return try body()
+    }
+
+    // MARK: - Documents
+
+    /// The bytes of a document, or nil when it does not exist.
+    public func read(_ relative: String) throws -> [UInt8]? {
+        do {
+            return try FileSystem.read(absolute(relative), limit: Self.maximumDocumentBytes)
+        } catch var e as LedgerError {
+            e.message = e.message.replacingOccurrences(of: absolute(relative), with: relative)
+            throw e
+        }
+    }
+
+    /// Writes a document in canonical form, atomically.
+    public func write(_ relative: String, _ json: JSONValue) throws {
+        try FileSystem.writeAtomically(absolute(relative), CanonicalJSON.encode(json))
+    }
+
+    /// Deletes a file, and its shard directories when they become empty.
+    public func remove(_ relative: String) throws {
+        try FileSystem.remove(absolute(relative))
+        var dir = (relative as NSString).deletingLastPathComponent
+        while dir.contains("/") {
+            FileSystem.removeDirectoryIfEmpty(absolute(dir))
+            dir = (dir as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// Reads, decodes and validates the document at `relative` as a `D`; nil when the file
+    /// does not exist. An invalid document is refused with the problems `check` reports.
+    public func load<D: StoredDocument>(_ type: D.Type, at relative: String) throws -> D? {
+        guard let bytes = try read(relative) else { return nil }
+        return try Self.decode(D.self, from: bytes, path: relative)
+    }
+
+    /// Decodes and validates a document's bytes; see `load(_:at:)`.
+    public static func decode<D: StoredDocument>(_ type: D.Type, from bytes: [UInt8], path: String) throws -> D {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            var issue = Issue.error(.root, error.message)
+            issue.line = error.line
+            issue.column = error.column
+            throw invalidDocument(path, [issue])
+        }
+        var issues: [Issue] = []
+        let decoded = D.decode(json, at: .root, issues: &issues)
+        if let decoded { issues += decoded.validate() }
+        if let c = decoded as? any CollectionDocument {
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            if c.id != name { issues.append(.error(.root.appending("id"), "the id \"\(c.id)\" does not match the file name \(name).json")) }
+        }
+        let errors = issues.filter { $0.severity == .error }
+        guard let decoded, errors.isEmpty else { throw invalidDocument(path, errors) }
+        return decoded
+    }
+
+    static func invalidDocument(_ path: String, _ issues: [Issue]) -> LedgerError {
+        .invalid("\(path) is invalid; fix it by hand and run `ledger check`:", problems: issues.map { Problem(path, $0) })
+    }
+
+    /// Validates, recomputes and writes a document (refusing invalid ones: ledger never writes
+    /// a document `check` would reject).
+    public func save<D: StoredDocument>(_ document: D, at relative: String) throws {
+        let doc = document.recomputed
+        let errors = doc.validate().filter { $0.severity == .error }
+        if !errors.isEmpty {
+            throw LedgerError.invalid("refusing to save \(relative):", problems: errors.map { Problem(relative, $0) })
+        }
+        try write(relative, doc.json)
+    }
+
+    /// The typed repository of a collection kind.
+    public func repository<D: CollectionDocument>(_ type: D.Type) -> DocumentRepository<D> { DocumentRepository(store: self) }
+
+    /// The typed repository of a singleton kind.
+    public func singleton<D: SingletonDocument>(_ type: D.Type) -> SingletonRepository<D> { SingletonRepository(store: self) }
+}
+
+/// The documents of one collection kind: `load(id:)`, `all()`, `save(_:)`, `delete(id:)`.
+public struct DocumentRepository<D: CollectionDocument>: Sendable {
+    public let store: LedgerStore
+
+    var directory: String {
+        guard case .collection(let dir, _) = D.kind.location else { preconditionFailure("\(D.kind) is not a collection") }
+        return dir
+    }
+
+    /// Every document's id and relative path, in no particular order.
+    public func index() throws -> [(id: String, path: String)] {
+        var out: [(String, String)] = []
+        func visit(_ rel: String, depth: Int) throws {
+            guard let entries = try FileSystem.list(store.absolute(rel)) else { return }
+            for e in entries where !e.name.hasPrefix(".") {
+                if depth > 0 {
+                    if e.type == .directory { try visit(rel + "/" + e.name, depth: depth - 1) }
+                } else if e.type == .file, e.name.hasSuffix(".json") {
+                    let id = String(e.name.dropLast(5))
+                    if DocumentID.isValid(id) { out.append((id, rel + "/" + e.name)) }
+                }
+            }
+        }
+        try visit(directory, depth: D.kind.shardDepth)
+        return out
+    }
+
+    /// The relative path of document `id`, or nil when there is none.
+    public func path(of id: String) throws -> String? {
+        guard DocumentID.isValid(id) else { return nil }
+        if D.kind.shardDepth == 0 {
+            let p = D.kind.path(id: id)
+            return FileSystem.exists(store.absolute(p)) ? p : nil
+        }
+        // Look in every shard: a handful of directories, newest first.
+        func search(_ rel: String, depth: Int) throws -> String? {
+            guard let entries = try FileSystem.list(store.absolute(rel)) else { return nil }
+            let dirs = entries.filter { $0.type == .directory && !$0.name.hasPrefix(".") }.map(\.name).sorted(by: >)
+            for d in dirs {
+                let sub = rel + "/" + d
+                if depth == 1 {
+                    let p = sub + "/" + id + ".json"
+                    if FileSystem.exists(store.absolute(p)) { return p }
+                } else if let found = try search(sub, depth: depth - 1) {
+                    return found
+                }
+            }
+            return nil
+        }
+        return try search(directory, depth: D.kind.shardDepth)
+    }
+
+    /// Whether document `id` exists.
+    public func contains(id: String) throws -> Bool { try path(of: id) != nil }
+
+    /// Document `id`; throws `.notFound` when there is none and `.invalid` when it is invalid.
+    public func load(id: String) throws -> D {
+        guard let path = try path(of: id), let doc = try store.load(D.self, at: path) else {
+            throw LedgerError.notFound("there is no \(D.kind.name.replacingOccurrences(of: ".", with: " ")) with id \"\(id)\"")
+        }
+        return doc
+    }
+
+    /// Every document; throws on the first invalid one.
+    public func all() throws -> [D] {
+        try index().compactMap { try store.load(D.self, at: $0.path) }
+    }
+
+    /// The id that `reference` names: an exact id, or a unique prefix of one (like git's short
+    /// hashes). `describe` names the kind in messages ("session", "brew log").
+    public func resolve(_ reference: String, describe: String) throws -> String {
+        let ref = reference.lowercased()
+        if try path(of: ref) != nil { return ref }
+        let matches = try index().map(\.id).filter { $0.hasPrefix(ref) }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw LedgerError.notFound("there is no \(describe) with id \"\(reference)\"")
+        default:
+            throw LedgerError.usage("\"\(reference)\" matches \(matches.count) \(describe)s (\(matches.sorted().prefix(4).joined(separator: ", "))…); give more characters")
+        }
+    }
+
+    /// Validates, recomputes and writes `document` at its path, removing the copy at its old
+    /// path when its shard changed (a session whose start moved to another year).
+    public func save(_ document: D) throws {
+        let old = try path(of: document.id)
+        try store.save(document, at: document.path)
+        if let old, old != document.path { try store.remove(old) }
+    }
+
+    /// Deletes document `id`; throws `.notFound` when there is none.
+    public func delete(id: String) throws {
+        guard let path = try path(of: id) else {
+            throw LedgerError.notFound("there is no \(D.kind.name.replacingOccurrences(of: ".", with: " ")) with id \"\(id)\"")
+        }
+        try store.remove(path)
+    }
+}
+
+/// The one document of a singleton kind.
+public struct SingletonRepository<D: SingletonDocument>: Sendable {
+    public let store: LedgerStore
+
+    /// Whether the file exists.
+    public var exists: Bool { FileSystem.exists(store.absolute(D.kind.path())) }
+
+    /// The document, or `D.defaultValue` while its file does not exist; throws when invalid.
+    public func load() throws -> D {
+        try store.load(D.self, at: D.kind.path()) ?? D.defaultValue
+    }
+
+    /// Validates, recomputes and writes the document.
+    public func save(_ document: D) throws {
+        try store.save(document, at: D.kind.path())
+    }
+}

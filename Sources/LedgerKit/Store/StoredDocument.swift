@@ -1,0 +1,97 @@
+/// A document kept in a ledger: a `JSONModel` that knows its kind, its domain rules, its
+/// derived values and how two diverged versions of it merge.
+///
+/// Everything here has a default, so a simple kind only declares `kind` and its fields.
+public protocol StoredDocument: JSONModel {
+    /// Which kind of document this is, and where its files live.
+    static var kind: DocumentKind { get }
+
+    /// When the document was created (SPEC §3: every document carries it).
+    var createdAt: Timestamp { get set }
+    /// When the document was last changed; the tie-breaker of last-write-wins merges.
+    var updatedAt: Timestamp { get set }
+
+    /// Domain rules beyond the field types (ranges, sums, orderings), as issues with pointers.
+    func validate() -> [Issue]
+
+    /// Recomputes stored derived values (such as a session's state) from the source fields.
+    /// Derived values are stored for readers but never trusted: ledger calls this before every
+    /// write and `check` reports stored values that differ from a recompute.
+    mutating func recomputeDerived()
+
+    /// Ids of other documents this one refers to; `check` warns about dangling ones.
+    var references: [DocumentReference] { get }
+
+    /// Labels that cross-document rules look at (e.g. "active" for a running session).
+    var tags: [String] { get }
+
+    /// Resolves two versions that both changed since `base` (nil when both sides created the
+    /// document independently). Deletions are handled before this is called: a document
+    /// deleted on one side and unchanged on the other stays deleted, and an edit beats a
+    /// deletion. The default is the field-wise last-write-wins rule (`FieldwiseMerge`).
+    static func merge(base: Self?, ours: Self, theirs: Self, context: MergeContext) -> Merged<Self>
+}
+
+/// A document of which a ledger holds many, one file per `id`.
+public protocol CollectionDocument: StoredDocument {
+    /// The document id, which is also its file name (without `.json`).
+    var id: String { get }
+    /// The date that chooses the shard directory (`<YYYY>` or `<YYYY>/<MM>`), for sharded kinds.
+    var shardDate: LocalDate? { get }
+}
+
+/// A document of which a ledger holds at most one (settings, preferences).
+public protocol SingletonDocument: StoredDocument {
+    /// The value used while the file does not exist yet.
+    static var defaultValue: Self { get }
+}
+
+/// A reference from one document to another, checked by `ledger check`.
+public struct DocumentReference: Sendable, Hashable {
+    /// Where the reference is, in the referring document.
+    public var pointer: JSONPointer
+    /// The referenced document's kind name (`DocumentKind.name`).
+    public var kind: String
+    public var id: String
+
+    public init(_ pointer: JSONPointer, kind: DocumentKind, id: String) {
+        self.pointer = pointer
+        self.kind = kind.name
+        self.id = id
+    }
+
+    init(pointer: JSONPointer, kindName: String, id: String) {
+        self.pointer = pointer
+        self.kind = kindName
+        self.id = id
+    }
+}
+
+extension StoredDocument {
+    public func validate() -> [Issue] { [] }
+    public mutating func recomputeDerived() {}
+    public var references: [DocumentReference] { [] }
+    public var tags: [String] { [] }
+
+    public static func merge(base: Self?, ours: Self, theirs: Self, context: MergeContext) -> Merged<Self> {
+        FieldwiseMerge.merge(base: base, ours: ours, theirs: theirs)
+    }
+
+    /// The document as ledger writes it: derived values recomputed.
+    public var recomputed: Self {
+        var copy = self
+        copy.recomputeDerived()
+        return copy
+    }
+}
+
+extension CollectionDocument {
+    public var shardDate: LocalDate? { nil }
+    /// This document's path relative to the ledger root.
+    public var path: String { Self.kind.path(id: id, date: shardDate) }
+}
+
+extension SingletonDocument {
+    /// This document's path relative to the ledger root.
+    public var path: String { Self.kind.path() }
+}

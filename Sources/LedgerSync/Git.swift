@@ -1,0 +1,307 @@
+import CGit2
+import Foundation
+import LedgerKit
+
+/// A libgit2 failure: the function, libgit2's error code and class, and its message.
+public struct GitError: Error, Sendable, CustomStringConvertible {
+    /// libgit2's return code (`GIT_ENOTFOUND` is -3, `GIT_ENONFASTFORWARD` -11, …).
+    public let code: Int32
+    /// libgit2's error class (`GIT_ERROR_NET`, `GIT_ERROR_SSH`, …), 0 when none was set.
+    public let errorClass: Int32
+    public let message: String
+    /// The libgit2 function that failed.
+    public let function: String
+
+    public var description: String { message.isEmpty ? "\(function) failed (\(code))" : message }
+
+    /// Whether the failure is about reaching a remote (network, ssh, http, certificates).
+    public var isNetwork: Bool {
+        [GIT_ERROR_NET.rawValue, GIT_ERROR_SSH.rawValue, GIT_ERROR_HTTP.rawValue, GIT_ERROR_SSL.rawValue]
+            .contains(UInt32(bitPattern: errorClass)) || code == GIT_ECERTIFICATE.rawValue || code == GIT_EAUTH.rawValue
+    }
+}
+
+/// libgit2 is initialised exactly once per process and never shut down.
+enum Libgit2 {
+    static let initialized: Void = { _ = git_libgit2_init() }()
+}
+
+/// Throws a `GitError` when `rc` is negative, reading libgit2's per-thread error at once.
+@inline(__always)
+func check(_ rc: Int32, _ function: String) throws(GitError) {
+    guard rc < 0 else { return }
+    var message = ""
+    var errorClass: Int32 = 0
+    if let e = git_error_last() {
+        message = String(cString: e.pointee.message)
+        errorClass = e.pointee.klass
+    }
+    throw GitError(code: rc, errorClass: errorClass, message: message.trimmingCharacters(in: .whitespacesAndNewlines), function: function)
+}
+
+/// Process-wide libgit2 settings.
+public enum Git {
+    /// Points libgit2's global and XDG config search paths at `directory` (tests use an empty
+    /// directory so the machine's `~/.gitconfig` does not leak in).
+    public static func setGlobalConfigSearchPath(_ directory: String) throws {
+        _ = Libgit2.initialized
+        try check(ledger_git_set_search_path(Int32(GIT_CONFIG_LEVEL_GLOBAL.rawValue), directory), "git_libgit2_opts")
+        try check(ledger_git_set_search_path(Int32(GIT_CONFIG_LEVEL_XDG.rawValue), directory), "git_libgit2_opts")
+        try check(ledger_git_set_search_path(Int32(GIT_CONFIG_LEVEL_SYSTEM.rawValue), directory), "git_libgit2_opts")
+    }
+}
+
+/// A 20-byte git object id.
+public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
+    var raw: git_oid
+
+    init(_ raw: git_oid) { self.raw = raw }
+
+    public init?(hex: String) {
+        var o = git_oid()
+        guard hex.count == 40, git_oid_fromstr(&o, hex) == 0 else { return nil }
+        raw = o
+    }
+
+    public var description: String {
+        var r = raw
+        var buf = [UInt8](repeating: 0, count: 41)
+        buf.withUnsafeMutableBufferPointer { b in
+            b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 41) { _ = git_oid_tostr($0, 41, &r) }
+        }
+        return String(decoding: buf.prefix(40), as: UTF8.self)
+    }
+
+    /// The first seven hex digits.
+    public var short: String { String(description.prefix(7)) }
+
+    public static func == (a: ObjectID, b: ObjectID) -> Bool {
+        var x = a.raw, y = b.raw
+        return git_oid_equal(&x, &y) != 0
+    }
+
+    public func hash(into h: inout Hasher) {
+        withUnsafeBytes(of: raw.id) { h.combine(bytes: $0) }
+    }
+}
+
+/// Who signs commits.
+public struct Signature: Sendable {
+    public var name: String
+    public var email: String
+
+    public init(name: String, email: String) {
+        self.name = name
+        self.email = email
+    }
+}
+
+/// An open git repository. Owns its libgit2 handle; not thread-safe, so not `Sendable`:
+/// use one per thread.
+public final class Repository {
+    let pointer: OpaquePointer
+
+    private init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+    deinit { git_repository_free(pointer) }
+
+    /// Opens the repository whose work tree is `path` (exactly; no discovery upwards).
+    public static func open(_ path: String) throws -> Repository {
+        _ = Libgit2.initialized
+        var repo: OpaquePointer?
+        let rc = git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil)
+        if rc < 0 {
+            if let owner = Self.foreignOwner(path) {
+                throw LedgerError.failure("\(path) belongs to another user (\(owner)); git refuses to work in repositories owned by someone else. Run ledger as that user, or change the owner with chown")
+            }
+            try check(rc, "git_repository_open_ext")
+        }
+        return Repository(repo!)
+    }
+
+    /// Whether `path` is the work tree of a git repository.
+    public static func exists(at path: String) -> Bool {
+        _ = Libgit2.initialized
+        return git_repository_open_ext(nil, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0
+    }
+
+    /// The owner of `path/.git` when it is not the current user (libgit2 1.5.1 reports this
+    /// case as a misleading "safe.directory was not found").
+    static func foreignOwner(_ path: String) -> String? {
+        var st = stat()
+        guard stat(path + "/.git", &st) == 0 || stat(path, &st) == 0, st.st_uid != geteuid() else { return nil }
+        if let pw = getpwuid(st.st_uid) { return String(cString: pw.pointee.pw_name) }
+        return "uid \(st.st_uid)"
+    }
+
+    /// Creates a repository with a work tree at `path` whose HEAD is `refs/heads/<branch>`.
+    public static func initialize(at path: String, initialBranch: String = "main") throws -> Repository {
+        _ = Libgit2.initialized
+        var opts = git_repository_init_options()
+        try check(git_repository_init_options_init(&opts, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)), "git_repository_init_options_init")
+        opts.flags = GIT_REPOSITORY_INIT_MKPATH.rawValue
+        var repo: OpaquePointer?
+        try initialBranch.withCString { branch in
+            opts.initial_head = branch
+            try check(git_repository_init_ext(&repo, path, &opts), "git_repository_init_ext")
+        }
+        return Repository(repo!)
+    }
+
+    /// The work tree directory, without a trailing slash.
+    public var workdir: String {
+        var s = String(cString: git_repository_workdir(pointer))
+        if s.count > 1, s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+
+    /// The `.git` directory, without a trailing slash.
+    public var gitDirectory: String {
+        var s = String(cString: git_repository_path(pointer))
+        if s.count > 1, s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+
+    // MARK: - Config
+
+    /// Sets a string in the repository's own config (`.git/config`).
+    public func setConfig(_ key: String, _ value: String) throws {
+        var cfg: OpaquePointer?
+        try check(git_repository_config(&cfg, pointer), "git_repository_config")
+        defer { git_config_free(cfg) }
+        var local: OpaquePointer?
+        try check(git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL), "git_config_open_level")
+        defer { git_config_free(local) }
+        try check(git_config_set_string(local, key, value), "git_config_set_string")
+    }
+
+    /// A string from the repository's config (all levels), or nil when unset.
+    public func config(_ key: String) -> String? {
+        var cfg: OpaquePointer?
+        guard git_repository_config_snapshot(&cfg, pointer) == 0 else { return nil }
+        defer { git_config_free(cfg) }
+        var out: UnsafePointer<CChar>?
+        guard git_config_get_string(&out, cfg, key) == 0, let out else { return nil }
+        return String(cString: out)
+    }
+
+    /// The signature from `user.name`/`user.email`, or `fallback` when they are not set.
+    public func signature(fallback: Signature) -> Signature {
+        if let name = config("user.name"), let email = config("user.email") { return Signature(name: name, email: email) }
+        return fallback
+    }
+
+    // MARK: - References and commits
+
+    /// The commit HEAD points at, or nil on an unborn branch.
+    public func headCommit() -> ObjectID? {
+        var oid = git_oid()
+        guard git_reference_name_to_id(&oid, pointer, "HEAD") == 0 else { return nil }
+        return ObjectID(oid)
+    }
+
+    /// The full name of the branch HEAD points at (`refs/heads/main`), born or not.
+    public var headReferenceName: String? {
+        var ref: OpaquePointer?
+        guard git_reference_lookup(&ref, pointer, "HEAD") == 0 else { return nil }
+        defer { git_reference_free(ref) }
+        guard let target = git_reference_symbolic_target(ref) else { return nil }
+        return String(cString: target)
+    }
+
+    /// The id a reference resolves to, or nil when it does not exist.
+    public func resolve(_ reference: String) -> ObjectID? {
+        var oid = git_oid()
+        guard git_reference_name_to_id(&oid, pointer, reference) == 0 else { return nil }
+        return ObjectID(oid)
+    }
+
+    /// How many commits `local` has that `upstream` lacks, and the reverse.
+    public func aheadBehind(_ local: ObjectID, _ upstream: ObjectID) throws -> (ahead: Int, behind: Int) {
+        var a = 0, b = 0
+        var l = local.raw, u = upstream.raw
+        try check(git_graph_ahead_behind(&a, &b, pointer, &l, &u), "git_graph_ahead_behind")
+        return (a, b)
+    }
+
+    /// Stages every change in the work tree (new, modified and deleted files, respecting
+    /// `.gitignore`) and commits it on HEAD when the tree differs from HEAD's; returns the new
+    /// commit, or nil when there was nothing to commit.
+    @discardableResult
+    public func commitAll(message: String, signature: Signature) throws -> ObjectID? {
+        var index: OpaquePointer?
+        try check(git_repository_index(&index, pointer), "git_repository_index")
+        defer { git_index_free(index) }
+        var star = strdup("*")
+        defer { free(star) }
+        try withUnsafeMutablePointer(to: &star) { p in
+            var spec = git_strarray(strings: p, count: 1)
+            try check(git_index_add_all(index, &spec, GIT_INDEX_ADD_DEFAULT.rawValue, nil, nil), "git_index_add_all")
+            try check(git_index_update_all(index, &spec, nil, nil), "git_index_update_all")
+        }
+        try check(git_index_write(index), "git_index_write")
+        var treeID = git_oid()
+        try check(git_index_write_tree(&treeID, index), "git_index_write_tree")
+        let parent = headCommit()
+        if let parent, try treeOf(commit: parent) == ObjectID(treeID) { return nil }
+        return try commit(tree: ObjectID(treeID), parents: parent.map { [$0] } ?? [], message: message,
+                          signature: signature, updating: "HEAD")
+    }
+
+    /// The tree of a commit.
+    public func treeOf(commit: ObjectID) throws -> ObjectID {
+        var c: OpaquePointer?
+        var oid = commit.raw
+        try check(git_commit_lookup(&c, pointer, &oid), "git_commit_lookup")
+        defer { git_commit_free(c) }
+        return ObjectID(git_commit_tree_id(c)!.pointee)
+    }
+
+    /// Creates a commit of `tree` with `parents`; moves `reference` to it when given.
+    public func commit(tree: ObjectID, parents: [ObjectID], message: String, signature: Signature,
+                       updating reference: String?) throws -> ObjectID {
+        var sig: UnsafeMutablePointer<git_signature>?
+        try check(git_signature_now(&sig, signature.name, signature.email), "git_signature_now")
+        defer { git_signature_free(sig) }
+        var t: OpaquePointer?
+        var treeOID = tree.raw
+        try check(git_tree_lookup(&t, pointer, &treeOID), "git_tree_lookup")
+        defer { git_tree_free(t) }
+        var parentCommits: [OpaquePointer?] = []
+        defer { parentCommits.forEach { git_commit_free($0) } }
+        for p in parents {
+            var c: OpaquePointer?
+            var oid = p.raw
+            try check(git_commit_lookup(&c, pointer, &oid), "git_commit_lookup")
+            parentCommits.append(c)
+        }
+        var out = git_oid()
+        try parentCommits.withUnsafeMutableBufferPointer { buf in
+            try check(git_commit_create(&out, pointer, reference, sig, sig, nil, message, t, parents.count, buf.baseAddress), "git_commit_create")
+        }
+        return ObjectID(out)
+    }
+
+    // MARK: - Status
+
+    /// Paths (relative to the work tree) that differ from HEAD: staged, modified, new or deleted.
+    public func changedPaths() throws -> [String] {
+        var opts = git_status_options()
+        try check(git_status_options_init(&opts, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
+        opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
+            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
+        var list: OpaquePointer?
+        try check(git_status_list_new(&list, pointer, &opts), "git_status_list_new")
+        defer { git_status_list_free(list) }
+        var paths: [String] = []
+        for i in 0..<git_status_list_entrycount(list) {
+            guard let e = git_status_byindex(list, i) else { continue }
+            let delta = e.pointee.index_to_workdir ?? e.pointee.head_to_index
+            guard let delta else { continue }
+            let file = delta.pointee.new_file.path ?? delta.pointee.old_file.path
+            if let file { paths.append(String(cString: file)) }
+        }
+        return paths
+    }
+}

@@ -1,0 +1,152 @@
+import CGit2
+import Foundation
+import LedgerKit
+
+/// Creating a ledger repository, and the git-level facts `ledger status` shows.
+public enum LedgerSetup {
+    /// `.gitattributes`: every document merges through the `ledger` merge driver (SPEC §6).
+    public static let gitattributes = """
+        # ledger: JSON documents merge with ledger's rules (see `ledger merge-driver`)
+        *.json merge=ledger
+
+        """
+
+    /// `.gitignore`: editor swap files, backups and interrupted writes are never synced.
+    public static let gitignore = """
+        # ledger: hidden files (editor swap files, interrupted writes) and backups are not data
+        .*
+        !.gitignore
+        !.gitattributes
+        *~
+
+        """
+
+    /// The command git runs as the `ledger` merge driver.
+    public static let mergeDriverCommand = "ledger merge-driver %O %A %B %P"
+
+    /// What `initialize` did.
+    public enum Outcome: Sendable, Equatable {
+        /// A new ledger was created, with its first commit.
+        case created
+        /// The directory already was a ledger; missing setup (attributes, driver, remote) was restored.
+        case alreadyInitialized
+    }
+
+    /// Creates a ledger at `path` (SPEC §7 `ledger init`): a git repository on branch `main`,
+    /// `ledger.json` and each app's defaults, `.gitattributes`, `.gitignore`, the merge driver
+    /// in `.git/config`, the remote `origin` when given, and a first commit. Idempotent on an
+    /// existing ledger; refuses a non-empty directory that is not one.
+    public static func initialize(at path: String, remote: String?, now: Timestamp, signature: Signature) throws -> Outcome {
+        let store = LedgerStore(root: path)
+        if store.exists {
+            guard Repository.exists(at: path) else {
+                throw LedgerError.invalid("\(path) has a ledger.json but is not a git repository; run `git init -b main` there, then `ledger init` again")
+            }
+            let repo = try Repository.open(path)
+            try configure(repo, remote: remote)
+            return .alreadyInitialized
+        }
+        if let entries = try FileSystem.list(path) {
+            let emptyGitRepo = entries.map(\.name) == [".git"] && Repository.exists(at: path)
+                && (try? Repository.open(path).headCommit()) == .some(nil)
+            guard entries.isEmpty || emptyGitRepo else {
+                throw LedgerError.invalid("\(path) is not empty and is not a ledger; choose an empty or new directory (ledger will not take over existing files)")
+            }
+        } else if FileSystem.exists(path) {
+            throw LedgerError.invalid("\(path) exists and is not a directory")
+        }
+        let repo = Repository.exists(at: path) ? try Repository.open(path) : try Repository.initialize(at: path, initialBranch: "main")
+        for (relative, document) in LedgerSchema.initialDocuments(now: now) {
+            try store.write(relative, document)
+        }
+        try FileSystem.writeAtomically(path + "/.gitattributes", Array(gitattributes.utf8))
+        try FileSystem.writeAtomically(path + "/.gitignore", Array(gitignore.utf8))
+        try configure(repo, remote: remote)
+        try repo.commitAll(message: "ledger: new ledger", signature: repo.signature(fallback: signature))
+        return .created
+    }
+
+    /// Registers the merge driver and the remote (refusing to silently change an existing one).
+    static func configure(_ repo: Repository, remote: String?) throws {
+        try registerMergeDriver(repo)
+        let attributesPath = repo.workdir + "/.gitattributes"
+        if !FileSystem.exists(attributesPath) {
+            try FileSystem.writeAtomically(attributesPath, Array(gitattributes.utf8))
+        }
+        guard let remote else { return }
+        if let existing = repo.config("remote.origin.url") {
+            guard existing == remote else {
+                throw LedgerError.invalid("this ledger's remote origin is already \(existing); change it with `git -C \(repo.workdir) remote set-url origin \(remote)`")
+            }
+            return
+        }
+        try repo.setConfig("remote.origin.url", remote)
+        try repo.setConfig("remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
+        try repo.setConfig("branch.main.remote", "origin")
+        try repo.setConfig("branch.main.merge", "refs/heads/main")
+    }
+
+    /// Registers `ledger merge-driver` as the `ledger` merge driver in the repository's config,
+    /// so that plain `git merge` and `git pull` merge documents the way `ledger sync` does.
+    public static func registerMergeDriver(_ repo: Repository) throws {
+        try repo.setConfig("merge.ledger.name", "ledger: merge JSON documents by kind")
+        try repo.setConfig("merge.ledger.driver", mergeDriverCommand)
+    }
+
+    /// A signature for machines without `user.name`/`user.email`: the device's host name.
+    public static func fallbackSignature() -> Signature {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "device"
+        return Signature(name: "ledger on \(host)", email: "ledger@\(host)")
+    }
+}
+
+/// Git facts about a ledger for `ledger status`.
+public struct RepositoryStatus: Sendable {
+    /// The branch HEAD is on (`main`).
+    public var branch: String?
+    /// Files changed since the last commit (work tree and index).
+    public var uncommitted: [String]
+    /// The remote `main` tracks, when there is one.
+    public var remoteName: String?
+    public var remoteURL: String?
+    /// Commits not yet pushed and not yet merged, as of the last fetch; nil without a remote
+    /// branch to compare with.
+    public var ahead: Int?
+    public var behind: Int?
+
+    /// Reads the status of the ledger repository at `path`.
+    public static func read(at path: String) throws -> RepositoryStatus {
+        let repo = try Repository.open(path)
+        let branchRef = repo.headReferenceName
+        let branch = branchRef.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
+        var status = RepositoryStatus(branch: branch, uncommitted: try repo.changedPaths())
+        if let branch {
+            status.remoteName = repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
+            if let remote = status.remoteName {
+                status.remoteURL = repo.config("remote.\(remote).url")
+                if let local = repo.headCommit(), let upstream = repo.resolve("refs/remotes/\(remote)/\(branch)") {
+                    (status.ahead, status.behind) = try repo.aheadBehind(local, upstream)
+                } else if let local = repo.headCommit() {
+                    status.ahead = (try? repo.commitCount(from: local)) ?? nil
+                    status.behind = 0
+                }
+            }
+        }
+        return status
+    }
+}
+
+extension Repository {
+    /// The number of commits reachable from `commit`.
+    func commitCount(from commit: ObjectID) throws -> Int {
+        var walk: OpaquePointer?
+        try check(git_revwalk_new(&walk, pointer), "git_revwalk_new")
+        defer { git_revwalk_free(walk) }
+        var oid = commit.raw
+        try check(git_revwalk_push(walk, &oid), "git_revwalk_push")
+        var n = 0
+        var next = git_oid()
+        while git_revwalk_next(&next, walk) == 0 { n += 1 }
+        return n
+    }
+}

@@ -1,0 +1,4 @@
+/// Moments data for the benchmark ledger.
+enum MomentsGenerator {
+    static func generate(_ g: inout BenchGenerator) throws {}
+}

@@ -1,0 +1,3 @@
+import LedgerCLI
+
+LedgerCLI.main()

@@ -1,0 +1,167 @@
+import Foundation
+import LedgerCLI
+import LedgerKit
+import LedgerSync
+
+/// What a command printed and returned.
+public struct CommandResult: Sendable, CustomStringConvertible {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    /// stdout parsed as JSON (a test failure shows up as `.null` with the output in `stderr`).
+    public var json: JSONValue {
+        (try? JSONParser.parse(stdout)) ?? .null
+    }
+
+    public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// Test isolation for libgit2: an empty global config, so the machine's ~/.gitconfig is not read.
+public enum TestGit {
+    private static let configured: Void = {
+        let dir = TemporaryDirectory("ledger-gitconfig")
+        try? Git.setGlobalConfigSearchPath(dir.path)
+        // Keep the directory for the life of the process.
+        keep = dir
+    }()
+    nonisolated(unsafe) private static var keep: TemporaryDirectory?
+
+    /// Applies the isolation (idempotent).
+    public static func isolate() { _ = configured }
+}
+
+/// A ledger in a temporary directory, with `ledger` run in-process against it.
+///
+///     let ledger = try TestLedger()
+///     let r = ledger.run("waterline", "start")
+///     #expect(r.status == 0)
+public final class TestLedger: @unchecked Sendable {
+    // @unchecked: `environment` is only changed by the test that owns the value.
+    public let directory: TemporaryDirectory
+    /// The ledger root.
+    public let root: String
+    /// The environment every command gets (LEDGER_REPO, LEDGER_NOW, TZ, HOME, …).
+    public var environment: [String: String]
+
+    /// A new ledger (created with `ledger init` unless `initialize` is false) whose clock reads
+    /// `now`, in time zone `timeZone`.
+    public init(now: String = "2026-11-21T22:30:00+01:00", timeZone: String = "Europe/Paris", initialize: Bool = true) throws {
+        TestGit.isolate()
+        directory = TemporaryDirectory()
+        root = directory.path + "/ledger"
+        let home = directory.path + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        environment = [
+            "HOME": home, "LEDGER_REPO": root, "LEDGER_NOW": now, "TZ": timeZone,
+            "PATH": LedgerBinary.directory + ":/usr/local/bin:/usr/bin:/bin", "NO_COLOR": "1",
+        ]
+        if initialize {
+            let r = run("init")
+            guard r.status == 0 else { throw LedgerError.failure("ledger init failed: \(r)") }
+        }
+    }
+
+    /// The store of this ledger.
+    public var store: LedgerStore { LedgerStore(root: root) }
+
+    /// Runs `ledger ARGS` in-process. `stdin` lines answer prompts; `terminal` pretends stdin
+    /// and stdout are terminals.
+    @discardableResult
+    public func run(_ arguments: String..., env: [String: String] = [:], stdin: [String] = [], terminal: Bool = false,
+                    cwd: String? = nil) -> CommandResult {
+        run(arguments: arguments, env: env, stdin: stdin, terminal: terminal, cwd: cwd)
+    }
+
+    /// Runs `ledger` with an argument array in-process.
+    @discardableResult
+    public func run(arguments: [String], env: [String: String] = [:], stdin: [String] = [], terminal: Bool = false,
+                    cwd: String? = nil) -> CommandResult {
+        let out = TextOutput(), err = TextOutput()
+        let context = CLIContext(environment: environment.merging(env) { $1 }, currentDirectory: cwd ?? root,
+                                 stdout: out, stderr: err, stdin: TextInput(lines: stdin),
+                                 stdinIsTerminal: terminal, stdoutIsTerminal: terminal)
+        let status = LedgerCLI.run(arguments, context: context)
+        return CommandResult(status: status, stdout: out.text, stderr: err.text)
+    }
+
+    /// Runs the built `ledger` executable as a separate process against this ledger.
+    @discardableResult
+    public func runBinary(_ arguments: String..., env: [String: String] = [:], stdin: String = "") throws -> CommandResult {
+        try LedgerBinary.run(arguments, environment: environment.merging(env) { $1 }, currentDirectory: root, stdin: stdin)
+    }
+
+    /// The text of a file in the ledger.
+    public func read(_ relative: String) -> String? {
+        try? String(contentsOfFile: root + "/" + relative, encoding: .utf8)
+    }
+
+    /// The JSON of a document in the ledger.
+    public func document(_ relative: String) -> JSONValue? {
+        guard let bytes = try? FileSystem.read(root + "/" + relative) else { return nil }
+        return try? JSONParser.parse(bytes)
+    }
+
+    /// Writes a file in the ledger, creating directories (a hand edit).
+    public func write(_ relative: String, _ text: String) throws {
+        let path = root + "/" + relative
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    /// Every file path in the ledger's app directories (relative, sorted).
+    public func files(under relative: String) -> [String] {
+        let base = root + "/" + relative
+        guard let e = FileManager.default.enumerator(atPath: base) else { return [] }
+        var out: [String] = []
+        while let p = e.nextObject() as? String {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: base + "/" + p, isDirectory: &isDir), !isDir.boolValue {
+                out.append(relative + "/" + p)
+            }
+        }
+        return out.sorted()
+    }
+}
+
+/// The built `ledger` executable, for end-to-end tests and for git's merge driver.
+public enum LedgerBinary {
+    /// The directory holding the `ledger` executable: `$LEDGER_BIN_DIR`, else the build
+    /// directory the tests run from (`swift build` puts `ledger` next to the test bundle).
+    public static let directory: String = {
+        if let d = ProcessInfo.processInfo.environment["LEDGER_BIN_DIR"] { return d }
+        var dir = (CommandLine.arguments[0] as NSString).deletingLastPathComponent
+        for _ in 0..<4 {
+            if FileManager.default.isExecutableFile(atPath: dir + "/ledger") { return dir }
+            dir = (dir as NSString).deletingLastPathComponent
+        }
+        return (CommandLine.arguments[0] as NSString).deletingLastPathComponent
+    }()
+
+    /// The executable's path.
+    public static var path: String { directory + "/ledger" }
+
+    /// Runs the executable and waits for it.
+    public static func run(_ arguments: [String], environment: [String: String], currentDirectory: String,
+                           stdin: String = "") throws -> CommandResult {
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw LedgerError.failure("the ledger executable is not built at \(path); run `swift build` first (make test does)")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        p.environment = environment
+        p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the system packages ledger needs, with apt-get, only when something is missing.
+#   install-deps.sh build   libgit2 headers, pkg-config, git
+#   install-deps.sh test    the above, plus what the tests' real servers and terminals use
+set -euo pipefail
+
+what=${1:-build}
+need=()
+
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+for p in libgit2-dev pkg-config git; do have_pkg "$p" || need+=("$p"); done
+if [ "$what" = test ]; then
+    # sshd and ssh-agent for ssh remotes, lighttpd for smart HTTP(S) (git http-backend),
+    # tmux to drive the terminal brew, jq and hyperfine for the benchmarks, openssl for the test CA.
+    for p in openssh-server openssh-client lighttpd tmux jq openssl procps; do have_pkg "$p" || need+=("$p"); done
+fi
+
+if [ ${#need[@]} -gt 0 ]; then
+    echo "installing: ${need[*]}"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if [ "$what" = test ]; then
+    # Python's iCalendar parser checks `ledger hydrate export --ics` in the tests.
+    python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install -q icalendar
+fi
