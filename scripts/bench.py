@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""make bench: ledger against git, jq and python on a generated ledger.
+
+Usage: bench.py BIN_DIR SCALE
+
+Generates (once, under bench-data/) a seeded ledger of ten years of heavy use at scale 1 and,
+when SCALE is 10, its 10x version, each committed in a git repository; then runs every plug-in
+in scripts/bench.d/*.py. A plug-in defines `run(bench)` and uses the Bench methods below.
+Timings are taken in one run, interleaved, so ratios compare like with like on a shared,
+noisy machine; peak memory is each process's own maximum resident set (wait4).
+"""
+import importlib.util
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Bench:
+    def __init__(self, bin_dir, scale):
+        self.bin_dir = os.path.abspath(bin_dir)
+        self.ledger = os.path.join(self.bin_dir, "ledger")
+        self.scales = [1] + ([scale] if scale != 1 else [])
+        self.data_dir = os.path.join(ROOT, "bench-data")
+        self.rows = []
+        self.env = dict(os.environ, PATH=self.bin_dir + ":" + os.environ.get("PATH", ""), NO_COLOR="1",
+                        LEDGER_NOW="2026-11-21T22:30:00+01:00", TZ="Europe/Paris",
+                        GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
+                        GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com")
+
+    # -- data -------------------------------------------------------------------------------
+    def data(self, scale):
+        """The path of the generated ledger at `scale` (a committed git repository)."""
+        path = os.path.join(self.data_dir, f"ledger-x{scale}")
+        stamp = os.path.join(self.data_dir, f"ledger-x{scale}.done")
+        if os.path.exists(stamp):
+            return path
+        shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(self.data_dir, exist_ok=True)
+        print(f"generating the benchmark ledger at scale {scale} in {path} (once)…", flush=True)
+        subprocess.run([os.path.join(self.bin_dir, "ledger-bench"), "generate", path, "--scale", str(scale), "--seed", "42"],
+                       check=True, env=self.env)
+        for name, text in (("_gitattributes", None),):
+            pass
+        subprocess.run(["git", "init", "-q", "-b", "main", path], check=True, env=self.env)
+        for f in (".gitattributes", ".gitignore"):
+            src = os.path.join(ROOT, "sample-data", f)
+            if os.path.exists(src):
+                shutil.copy(src, os.path.join(path, f))
+        subprocess.run(["git", "-C", path, "add", "-A"], check=True, env=self.env)
+        subprocess.run(["git", "-C", path, "commit", "-q", "-m", "benchmark ledger"], check=True, env=self.env)
+        subprocess.run(["git", "-C", path, "config", "merge.ledger.driver", "ledger merge-driver %O %A %B %P"], check=True)
+        open(stamp, "w").close()
+        return path
+
+    def files(self, scale):
+        """Every document path (relative) of the generated ledger."""
+        out = subprocess.run(["git", "-C", self.data(scale), "ls-files", "*.json"], capture_output=True, text=True, check=True)
+        return out.stdout.split()
+
+    # -- measuring --------------------------------------------------------------------------
+    def run_once(self, cmd, cwd=None, env=None, stdin=None, shell=False):
+        """Runs a command; returns (seconds, peak RSS in MiB, exit status)."""
+        start = time.perf_counter()
+        p = subprocess.Popen(cmd, cwd=cwd, env=env or self.env, shell=shell, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
+        if stdin:
+            p.stdin.write(stdin)
+            p.stdin.close()
+        _, status, usage = os.wait4(p.pid, 0)
+        elapsed = time.perf_counter() - start
+        p.returncode = os.waitstatus_to_exitcode(status)
+        return elapsed, usage.ru_maxrss / 1024.0, p.returncode
+
+    def compare(self, name, candidates, runs=5, setup=None, target=None, note=""):
+        """Times each (label, cmd, kwargs) in `candidates`, interleaved `runs` times (after
+        `setup()` each round when given). The first candidate is ledger; the ratio is its
+        median over each other's. `target` is the ratio it should stay under (for the report)."""
+        times = {label: [] for label, _, _ in candidates}
+        rss = {label: 0.0 for label, _, _ in candidates}
+        for _ in range(runs):
+            for label, cmd, kw in candidates:
+                if setup:
+                    setup()
+                t, m, status = self.run_once(cmd, **kw)
+                if status not in kw.get("ok", (0,)) if False else (status != 0 and not kw.get("allow_fail")):
+                    raise SystemExit(f"{name}: `{label}` exited {status}")
+                times[label].append(t)
+                rss[label] = max(rss[label], m)
+        first = candidates[0][0]
+        med = {k: statistics.median(v) for k, v in times.items()}
+        mins = {k: min(v) for k, v in times.items()}
+        for label, _, _ in candidates:
+            ratio = med[first] / med[label] if label != first else None
+            self.rows.append((name, label, med[label], mins[label], rss[label], ratio, target if ratio is not None else None, note))
+        self.print_rows(name)
+        return med
+
+    def record(self, name, label, seconds, rss=0.0, ratio=None, target=None, note=""):
+        self.rows.append((name, label, seconds, seconds, rss, ratio, target, note))
+
+    def print_rows(self, name):
+        for r in self.rows:
+            if r[0] != name:
+                continue
+            _, label, med, mn, rss, ratio, target, note = r
+            line = f"  {label:<44} median {med*1000:9.1f} ms  min {mn*1000:9.1f} ms  peak {rss:7.1f} MiB"
+            if ratio is not None:
+                verdict = "" if target is None else ("  ok" if ratio <= target else "  OVER TARGET")
+                line += f"  ledger/this = {ratio:5.2f}x" + (f" (target ≤ {target}x){verdict}" if target else "")
+            print(line, flush=True)
+
+    def section(self, title):
+        print(f"\n== {title}", flush=True)
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    bench = Bench(sys.argv[1], int(sys.argv[2]))
+    plugins = sorted(f for f in os.listdir(os.path.join(ROOT, "scripts", "bench.d")) if f.endswith(".py"))
+    only = os.environ.get("BENCH_ONLY")
+    for f in plugins:
+        if only and only not in f:
+            continue
+        spec = importlib.util.spec_from_file_location(f[:-3], os.path.join(ROOT, "scripts", "bench.d", f))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        mod.run(bench)
+    print("\nAll figures from this one run; ratios are ledger's median time over the other tool's.")
+
+
+if __name__ == "__main__":
+    main()
