@@ -1,0 +1,355 @@
+import LedgerKit
+
+/// Draws a `BrewFlow` as lines of text for a terminal of any size (made for 80 × 24, fine
+/// without colour): what a brewer must read from a step away is in a five-row block font.
+struct BrewScreen {
+    var rows = 24
+    var columns = 80
+    /// Whether the terminal shows UTF-8 (block characters), else `#`.
+    var unicode = true
+    /// Whether bold and reverse video may be used.
+    var color = false
+
+    /// The screen for `flow` at `now`: exactly `rows` lines, none wider than `columns`.
+    func lines(_ flow: BrewFlow, at now: Timestamp) -> [String] {
+        var body: [Line]
+        var footer: [Line]
+        switch flow.phase {
+        case .confirm:
+            body = confirmBody(flow)
+            footer = confirmFooter(flow)
+        case .brewing:
+            body = brewingBody(flow, now)
+            footer = brewingFooter(flow, now)
+        case .finished, .done:
+            body = finishedBody(flow)
+            footer = finishedFooter(flow)
+        }
+        if flow.dialog == .resumeOffer, let p = flow.progress {
+            footer = [
+                Line("A brew is in progress: \(p.plan.recipeName), " + (p.isFinished ? "finished, not saved yet" : "step \(p.stepIndex + 1) of \(p.plan.steps.count)")
+                     + ", started \(BrewText.when(p.startedAt)).", .bold),
+                Line("[enter] Resume it   [d] Discard it and start over   [q] Quit (it stays in progress)"),
+            ]
+        }
+        let message = flow.message(at: now).map { Line("» " + $0, .bold) } ?? Line("")
+        let header = headerLine(flow, now)
+        let rule = Line(String(repeating: unicode ? "─" : "-", count: max(0, columns)), .dim)
+        let available = max(0, rows - 2 - 2 - footer.count - 1)
+        if body.count > available { body = Array(body.prefix(available)) }
+        var out = [header, rule] + body
+        while out.count < rows - footer.count - 2 { out.append(Line("")) }
+        out += [rule] + footer + [message]
+        return out.prefix(rows).map(render)
+    }
+
+    // MARK: - Header
+
+    func headerLine(_ flow: BrewFlow, _ now: Timestamp) -> Line {
+        let left = " BrewGuide · " + flow.plan.recipeName
+        var right: String
+        switch flow.phase {
+        case .confirm: right = "Confirm inputs "
+        case .brewing:
+            let p = flow.progress!
+            right = "Step \(p.stepIndex + 1) of \(p.plan.steps.count) · brew clock \(BrewFormat.clock(Int(p.clock(at: now)))) "
+        case .finished, .done:
+            right = "Brew complete" + (flow.progress?.brewSeconds.map { " · \(BrewFormat.clock($0))" } ?? "") + " "
+        }
+        return Line(spread(left, right), .bold)
+    }
+
+    // MARK: - Confirm inputs
+
+    func confirmBody(_ flow: BrewFlow) -> [Line] {
+        let plan = flow.plan
+        let setDose = plan.edited == .dose ? "  (set)" : plan.edited == .targetYield ? "  (from the yield)" : ""
+        let setYield = plan.edited == .targetYield ? "  (set)" : plan.edited == .dose ? "  (from the dose)" : ""
+        var out = [
+            Line("  [d] Dose          " + BrewFormat.dose(plan.dose) + setDose),
+            Line("  [y] Target yield  " + BrewFormat.grams(plan.targetYield) + setYield),
+            Line("      Ratio         " + BrewFormat.ratio(plan.ratio) + "   (the recipe's ratio; last edited wins)"),
+            Line("  [t] Temperature   " + BrewFormat.temperature(plan.waterTemperature)),
+            Line("  [g] Grind         " + plan.grindLabel.rawValue + " — " + plan.grindDescriptor),
+            Line(""),
+        ]
+        if plan.warnings.isEmpty {
+            out.append(Line("  Inputs are within the recommended V60 ranges.", .dim))
+        } else {
+            out += plan.warnings.map { Line("  ! " + $0, .bold) }
+        }
+        out.append(Line(""))
+        out += plan.steps.map { Line("  " + BrewText.left(String($0.number), 2) + "  " + $0.headline) }
+        return out
+    }
+
+    func confirmFooter(_ flow: BrewFlow) -> [Line] {
+        if case .editing(let field, let text) = flow.dialog {
+            return [Line("  " + field.label + ": " + text.text + (unicode ? "▏" : "_"), .reverse),
+                    Line("  Type the new value, [enter] to set it, [escape] to cancel")]
+        }
+        return [Line("  [enter] Start brew   [d/y/t] Edit   [g] Grind   [r] Reset   [q] Quit", .bold),
+                Line("  Inputs lock once the brew starts.", .dim)]
+    }
+
+    // MARK: - Brewing
+
+    func brewingBody(_ flow: BrewFlow, _ now: Timestamp) -> [Line] {
+        let p = flow.progress!
+        let step = p.currentStep
+        var out = [Line("  " + step.headline, .bold)]
+        out.append(Line(step.instruction.map { "  " + $0 } ?? ""))
+        out.append(Line(""))
+        // The big band: the scale reading to reach on the left, the countdown on the right.
+        let quantity = step.kind.addsWater ? BrewFormat.number(step.totalWater) : ""
+        let remaining = p.remainingSeconds(at: now)
+        let timer = remaining.map(BrewFormat.clock) ?? ""
+        let useBig = rows >= 20 && columns >= 60
+        if useBig {
+            let leftBig = BigText.render(quantity, unicode: unicode)
+            let rightBig = BigText.render(timer, unicode: unicode)
+            let leftWidth = max(0, (columns - 4) / 2)
+            for i in 0..<BigText.height {
+                out.append(Line("  " + BrewText.pad(leftBig[i], leftWidth) + rightBig[i]))
+            }
+            out.append(Line("  " + BrewText.pad(step.kind.addsWater ? "g on the scale (pour \(BrewFormat.grams(step.water)))" : "", leftWidth)
+                            + (remaining == nil ? "" : "left of \(BrewFormat.clock(step.timerSeconds ?? 0))")))
+        } else {
+            out.append(Line("  " + (step.kind.addsWater ? "Scale: \(BrewFormat.grams(step.totalWater)) (pour \(BrewFormat.grams(step.water)))   " : "")
+                            + (remaining.map { "Timer: \(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? "")))
+        }
+        out.append(Line(""))
+        if p.isPaused {
+            out.append(Line("  PAUSED — press p to resume", .reverse))
+        } else if p.isReady(at: now) {
+            out.append(Line("  READY — press enter for the next step", .reverse))
+        } else if let remaining, let total = step.timerSeconds, total > 0 {
+            out.append(Line("  " + progressBar(Double(total - remaining) / Double(total), width: min(50, columns - 6))))
+        } else {
+            out.append(Line("  Press enter when done", .dim))
+        }
+        out.append(Line(""))
+        let next = p.isLastStep ? "Next: the brew is complete" : "Next: " + p.plan.steps[p.stepIndex + 1].headline
+        out.append(Line("  " + next, .dim))
+        return out
+    }
+
+    func brewingFooter(_ flow: BrewFlow, _ now: Timestamp) -> [Line] {
+        let locked = Line("  " + BrewText.summary(flow.plan) + " — locked while brewing", .dim)
+        switch flow.dialog {
+        case .restartConfirm:
+            return [Line("  Restart the brew? Back to the start, timers reset.", .reverse),
+                    Line("  [y] Yes (then hold r)   any other key: no")]
+        case .restartHold(let hold):
+            return [Line("  Hold r to restart  " + progressBar(hold.progress(at: now), width: 20), .reverse),
+                    Line("  Keep r pressed for 1.5 seconds; any other key cancels")]
+        case .leave:
+            return [Line("  Leave the brew? It stays in progress: `ledger brew start` resumes it.", .reverse),
+                    Line("  [l] Leave   [d] Discard the brew   any other key: stay")]
+        default:
+            let pause = flow.progress?.isPaused == true ? "[p] Resume" : "[p] Pause"
+            return [Line("  [enter] Next step   \(pause)   [r] Restart   [q] Leave", .bold), locked]
+        }
+    }
+
+    // MARK: - Post-brew
+
+    func finishedBody(_ flow: BrewFlow) -> [Line] {
+        guard let p = flow.progress else { return [] }
+        let stars = p.rating.map { String(repeating: unicode ? "★" : "*", count: $0) + String(repeating: unicode ? "☆" : ".", count: 5 - $0) }
+        var out = [
+            Line("  " + BrewText.summary(p.plan)),
+            Line(""),
+            Line("  Rating  [1-5]   " + (p.rating.map { "\($0)/5 " + stars! } ?? "— choose 1 to 5")),
+            Line("  Taste   [b s w t p, x clears]   " + (p.tasteTag?.title ?? "—")),
+            Line("          b too bitter · s too sour · w too weak · t too strong · p perfect", .dim),
+        ]
+        let noteWidth = max(20, columns - 20)
+        if case .note(let field) = flow.dialog {
+            let wrapped = wrap(field.text + (unicode ? "▏" : "_"), width: noteWidth)
+            out.append(Line("  Note    (\(field.text.count)/\(BrewLog.maximumNoteLength))  " + wrapped[0], .reverse))
+            out += wrapped.dropFirst().prefix(4).map { Line(String(repeating: " ", count: 18) + $0, .reverse) }
+        } else {
+            let wrapped = wrap(p.note ?? "—", width: noteWidth)
+            out.append(Line("  Note    [n]   " + wrapped[0]))
+            out += wrapped.dropFirst().prefix(4).map { Line(String(repeating: " ", count: 16) + $0) }
+        }
+        out.append(Line(""))
+        if let t = p.tasteTag { out.append(Line("  " + BrewText.hint(t), .bold)) }
+        return out
+    }
+
+    func finishedFooter(_ flow: BrewFlow) -> [Line] {
+        switch flow.dialog {
+        case .note:
+            return [Line("  Type the note, [enter] to keep it, [escape] to cancel"), Line("")]
+        case .discardConfirm:
+            return [Line("  Discard this brew without saving a log?", .reverse), Line("  [y] Discard   any other key: no")]
+        case .leave:
+            return [Line("  Leave? The brew stays unsaved until `ledger brew start` resumes it.", .reverse),
+                    Line("  [l] Leave   [d] Discard the brew   any other key: stay")]
+        default:
+            return [Line("  [enter] Save brew   [d] Discard   [q] Leave", .bold), Line("")]
+        }
+    }
+
+    // MARK: - Pieces
+
+    func progressBar(_ fraction: Double, width: Int) -> String {
+        let w = max(1, width)
+        let filled = Int((min(1, max(0, fraction)) * Double(w)).rounded())
+        return "[" + String(repeating: unicode ? "█" : "#", count: filled) + String(repeating: unicode ? "░" : ".", count: w - filled) + "]"
+    }
+
+    func spread(_ left: String, _ right: String) -> String {
+        let gap = columns - left.count - right.count
+        return gap >= 1 ? left + String(repeating: " ", count: gap) + right : BrewText.truncate(left + " " + right, columns)
+    }
+
+    func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if !current.isEmpty, current.count + 1 + word.count > width {
+                lines.append(current)
+                current = ""
+            }
+            current += (current.isEmpty ? "" : " ") + word
+            while current.count > width {
+                lines.append(String(current.prefix(width)))
+                current = String(current.dropFirst(width))
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+
+    /// One line of the screen and how it is emphasised.
+    struct Line {
+        enum Emphasis { case plain, bold, dim, reverse }
+        var text: String
+        var emphasis: Emphasis
+
+        init(_ text: String, _ emphasis: Emphasis = .plain) {
+            self.text = text
+            self.emphasis = emphasis
+        }
+    }
+
+    func render(_ line: Line) -> String {
+        let text = BrewText.truncate(line.text, columns)
+        guard color else { return text }
+        switch line.emphasis {
+        case .plain: return text
+        case .bold: return "\u{1B}[1m" + text + "\u{1B}[0m"
+        case .dim: return "\u{1B}[2m" + text + "\u{1B}[0m"
+        case .reverse: return "\u{1B}[7m" + text + "\u{1B}[0m"
+        }
+    }
+}
+
+/// A five-row block font for digits, `:`, `.` and `-`.
+enum BigText {
+    static let height = 5
+
+    static let glyphs: [Character: [String]] = [
+        "0": [" ███ ", "█   █", "█   █", "█   █", " ███ "],
+        "1": ["  █  ", " ██  ", "  █  ", "  █  ", " ███ "],
+        "2": [" ███ ", "█   █", "  ██ ", " █   ", "█████"],
+        "3": ["████ ", "    █", " ███ ", "    █", "████ "],
+        "4": ["█   █", "█   █", "█████", "    █", "    █"],
+        "5": ["█████", "█    ", "████ ", "    █", "████ "],
+        "6": [" ███ ", "█    ", "████ ", "█   █", " ███ "],
+        "7": ["█████", "    █", "   █ ", "  █  ", "  █  "],
+        "8": [" ███ ", "█   █", " ███ ", "█   █", " ███ "],
+        "9": [" ███ ", "█   █", " ████", "    █", " ███ "],
+        ":": [" ", "█", " ", "█", " "],
+        ".": [" ", " ", " ", " ", "█"],
+        "-": ["   ", "   ", "███", "   ", "   "],
+        " ": ["  ", "  ", "  ", "  ", "  "],
+    ]
+
+    /// The five rows of `text` (characters without a glyph are left out).
+    static func render(_ text: String, unicode: Bool) -> [String] {
+        var rows = [String](repeating: "", count: height)
+        for c in text {
+            guard let g = glyphs[c] else { continue }
+            for i in 0..<height { rows[i] += (rows[i].isEmpty ? "" : " ") + g[i] }
+        }
+        return unicode ? rows : rows.map { $0.replacingOccurrences(of: "█", with: "#") }
+    }
+}
+
+/// Which `BrewEvent` a key means on the current screen.
+enum BrewKeys {
+    static func event(for key: Key, in flow: BrewFlow, at now: Timestamp) -> BrewEvent? {
+        let c: Character? = if case .char(let ch) = key { ch } else { nil }
+        let lower = c.map { Character($0.lowercased()) }
+        if lower == "r", flow.heldAfterRestart?.isHeld(at: now) == true { return .holdRestart }
+        switch flow.dialog {
+        case .resumeOffer:
+            if key == .enter || c == " " || lower == "r" { return .confirm }
+            if lower == "d" { return .discardBrew }
+            if lower == "q" || key == .escape || key == .interrupt { return .leave }
+            return nil
+        case .editing, .note:
+            switch key {
+            case .enter: return .confirm
+            case .escape, .interrupt: return .cancel
+            case .backspace: return .deleteBackward
+            case .char(let ch): return .type(ch)
+            case .other: return nil
+            }
+        case .restartConfirm, .discardConfirm:
+            return lower == "y" ? .confirm : .cancel
+        case .restartHold:
+            return lower == "r" ? .holdRestart : .cancel
+        case .leave:
+            if lower == "l" { return .leaveKeepingBrew }
+            if lower == "d" { return .discardBrew }
+            return .cancel
+        case .none:
+            break
+        }
+        if key == .interrupt || key == .escape || lower == "q" { return .leave }
+        switch flow.phase {
+        case .confirm:
+            if key == .enter || c == " " || lower == "s" { return .start }
+            switch lower {
+            case "d": return .edit(.dose)
+            case "y": return .edit(.targetYield)
+            case "t": return .edit(.waterTemperature)
+            case "g": return .cycleGrind
+            case "r": return .resetInputs
+            default: return nil
+            }
+        case .brewing:
+            if key == .enter || c == " " || lower == "n" { return .next }
+            switch lower {
+            case "p": return .togglePause
+            case "r": return .restart
+            case "d": return .edit(.dose)
+            case "y": return .edit(.targetYield)
+            case "t": return .edit(.waterTemperature)
+            case "g": return .cycleGrind
+            default: return nil
+            }
+        case .finished:
+            if key == .enter { return .save }
+            if let c, let n = c.wholeNumberValue, c.isASCII { return (1...5).contains(n) ? .rate(n) : nil }
+            switch lower {
+            case "b": return .tag(.tooBitter)
+            case "s": return .tag(.tooSour)
+            case "w": return .tag(.tooWeak)
+            case "t": return .tag(.tooStrong)
+            case "p": return .tag(.perfect)
+            case "x": return .clearTag
+            case "n": return .editNote
+            case "d": return .discard
+            default: return nil
+            }
+        case .done:
+            return nil
+        }
+    }
+}

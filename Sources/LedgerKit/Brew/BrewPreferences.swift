@@ -1,0 +1,80 @@
+/// `brew/preferences.json`: the last selected recipe and the inputs last confirmed for it
+/// (synced, BrewGuide §3.2.2 "basic preferences").
+///
+/// `plan` and `start` are the confirm-inputs screen: what they confirm is remembered here and
+/// is what the next `plan`, `start` or `save` starts from, until `--reset`.
+public struct BrewPreferences: SingletonDocument, Equatable {
+    public static let kind = DocumentKind("brew.preferences", app: .brew, .singleton("brew/preferences.json"))
+
+    /// The recipe preselected next time; nil means the starter.
+    public var lastRecipeId: String?
+    /// Inputs that differ from the recipe's defaults, for `inputs.recipeId` only.
+    public var inputs: BrewInputs?
+    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    public static let fields: [Field<BrewPreferences>] = [
+        .optional("lastRecipeId", \.lastRecipeId),
+        .optional("inputs", \.inputs),
+        .required("createdAt", \.createdAt),
+        .required("updatedAt", \.updatedAt),
+    ]
+
+    public static var defaultValue: BrewPreferences { BrewPreferences() }
+
+    public static func == (a: BrewPreferences, b: BrewPreferences) -> Bool { a.json == b.json }
+
+    /// The selected recipe's id (the starter when none was chosen yet).
+    public var selectedRecipeID: String { lastRecipeId ?? Recipe.starterID }
+
+    /// The remembered inputs for `recipeID` (empty when they belong to another recipe).
+    public func inputs(for recipeID: String) -> BrewInputs {
+        guard let inputs, inputs.recipeId == recipeID else { return BrewInputs(recipeId: recipeID) }
+        return inputs
+    }
+
+    /// Selects `recipeID` with `inputs` (nil keeps the remembered inputs when they are for
+    /// that recipe, and forgets them otherwise).
+    public mutating func select(_ recipeID: String, inputs newInputs: BrewInputs?) {
+        let kept = newInputs ?? inputs(for: recipeID)
+        lastRecipeId = recipeID
+        var i = kept
+        i.recipeId = recipeID
+        inputs = i.isDefault ? nil : i
+    }
+
+    public var references: [DocumentReference] {
+        var out: [DocumentReference] = []
+        if let id = lastRecipeId, id != Recipe.starterID {
+            out.append(DocumentReference(.root.appending("lastRecipeId"), kind: Recipe.kind, id: id))
+        }
+        if let id = inputs?.recipeId, id != Recipe.starterID {
+            out.append(DocumentReference(.root.appending("inputs").appending("recipeId"), kind: Recipe.kind, id: id))
+        }
+        return out
+    }
+
+    public func validate() -> [Issue] {
+        var issues: [Issue] = []
+        if let id = lastRecipeId, !DocumentID.isValid(id) {
+            issues.append(.error(.root.appending("lastRecipeId"), "\"\(id)\" is not a recipe id (\(DocumentID.rule))"))
+        }
+        guard let inputs else { return issues }
+        let p = JSONPointer.root.appending("inputs")
+        if let id = inputs.recipeId, !DocumentID.isValid(id) {
+            issues.append(.error(p.appending("recipeId"), "\"\(id)\" is not a recipe id (\(DocumentID.rule))"))
+        }
+        if inputs.dose != nil, inputs.targetYield != nil {
+            issues.append(.error(p, "both \"dose\" and \"targetYield\" are set; keep the one you chose (the other follows from the recipe's ratio)"))
+        }
+        if let d = inputs.dose, !(d > 0) { issues.append(.error(p.appending("dose"), "the dose must be more than 0 g (found \(BrewFormat.number(d)))")) }
+        if let y = inputs.targetYield, !(y > 0) {
+            issues.append(.error(p.appending("targetYield"), "the target yield must be more than 0 g (found \(BrewFormat.number(y)))"))
+        }
+        if let t = inputs.waterTemperature { issues += Recipe.temperatureIssues(t, at: p.appending("waterTemperature")) }
+        return issues
+    }
+}

@@ -1,0 +1,340 @@
+/// What may be changed on the confirm-inputs screen before a brew starts; nil means "the
+/// recipe's default".
+///
+/// Dose and target yield follow "last edited wins": at most one of them is set, and the
+/// other follows from the recipe's ratio.
+public struct BrewInputs: JSONModel, Equatable {
+    /// The recipe these inputs were chosen for (remembered inputs apply only to it).
+    public var recipeId: String?
+    /// Coffee dose, grams.
+    public var dose: Double?
+    /// Target yield, grams.
+    public var targetYield: Double?
+    /// Water temperature, °C.
+    public var waterTemperature: Double?
+    public var grindLabel: GrindLabel?
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    public init(recipeId: String?, dose: Double? = nil, targetYield: Double? = nil, waterTemperature: Double? = nil,
+                grindLabel: GrindLabel? = nil) {
+        self.recipeId = recipeId
+        self.dose = dose
+        self.targetYield = targetYield
+        self.waterTemperature = waterTemperature
+        self.grindLabel = grindLabel
+    }
+
+    public static let fields: [Field<BrewInputs>] = [
+        .optional("recipeId", \.recipeId),
+        .optional("dose", \.dose),
+        .optional("targetYield", \.targetYield),
+        .optional("waterTemperature", \.waterTemperature),
+        .optional("grindLabel", \.grindLabel),
+    ]
+
+    /// Whether nothing differs from the recipe's defaults.
+    public var isDefault: Bool { dose == nil && targetYield == nil && waterTemperature == nil && grindLabel == nil }
+
+    /// Sets the dose; the yield will follow from the ratio (last edited wins).
+    public mutating func setDose(_ grams: Double) {
+        dose = grams
+        targetYield = nil
+    }
+
+    /// Sets the target yield; the dose will follow from the ratio (last edited wins).
+    public mutating func setTargetYield(_ grams: Double) {
+        targetYield = grams
+        dose = nil
+    }
+
+    /// These inputs with `other`'s values laid over them (dose and yield as one: the one
+    /// `other` sets wins).
+    public func applying(_ other: BrewInputs) -> BrewInputs {
+        var r = self
+        if let d = other.dose { r.setDose(d) }
+        if let y = other.targetYield { r.setTargetYield(y) }
+        if let t = other.waterTemperature { r.waterTemperature = t }
+        if let g = other.grindLabel { r.grindLabel = g }
+        return r
+    }
+
+    /// Problems with values no brew can have (a dose of 0 g, water at 120 °C), naming the
+    /// command-line flag that gave them.
+    public func impossibleValues() -> [String] {
+        var out: [String] = []
+        if let d = dose, !(d > 0) || d > 1000 { out.append("--dose must be more than 0 g and at most 1000 g (found \(BrewFormat.number(d)))") }
+        if let y = targetYield, !(y > 0) || y > 10000 { out.append("--yield must be more than 0 g and at most 10000 g (found \(BrewFormat.number(y)))") }
+        if let t = waterTemperature, !(t > 0 && t <= 100) { out.append("--temp must be above 0 °C and at most 100 °C (found \(BrewFormat.number(t)))") }
+        return out
+    }
+}
+
+/// Which of dose and yield the user set, the other following from the ratio.
+public enum EditedQuantity: String, JSONEnum {
+    case dose, targetYield
+}
+
+/// One step of a plan: the recipe's step with its water for this brew.
+public struct PlannedStep: JSONModel, Equatable {
+    /// 1-based position.
+    public var number = 0
+    public var kind = StepKind.instruction
+    public var title = ""
+    public var instruction: String?
+    /// Grams poured in this step (0 for steps without water).
+    public var water = 0.0
+    /// Grams on the scale once this step's water is in.
+    public var totalWater = 0.0
+    /// The step's countdown, seconds.
+    public var timerSeconds: Int?
+    /// When this step should be done on the brew clock (which starts with the first timed
+    /// step), seconds: the "by 1:30" of "Pour to 150 g by 1:30".
+    public var endsAtSeconds: Int?
+    /// The step in one line, with its quantities ("Pour to 150 g by 1:30").
+    public var headline = ""
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    public static let fields: [Field<PlannedStep>] = [
+        .required("number", \.number),
+        .required("kind", \.kind),
+        .required("title", \.title),
+        .optional("instruction", \.instruction),
+        .required("water", \.water),
+        .required("totalWater", \.totalWater),
+        .optional("timerSeconds", \.timerSeconds),
+        .optional("endsAtSeconds", \.endsAtSeconds),
+        .required("headline", \.headline),
+    ]
+
+    public static func == (a: PlannedStep, b: PlannedStep) -> Bool { a.json == b.json }
+
+    /// "Bloom: pour 45 g, start timer 0:45", "Pour to 150 g by 1:30", "Add coffee, level bed".
+    static func headline(kind: StepKind, title: String, water: Double, total: Double, timer: Int?, endsAt: Int?) -> String {
+        switch kind {
+        case .instruction, .wait:
+            return title
+        case .bloom:
+            return "\(title): pour \(BrewFormat.grams(water))" + (timer.map { ", start timer \(BrewFormat.clock($0))" } ?? "")
+        case .pour:
+            let lead = title.lowercased() == "pour" ? "Pour" : "\(title): pour"
+            return "\(lead) to \(BrewFormat.grams(total))" + (endsAt.map { " by \(BrewFormat.clock($0))" } ?? "")
+        }
+    }
+}
+
+/// A recipe scaled to the inputs of one brew: what the confirm-inputs screen shows and what
+/// a brew locks once it starts.
+public struct BrewPlan: JSONModel, Equatable {
+    public var recipeId = ""
+    public var recipeName = ""
+    /// Whether the recipe is the built-in starter.
+    public var starter = false
+    public var method = BrewMethod.v60
+    /// Coffee dose, grams (0.1 g).
+    public var dose = 0.0
+    /// Target yield, grams (1 g); the steps' water adds up to it exactly.
+    public var targetYield = 0.0
+    /// targetYield ÷ dose, to 0.1.
+    public var ratio = 0.0
+    /// Water temperature, °C.
+    public var waterTemperature = 0.0
+    public var grindLabel = GrindLabel.medium
+    public var grindDescriptor = ""
+    /// Which quantity was set by the user (the other follows from the ratio); nil at the
+    /// recipe's defaults.
+    public var edited: EditedQuantity?
+    /// Inputs outside the recommended V60 ranges (never clamped).
+    public var warnings: [String] = []
+    public var steps: [PlannedStep] = []
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    public static let fields: [Field<BrewPlan>] = [
+        .required("recipeId", \.recipeId),
+        .required("recipeName", \.recipeName),
+        .required("starter", \.starter),
+        .required("method", \.method),
+        .required("dose", \.dose),
+        .required("targetYield", \.targetYield),
+        .required("ratio", \.ratio),
+        .required("waterTemperature", \.waterTemperature),
+        .required("grindLabel", \.grindLabel),
+        .required("grindDescriptor", \.grindDescriptor),
+        .optional("edited", \.edited, writeNull: true),
+        .required("warnings", \.warnings),
+        .required("steps", \.steps),
+    ]
+
+    public static func == (a: BrewPlan, b: BrewPlan) -> Bool { a.json == b.json }
+
+    /// The steps' water, grams.
+    public var totalWater: Double { steps.reduce(0) { $0 + $1.water } }
+}
+
+/// The scaling engine: a recipe and the confirm-inputs values give a `BrewPlan` (BrewGuide
+/// §3.7).
+///
+/// - The ratio is the one implied by the recipe's defaults (yield ÷ dose).
+/// - Last edited wins: a dose gives the yield (dose × ratio), a yield gives the dose.
+/// - The dose is rounded to 0.1 g, water and yield to 1 g (halves away from zero).
+/// - At the recipe's own dose and yield the steps are the recipe's as written. Otherwise the
+///   bloom is 3 × dose and the rest is split evenly over the pour steps (50/50 for the V60's
+///   two pours), the last pour absorbing the rounding so the pours add up to the yield.
+/// - A recipe with fixed step weights keeps its water as written: its yield is their total and
+///   only the dose (hence the ratio) can change.
+/// - Values outside the recommended ranges give warnings; nothing is clamped.
+public enum RecipeScaler {
+    /// Recommended V60 dose, grams.
+    public static let doseRange = 12.0...40.0
+    /// Recommended V60 target yield, grams.
+    public static let yieldRange = 180.0...720.0
+    /// Recommended V60 ratio (1:14 to 1:18).
+    public static let ratioRange = 14.0...18.0
+    /// Recommended V60 water temperature, °C.
+    public static let temperatureRange = 90.0...96.0
+    /// Bloom water per gram of coffee.
+    public static let bloomFactor = 3.0
+
+    /// The plan for `recipe` with `inputs` (whose `recipeId` is ignored). Throws
+    /// `LedgerError.invalid` for inputs no plan can honour: a fixed-weight recipe asked for
+    /// another yield, or a bloom larger than the whole yield.
+    public static func plan(_ recipe: Recipe, inputs: BrewInputs = BrewInputs()) throws -> BrewPlan {
+        var plan = BrewPlan()
+        plan.recipeId = recipe.id
+        plan.recipeName = recipe.name
+        plan.starter = recipe.isStarter
+        plan.method = recipe.method
+        let ratio = recipe.defaultRatio
+        let defaultDose = roundDose(recipe.defaultDose)
+        let defaultYield = roundWater(recipe.defaultTargetYield)
+        var water: [Double]
+        if recipe.fixedStepWeights {
+            water = recipe.steps.map { $0.kind.addsWater ? ($0.water ?? 0) : 0 }
+            plan.targetYield = water.reduce(0, +)
+            plan.dose = roundDose(inputs.dose ?? recipe.defaultDose)
+            if let y = inputs.targetYield, roundWater(y) != roundWater(plan.targetYield) {
+                throw LedgerError.invalid("\"\(recipe.name)\" has fixed step weights adding up to \(BrewFormat.grams(plan.targetYield)), so its yield cannot be \(BrewFormat.grams(roundWater(y))); change the dose instead, or duplicate the recipe and edit its steps")
+            }
+            plan.edited = inputs.dose.map { _ in .dose }
+        } else {
+            if let d = inputs.dose {
+                plan.dose = roundDose(d)
+                plan.targetYield = roundWater(plan.dose * ratio)
+                plan.edited = .dose
+            } else if let y = inputs.targetYield {
+                plan.targetYield = roundWater(y)
+                plan.dose = roundDose(plan.targetYield / ratio)
+                plan.edited = .targetYield
+            } else {
+                plan.dose = defaultDose
+                plan.targetYield = defaultYield
+            }
+            if plan.dose == defaultDose, plan.targetYield == defaultYield, abs(recipe.stepWater - defaultYield) < 1e-9 {
+                water = recipe.steps.map { $0.kind.addsWater ? ($0.water ?? 0) : 0 }
+            } else {
+                water = try scaledWater(recipe, dose: plan.dose, targetYield: plan.targetYield)
+            }
+        }
+        plan.ratio = (plan.targetYield / plan.dose * 10).rounded() / 10
+        plan.waterTemperature = inputs.waterTemperature ?? recipe.defaultWaterTemperature
+        plan.grindLabel = inputs.grindLabel ?? recipe.defaultGrindLabel
+        plan.grindDescriptor = recipe.grindDescriptor(for: plan.grindLabel)
+        plan.steps = plannedSteps(recipe.steps, water: water)
+        plan.warnings = warnings(dose: plan.dose, targetYield: plan.targetYield, ratio: plan.ratio, temperature: plan.waterTemperature)
+        return plan
+    }
+
+    /// The water of each step under the V60 rule: bloom = 3 × dose, the rest split evenly
+    /// over the pours with the last one absorbing the rounding.
+    static func scaledWater(_ recipe: Recipe, dose: Double, targetYield: Double) throws -> [Double] {
+        let bloomIndex = recipe.steps.firstIndex { $0.kind == .bloom }
+        let pourIndices = recipe.steps.indices.filter { recipe.steps[$0].kind == .pour }
+        var water = [Double](repeating: 0, count: recipe.steps.count)
+        var remaining = targetYield
+        if let b = bloomIndex {
+            let bloom = roundWater(bloomFactor * dose)
+            water[b] = pourIndices.isEmpty ? targetYield : bloom
+            remaining -= water[b]
+        }
+        if !pourIndices.isEmpty {
+            let each = roundWater(remaining / Double(pourIndices.count))
+            for i in pourIndices.dropLast() { water[i] = each }
+            water[pourIndices.last!] = remaining - each * Double(pourIndices.count - 1)
+        }
+        if let bad = water.firstIndex(where: { $0 < 0 }) {
+            throw LedgerError.invalid("at \(BrewFormat.dose(dose)) for \(BrewFormat.grams(targetYield)) the bloom (3 × dose = \(BrewFormat.grams(roundWater(bloomFactor * dose)))) leaves \(BrewFormat.grams(water[bad])) for step \(bad + 1); use a larger yield or a smaller dose")
+        }
+        return water
+    }
+
+    /// The recipe's steps with their water, running totals and brew-clock times.
+    static func plannedSteps(_ steps: [RecipeStep], water: [Double]) -> [PlannedStep] {
+        var total = 0.0
+        var clock: Int?
+        return steps.enumerated().map { i, step in
+            var p = PlannedStep()
+            p.number = i + 1
+            p.kind = step.kind
+            p.title = step.title
+            p.instruction = step.instruction
+            p.water = water[i]
+            total += water[i]
+            p.totalWater = total
+            p.timerSeconds = step.timerSeconds
+            if let t = step.timerSeconds {
+                clock = (clock ?? 0) + t
+                p.endsAtSeconds = clock
+            }
+            p.headline = PlannedStep.headline(kind: step.kind, title: step.title, water: p.water, total: total,
+                                              timer: step.timerSeconds, endsAt: p.endsAtSeconds)
+            return p
+        }
+    }
+
+    /// One sentence per value outside its recommended V60 range.
+    public static func warnings(dose: Double, targetYield: Double, ratio: Double, temperature: Double) -> [String] {
+        var out: [String] = []
+        if !doseRange.contains(dose) {
+            out.append("dose \(BrewFormat.dose(dose)) is outside the recommended 12–40 g for a V60")
+        }
+        if !yieldRange.contains(targetYield) {
+            out.append("target yield \(BrewFormat.grams(targetYield)) is outside the recommended 180–720 g for a V60")
+        }
+        if !ratioRange.contains(ratio) {
+            out.append("ratio \(BrewFormat.ratio(ratio)) is outside the recommended 1:14–1:18 for a V60")
+        }
+        if !temperatureRange.contains(temperature) {
+            out.append("water temperature \(BrewFormat.temperature(temperature)) is outside the recommended 90–96 °C for a V60")
+        }
+        return out
+    }
+
+    /// A dose rounded to 0.1 g for a kitchen scale.
+    public static func roundDose(_ grams: Double) -> Double { (snap(grams * 10)).rounded() / 10 }
+
+    /// Water or yield rounded to 1 g.
+    public static func roundWater(_ grams: Double) -> Double { snap(grams).rounded() }
+
+    /// Removes binary floating-point noise (257 × 0.06 = 15.419999…) before rounding, so
+    /// that halves round as written.
+    static func snap(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
+}
+
+extension BrewPlan {
+    /// This plan with a dose and a yield both measured by the brewer (a log of a brew made
+    /// with its own ratio): the ratio and warnings follow; the steps are left as they were.
+    public func measured(dose: Double, targetYield: Double) -> BrewPlan {
+        var p = self
+        p.dose = RecipeScaler.roundDose(dose)
+        p.targetYield = RecipeScaler.roundWater(targetYield)
+        p.ratio = (p.targetYield / p.dose * 10).rounded() / 10
+        p.edited = nil
+        p.warnings = RecipeScaler.warnings(dose: p.dose, targetYield: p.targetYield, ratio: p.ratio, temperature: p.waterTemperature)
+        return p
+    }
+}
