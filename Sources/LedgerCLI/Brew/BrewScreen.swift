@@ -113,7 +113,7 @@ struct BrewScreen {
                 out.append(Line("  " + BrewText.pad(leftBig[i], leftWidth) + rightBig[i]))
             }
             out.append(Line("  " + BrewText.pad(step.kind.addsWater ? "g on the scale (pour \(BrewFormat.grams(step.water)))" : "", leftWidth)
-                            + (remaining == nil ? "" : "left of \(BrewFormat.clock(step.timerSeconds ?? 0))")))
+                            + (remaining.map { "\(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? "")))
         } else {
             out.append(Line("  " + (step.kind.addsWater ? "Scale: \(BrewFormat.grams(step.totalWater)) (pour \(BrewFormat.grams(step.water)))   " : "")
                             + (remaining.map { "Timer: \(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? "")))

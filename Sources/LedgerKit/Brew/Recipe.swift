@@ -172,11 +172,12 @@ public struct Recipe: CollectionDocument, Equatable {
         if id == Self.starterID {
             issues.append(.error(.root.appending("id"), "the id \"\(Self.starterID)\" belongs to the built-in V60 starter; give this recipe another id (and file name)"))
         }
-        return issues + validateRecipe()
+        return issues + ruleIssues()
     }
 
-    /// The recipe rules, without the reserved-id rule (so the starter passes them too).
-    func validateRecipe() -> [Issue] {
+    /// The recipe rules (every timer ≥ 0, the steps' water equal to the target yield ±1 g, …)
+    /// without the reserved-id rule of stored recipes, so that the starter passes them too.
+    public func ruleIssues() -> [Issue] {
         var issues: [Issue] = []
         let root = JSONPointer.root
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)

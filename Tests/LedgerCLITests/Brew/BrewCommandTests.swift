@@ -1,0 +1,189 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// `ledger brew plan|save|logs|log|start` and BrewGuide's documents under `check`.
+@Suite struct BrewCommandTests {
+    func number(_ v: JSONValue?) -> Double? { if case .number(let n)? = v { n } else { nil } }
+
+    @Test func planJSONHasTheSpecKeys() throws {
+        let ledger = try TestLedger()
+        let plan = ledger.run("brew", "plan", "--dose", "20", "--json")
+        #expect(plan.status == 0, "\(plan)")
+        let j = plan.json
+        #expect(number(j["dose"]) == 20 && number(j["targetYield"]) == 333 && number(j["ratio"]) == 16.7)
+        #expect(j["warnings"]?.arrayValue == [])
+        let steps = j["steps"]?.arrayValue ?? []
+        #expect(steps.map { number($0["water"]) } == [0, 0, 60, 137, 136, 0])
+        #expect(plan.stdout.hasSuffix("}\n"))
+    }
+
+    @Test func planWarnsWithoutClamping() throws {
+        let ledger = try TestLedger()
+        let j = ledger.run("brew", "plan", "--dose", "45", "--temp", "98", "--json").json
+        #expect(number(j["dose"]) == 45)
+        #expect(number(j["targetYield"]) == 750)
+        #expect(j["warnings"]?.arrayValue?.count == 3)  // dose, yield, temperature
+        let text = ledger.run("brew", "plan", "--yield", "150")
+        #expect(text.stdout.contains("! target yield 150 g is outside the recommended 180–720 g"))
+        #expect(text.stdout.contains("Dose          9.0 g"))
+    }
+
+    @Test func planRefusesImpossibleOrConflictingInputs() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("brew", "plan", "--dose", "20", "--yield", "300").status == 2)
+        #expect(ledger.run("brew", "plan", "--dose", "0").status == 2)
+        #expect(ledger.run("brew", "plan", "--temp", "120").status == 2)
+        let grind = ledger.run("brew", "plan", "--grind", "meduim")
+        #expect(grind.status == 2)
+        #expect(grind.stderr.contains("did you mean 'medium'"))
+    }
+
+    /// `brew plan --dose 20; brew save --rating 4` (SPEC §1) logs the planned 20 g.
+    @Test func plannedInputsAreRememberedUntilReset() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("brew", "plan", "--dose", "20").status == 0)
+        #expect(number(ledger.run("brew", "plan", "--json").json["dose"]) == 20)
+        let saved = ledger.run("brew", "save", "--rating", "4", "--tag", "too-sour", "--json")
+        #expect(saved.status == 0, "\(saved)")
+        #expect(number(saved.json["dose"]) == 20 && number(saved.json["targetYield"]) == 333)
+        #expect(saved.json["hint"] == .string("try slightly finer or hotter"))
+        let reset = ledger.run("brew", "plan", "--reset", "--json").json
+        #expect(number(reset["dose"]) == 15 && reset["edited"] == .null)
+        #expect(ledger.document("brew/preferences.json")?["inputs"] == nil)
+    }
+
+    @Test func theLastSelectedRecipeIsTheDefault() throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Sunday").stdout.trimmingCharacters(in: .newlines)
+        #expect(ledger.run("brew", "recipe", "edit", id, "--temp", "92").status == 0)
+        #expect(ledger.run("brew", "plan", "sunday").status == 0)
+        #expect(ledger.document("brew/preferences.json")?["lastRecipeId"] == .string(id))
+        let j = ledger.run("brew", "plan", "--json").json
+        #expect(j["recipeId"] == .string(id) && number(j["waterTemperature"]) == 92)
+        let log = ledger.run("brew", "save", "--rating", "5", "--json").json
+        #expect(log["recipeId"] == .string(id) && log["recipeType"] == .string("custom") && log["recipeName"] == .string("Sunday"))
+    }
+
+    @Test(arguments: [
+        (["--rating", "0"], "--rating: the rating must be 1 to 5 (found 0)"),
+        (["--rating", "6"], "--rating: the rating must be 1 to 5 (found 6)"),
+        (["--rating", "3", "--tag", "salty"], "--tag must be one of"),
+        (["--rating", "3", "--note", String(repeating: "x", count: 281)], "--note: the note is 281 characters long; the limit is 280"),
+        (["--rating", "3", "--at", "yesterday"], "--at must be an ISO-8601 time"),
+    ])
+    func saveRefusesBadValues(args: [String], message: String) throws {
+        let ledger = try TestLedger()
+        let r = ledger.run(arguments: ["brew", "save"] + args)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message), "\(r)")
+        #expect(ledger.files(under: "brew/logs").isEmpty)
+    }
+
+    @Test(arguments: [
+        ("too-sour", "Hint (too sour): try slightly finer or hotter"),
+        ("too bitter", "Hint (too bitter): try slightly coarser or cooler"),
+        ("weak", "Hint (too weak): try higher dose or finer"),
+        ("too-strong", "Hint (too strong): try lower dose or coarser"),
+        ("perfect", "Hint (perfect): great job - no tips!"),
+    ])
+    func savePrintsTheSeedsHint(tag: String, hint: String) throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("brew", "save", "--rating", "3", "--tag", tag)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains(hint))
+    }
+
+    @Test func saveWithoutATagGivesNoHintAndANoteOf280Fits() throws {
+        let ledger = try TestLedger()
+        let note = String(repeating: "ü", count: 280)
+        let r = ledger.run("brew", "save", "--rating", "5", "--note", note, "--dose", "16", "--yield", "270")
+        #expect(r.status == 0, "\(r)")
+        #expect(!r.stdout.contains("Hint"))
+        let log = try #require(ledger.run("brew", "logs", "--json").json.arrayValue?.first)
+        #expect(log["note"] == .string(note))
+        #expect(number(log["dose"]) == 16 && number(log["targetYield"]) == 270)  // both measured values kept
+    }
+
+    @Test func logsShowAndDelete() throws {
+        let ledger = try TestLedger()
+        for (time, rating) in [("2026-11-19T07:45:00+01:00", "3"), ("2026-11-21T08:10:00+01:00", "5"), ("2025-12-31T09:00:00+01:00", "2")] {
+            #expect(ledger.run("brew", "save", "--rating", rating, "--at", time).status == 0)
+        }
+        let logs = ledger.run("brew", "logs", "--json").json.arrayValue ?? []
+        #expect(logs.map { number($0["rating"]) } == [2, 3, 5])  // chronological
+        #expect(logs.allSatisfy { $0["id"] != nil && $0["recipeId"] == .string("v60-starter") })
+        #expect(ledger.files(under: "brew/logs").filter { $0.hasPrefix("brew/logs/2025/") }.count == 1)
+        #expect(ledger.run("brew", "logs", "--limit", "1", "--json").json.arrayValue?.map { number($0["rating"]) } == [5])
+        let text = ledger.run("brew", "logs").stdout
+        #expect(text.contains("2026-11-21 08:10  5/5") && text.contains("V60 starter"))
+        let id = try #require(logs.last?["id"]?.stringValue)
+        let show = ledger.run("brew", "log", "show", String(id.prefix(5)))
+        #expect(show.stdout.contains("Rating        5/5") && show.stdout.contains("Target yield  250 g (1:16.7)"))
+        #expect(ledger.run("brew", "log", "delete", id).status == 2)  // needs a confirmation
+        #expect(ledger.run("brew", "log", "delete", id, "--yes").status == 0)
+        #expect(ledger.run("brew", "logs", "--json").json.arrayValue?.count == 2)
+        #expect(ledger.run("brew", "log", "show", id).status == 1)
+    }
+
+    @Test func startNeedsATerminal() throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("brew", "start")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("needs a terminal") && r.stderr.contains("ledger brew save --rating N"))
+    }
+
+    @Test func checkWarnsAboutDanglingRecipesButNotTheStarter() throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter").stdout.trimmingCharacters(in: .newlines)
+        #expect(ledger.run("brew", "save", "v60-starter", "--rating", "4").status == 0)
+        #expect(ledger.run("brew", "save", id, "--rating", "4").status == 0)
+        #expect(ledger.run("check").status == 0)
+        try FileManager.default.removeItem(atPath: ledger.root + "/brew/recipes/\(id).json")
+        let check = ledger.run("check", "--json")
+        #expect(check.status == 0)  // warnings only
+        let problems = check.json["problems"]?.arrayValue ?? []
+        #expect(problems.count == 2, "\(check)")  // the log and the preferences refer to it
+        #expect(problems.allSatisfy { $0["severity"] == .string("warning") && ($0["message"]?.stringValue?.contains(id) ?? false) })
+    }
+
+    @Test func checkReportsHandEditsOfLogsAndPreferences() throws {
+        let ledger = try TestLedger()
+        let saved = ledger.run("brew", "save", "--rating", "4", "--json").json
+        let id = try #require(saved["id"]?.stringValue)
+        let path = "brew/logs/2026/\(id).json"
+        let text = try #require(ledger.read(path)).replacingOccurrences(of: "\"rating\": 4", with: "\"rating\": 9")
+            .replacingOccurrences(of: "\"grindLabel\": \"medium\"", with: "\"grindLabel\": \"meduim\"")
+        try ledger.write(path, text)
+        try ledger.write("brew/preferences.json", """
+            {"createdAt": "2026-11-21T22:30:00+01:00", "updatedAt": "2026-11-21T22:30:00+01:00", "lastRecipeId": "Not An Id"}
+            """)
+        let check = ledger.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("\(path): /grindLabel: error"))
+        #expect(check.stdout.contains("brew/preferences.json: /lastRecipeId: error"))
+        try ledger.write(path, text.replacingOccurrences(of: "meduim", with: "medium"))
+        #expect(ledger.run("check", path).stdout.contains("\(path): /rating: error: the rating must be 1 to 5 (found 9)"))
+        #expect(ledger.run("brew", "logs").status == 1)  // a read refuses the invalid log, naming it
+    }
+
+    @Test func duplicateRecipeNamesAreWarnedAbout() throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Twin").stdout.trimmingCharacters(in: .newlines)
+        let text = try #require(ledger.read("brew/recipes/\(id).json"))
+        try ledger.write("brew/recipes/twin2.json", text.replacingOccurrences(of: id, with: "twin2"))
+        let check = ledger.run("check")
+        #expect(check.stdout.contains("/name: warning: another recipe has the same name"), "\(check)")
+        #expect(ledger.run("brew", "plan", "twin").status == 2)  // ambiguous name
+    }
+
+    @Test func statusHasABrewLine() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("brew", "save", "--rating", "4").status == 0)
+        let status = ledger.run("status", "--json").json["brew"]
+        #expect(number(status?["logs"]) == 1)
+        #expect(status?["brewInProgress"] == .bool(false))
+        #expect(ledger.run("status").stdout.contains("last brew 2026-11-21 22:30, V60 starter, 4/5 · 1 brew log"))
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// `ledger brew recipes` and `ledger brew recipe show|duplicate|edit|delete`, end to end.
+@Suite struct RecipeCommandTests {
+    /// A ledger with one custom recipe, "My V60"; returns its id.
+    func ledgerWithCopy() throws -> (TestLedger, String) {
+        let ledger = try TestLedger()
+        let r = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "My V60")
+        #expect(r.status == 0, "\(r)")
+        let id = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(DocumentID.isValid(id))
+        return (ledger, id)
+    }
+
+    @Test func theStarterIsListedFirstAndIsReadOnly() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let list = ledger.run("brew", "recipes", "--json").json.arrayValue ?? []
+        #expect(list.count == 2)
+        #expect(list.first?["id"] == .string("v60-starter"))
+        #expect(list.first?["starter"] == .bool(true))
+        #expect(list.last?["id"] == .string(id))
+        #expect(list.allSatisfy { $0["valid"] == .bool(true) && $0["name"] != nil })
+        let edit = ledger.run("brew", "recipe", "edit", "v60-starter", "--dose", "16")
+        #expect(edit.status == 1)
+        #expect(edit.stderr.contains("read-only") && edit.stderr.contains("duplicate"))
+        let delete = ledger.run("brew", "recipe", "delete", "v60-starter", "--yes")
+        #expect(delete.status == 1)
+        #expect(delete.stderr.contains("cannot be deleted"))
+        #expect(ledger.run("brew", "recipe", "show", "v60-starter").stdout.contains("Pour to 150 g by 1:30"))
+    }
+
+    @Test func duplicateNamesCopiesAndPrintsTheId() throws {
+        let ledger = try TestLedger()
+        let first = ledger.run("brew", "recipe", "duplicate", "v60-starter")
+        let second = ledger.run("brew", "recipe", "duplicate", "V60 STARTER")
+        #expect(first.status == 0 && second.status == 0)
+        let id1 = first.stdout.trimmingCharacters(in: .newlines), id2 = second.stdout.trimmingCharacters(in: .newlines)
+        let a = try #require(ledger.document("brew/recipes/\(id1).json"))
+        let b = try #require(ledger.document("brew/recipes/\(id2).json"))
+        #expect(a["name"] == .string("V60 starter copy"))
+        #expect(b["name"] == .string("V60 starter copy 2"))
+        #expect(a["defaultDose"] == .number(15) && a["steps"]?.arrayValue?.count == 6)
+        #expect(a["createdAt"] == .string("2026-11-21T22:30:00+01:00"))
+        // A name another recipe has is refused.
+        let clash = ledger.run("brew", "recipe", "duplicate", id1, "--name", "v60 starter copy 2")
+        #expect(clash.status == 1)
+        #expect(clash.stderr.contains("already exists"))
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func referencesAreIdsPrefixesOrNames() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        for ref in [id, String(id.prefix(4)), "my v60", "MY V60"] {
+            let r = ledger.run("brew", "recipe", "show", ref, "--json")
+            #expect(r.json["id"] == .string(id), "\(ref): \(r)")
+        }
+        let missing = ledger.run("brew", "recipe", "show", "My V6O")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("did you mean 'My V60'"))
+    }
+
+    @Test func editByFlagsChangesDefaultsStepsAndName() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let r = ledger.run("brew", "recipe", "edit", "My V60", "--name", "Bright V60", "--dose", "18", "--yield", "300", "--scale-steps",
+                           "--temp", "96", "--grind", "fine", "--grind-descriptor", "table salt", "--step-timer", "3=0:40")
+        #expect(r.status == 0, "\(r)")
+        let doc = try #require(ledger.document("brew/recipes/\(id).json"))
+        #expect(doc["name"] == .string("Bright V60"))
+        #expect(doc["defaultDose"] == .number(18) && doc["defaultTargetYield"] == .number(300))
+        #expect(doc["defaultWaterTemperature"] == .number(96))
+        #expect(doc["defaultGrindLabel"] == .string("fine") && doc["grindDescriptor"] == .string("table salt"))
+        let steps = doc["steps"]?.arrayValue ?? []
+        #expect(steps[2]["timerSeconds"] == .number(40))
+        #expect(steps.compactMap { $0["water"] }.map { if case .number(let n) = $0 { n } else { 0 } } == [54, 126, 120])
+        #expect(doc["updatedAt"] == .string("2026-11-21T22:30:00+01:00"))
+        let weights = ledger.run("brew", "recipe", "edit", id, "--step-water", "4=130", "--step-water", "5=116")
+        #expect(weights.status == 0, "\(weights)")
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func anInvalidEditIsNotSaved() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let path = "brew/recipes/\(id).json"
+        let before = ledger.read(path)
+        let negative = ledger.run("brew", "recipe", "edit", id, "--step-timer", "3=-5")
+        #expect(negative.status == 1)
+        #expect(negative.stderr.contains("not saved"))
+        #expect(negative.stderr.contains("/steps/2/timerSeconds"))
+        #expect(negative.stderr.contains("timers must be 0 or more"))
+        let sum = ledger.run("brew", "recipe", "edit", id, "--yield", "300")
+        #expect(sum.status == 1)
+        #expect(sum.stderr.contains("adds up to 250 g") && sum.stderr.contains("--scale-steps"))
+        let water = ledger.run("brew", "recipe", "edit", id, "--step-water", "1=20")
+        #expect(water.status == 1)
+        #expect(water.stderr.contains("/steps/0/water"))
+        #expect(ledger.read(path) == before)
+        #expect(ledger.run("brew", "recipe", "edit", id, "--step-water", "9=20").status == 2)
+        #expect(ledger.run("brew", "recipe", "edit", id).status == 2)
+    }
+
+    @Test func aHandEditedInvalidRecipeIsMarkedAndRefused() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let path = "brew/recipes/\(id).json"
+        let broken = try #require(ledger.read(path)).replacingOccurrences(of: "\"water\": 105", with: "\"water\": 95")
+        try ledger.write(path, broken)
+        let list = ledger.run("brew", "recipes", "--json").json.arrayValue ?? []
+        let entry = try #require(list.first { $0["id"] == .string(id) })
+        #expect(entry["valid"] == .bool(false))
+        #expect(entry["name"] == .string("My V60"))
+        #expect(entry["problems"]?.arrayValue?.first?["pointer"] == .string("/steps"))
+        #expect(ledger.run("brew", "recipes").stdout.contains("INVALID"))
+        for args in [["plan", id], ["save", id, "--rating", "3"], ["recipe", "show", id], ["recipe", "duplicate", id]] {
+            let r = ledger.run(arguments: ["brew"] + args)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.stderr.contains("is invalid and cannot be used until it is fixed"), "\(args)")
+            #expect(r.stderr.contains("ledger brew recipe edit \(id) --editor"), "\(args)")
+            #expect(r.stderr.contains("adds up to 240 g"), "\(args)")
+        }
+        #expect(ledger.run("check").status == 1)
+        // Flags can fix it.
+        #expect(ledger.run("brew", "recipe", "edit", id, "--step-water", "4=105").status == 0)
+        #expect(ledger.run("brew", "plan", id).status == 0)
+    }
+
+    @Test func editorEditsAreValidatedBeforeSaving() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let path = "brew/recipes/\(id).json"
+        let script = ledger.directory.url("editor.sh")
+        // An editor that changes the temperature.
+        try "#!/bin/sh\nsed -i 's/\"defaultWaterTemperature\": 94/\"defaultWaterTemperature\": 92/' \"$1\"\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let ok = ledger.run("brew", "recipe", "edit", id, "--editor", env: ["EDITOR": script])
+        #expect(ok.status == 0, "\(ok)")
+        #expect(ledger.document(path)?["defaultWaterTemperature"] == .number(92))
+        // An editor that breaks the pours: refused, the file untouched, the text kept.
+        try "#!/bin/sh\nsed -i 's/\"water\": 100/\"water\": 80/' \"$1\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let before = ledger.read(path)
+        let bad = ledger.run("brew", "recipe", "edit", id, "--editor", env: ["EDITOR": script])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("/steps"))
+        #expect(bad.stderr.contains("kept in"))
+        #expect(ledger.read(path) == before)
+        #expect(FileManager.default.fileExists(atPath: ledger.root + "/.git/ledger/edit/\(id).json"))
+        // Changing the id is refused too.
+        try "#!/bin/sh\nsed -i 's/\"id\": \"\(id)\"/\"id\": \"other\"/' \"$1\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let renamed = ledger.run("brew", "recipe", "edit", id, "--editor", env: ["EDITOR": script])
+        #expect(renamed.status == 1)
+        #expect(renamed.stderr.contains("the id cannot change"))
+    }
+
+    @Test func deleteAsksFirst() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        #expect(ledger.run("brew", "plan", id).status == 0)  // selects it
+        let refused = ledger.run("brew", "recipe", "delete", id)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--yes"))
+        let no = ledger.run("brew", "recipe", "delete", id, stdin: ["n"], terminal: true)
+        #expect(no.status == 0)
+        #expect(ledger.document("brew/recipes/\(id).json") != nil)
+        let yes = ledger.run("brew", "recipe", "delete", id, stdin: ["y"], terminal: true)
+        #expect(yes.status == 0, "\(yes)")
+        #expect(ledger.document("brew/recipes/\(id).json") == nil)
+        // The selection falls back to the starter, so nothing dangles.
+        #expect(ledger.document("brew/preferences.json")?["lastRecipeId"] == .string("v60-starter"))
+        #expect(ledger.run("check").status == 0)
+    }
+}
