@@ -1,0 +1,145 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+/// A real pseudo-terminal for end-to-end tests of `ledger brew start`: a private tmux server
+/// (its own socket, no status line, panes kept after their command exits) with one 80 × 24
+/// window running a command.
+///
+/// Waits poll `capture-pane` for expected text with a bounded timeout, so the tests hold on
+/// a loaded machine; the server is killed by its socket, then by its PID, when the value goes.
+final class TmuxTerminal {
+    let socket: String
+    let directory: TemporaryDirectory
+    private var serverPID: Int32?
+
+    /// Whether tmux is installed (`make test-deps` installs it).
+    static var isInstalled: Bool { executable != nil }
+
+    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Starts the server with `command` in an 80 × 24 window. Commands are expected to end by
+    /// printing `[exit N]` (see `BrewTerminalTests.command`): tmux does not always reap a
+    /// pane's process promptly, so its exit status is read from the screen.
+    init(command: String) throws {
+        directory = TemporaryDirectory("ledger-tmux")
+        socket = directory.url("s")
+        let config = directory.url("tmux.conf")
+        try "set -g status off\nset -g remain-on-exit on\nset -g history-limit 0\n".write(toFile: config, atomically: true, encoding: .utf8)
+        // The server daemonizes from this first client and would inherit a pipe given as its
+        // stdout, so this one call gets /dev/null.
+        try tmux(["-f", config, "new-session", "-d", "-x", "80", "-y", "24", "-s", "t", command], capture: false)
+        serverPID = Int32(try tmux(["display-message", "-p", "-t", "t", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    deinit { stop() }
+
+    /// Kills the server (by socket, then by PID if it is still there).
+    func stop() {
+        _ = try? tmux(["kill-server"], capture: false)
+        if let pid = serverPID, kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+        serverPID = nil
+    }
+
+    /// Runs tmux on this server; its stdout (read from a file: the server daemonizes from
+    /// the first client and would keep a pipe open forever). posix_spawn and waitpid are used
+    /// directly so that the wait never depends on a run loop.
+    @discardableResult
+    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        guard let exe = Self.executable else { throw TmuxError("tmux is not installed; `make test-deps` installs it") }
+        let output = directory.url("out-\(UInt32.random(in: 0...UInt32.max))")
+        defer { unlink(output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([exe, "-S", socket] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, exe, &actions, nil, argv, environ)
+        guard rc == 0 else { throw TmuxError("cannot run tmux: \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let text = capture ? ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "") : ""
+        guard status == 0 else { throw TmuxError("tmux \(arguments.joined(separator: " ")) failed (status \(status))") }
+        return text
+    }
+
+    /// The screen as text.
+    func screen() -> String { (try? tmux(["capture-pane", "-p", "-t", "t"])) ?? "" }
+
+    /// Sends keys by tmux name (`Enter`, `Space`, `r`).
+    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "t"] + keys) }
+
+    /// Types text literally.
+    func type(_ text: String) throws { try tmux(["send-keys", "-t", "t", "-l", text]) }
+
+    /// The PID of the pane's process (the shell running the command).
+    func panePID() throws -> Int32 {
+        guard let pid = Int32(try tmux(["display-message", "-p", "-t", "t", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TmuxError("no pane pid")
+        }
+        return pid
+    }
+
+    /// The PID of the pane's child process named `name` (from /proc), waiting for it to appear.
+    func childPID(named name: String, timeout: Double = 30) throws -> Int32 {
+        let parent = try panePID()
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                      let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+                let comm = stat[stat.index(after: open)..<close]
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                if comm == name, fields.count > 1, Int32(fields[1]) == parent { return pid }
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < deadline
+        throw TmuxError("no process \(name) under the pane's shell")
+    }
+
+    /// The command's exit status, once the pane shows the `[exit N]` line its shell prints.
+    func exitStatus() -> Int32? {
+        let text = screen()
+        guard let r = text.range(of: #"\[exit [0-9]+\]"#, options: .regularExpression) else { return nil }
+        return Int32(text[r].dropFirst(6).dropLast())
+    }
+
+    /// Runs `command` again in the pane (after it exited or was killed).
+    func respawn(_ command: String) throws { try tmux(["respawn-pane", "-k", "-t", "t", command]) }
+
+    /// Waits until the screen shows `text` (at most `timeout` seconds); the screen then, or
+    /// nil after recording a failure that shows the last screen.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        repeat {
+            last = screen()
+            if last.contains(text) { return last }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < deadline
+        Issue.record("waited \(Int(timeout)) s for \"\(text)\"; the screen shows:\n\(last)", sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// Waits until the pane's command has exited; its status.
+    func waitForExit(timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let s = exitStatus() { return s }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < deadline
+        Issue.record("the command did not exit in \(Int(timeout)) s; the screen shows:\n\(screen())", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
