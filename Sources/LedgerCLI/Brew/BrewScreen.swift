@@ -236,8 +236,13 @@ struct BrewScreen {
         }
     }
 
+    /// Stand-ins for the few non-ASCII characters used, on terminals that are not UTF-8.
+    static let ascii: [(String, String)] = [("—", "-"), ("–", "-"), ("·", "|"), ("°C", "C"), ("…", "..."), ("»", ">"), ("─", "-")]
+
     func render(_ line: Line) -> String {
-        let text = BrewText.truncate(line.text, columns)
+        var text = line.text
+        if !unicode { for (u, a) in Self.ascii { text = text.replacingOccurrences(of: u, with: a) } }
+        text = BrewText.truncate(text, columns)
         guard color else { return text }
         switch line.emphasis {
         case .plain: return text
