@@ -243,6 +243,7 @@ struct BrewScreen {
         var text = line.text
         if !unicode { for (u, a) in Self.ascii { text = text.replacingOccurrences(of: u, with: a) } }
         text = BrewText.truncate(text, columns)
+        if !unicode { text = text.replacingOccurrences(of: "…", with: "~") }
         guard color else { return text }
         switch line.emphasis {
         case .plain: return text
