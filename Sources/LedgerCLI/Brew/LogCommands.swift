@@ -21,7 +21,14 @@ struct LogsCommand: ParsableCommand {
     func run() throws {
         if let limit, limit < 1 { throw LedgerError.usage("--limit must be 1 or more (found \(limit))") }
         let env = try global.environment()
-        let recipeID = try recipe.map { try RecipeLibrary(store: env.store).resolve($0).id }
+        // A deleted recipe's logs remain: its id is accepted even when no recipe has it now.
+        let recipeID = try recipe.map { ref -> String in
+            do {
+                return try RecipeLibrary(store: env.store).resolve(ref).id
+            } catch let e as LedgerError where e.code == .notFound && DocumentID.isValid(ref.lowercased()) {
+                return ref.lowercased()
+            }
+        }
         let book = BrewLogBook(store: env.store)
         let logs = try book.logs(recipeID: recipeID, limit: limit)
         if json {

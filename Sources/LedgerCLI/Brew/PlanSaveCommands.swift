@@ -31,11 +31,11 @@ struct PlanCommand: ParsableCommand {
             try BrewSelection.remember(s.recipe.id, inputs: s.inputs, in: env.store, at: env.now)
             return (s, plan)
         }
+        if let notice = selection.notice { Console.error("ledger: " + notice) }
         if json {
             Output.json(plan.json)
             return
         }
-        if let notice = selection.notice { Console.error("ledger: " + notice) }
         Console.print(Style.bold(plan.recipeName) + "  (\(plan.recipeId))" + Style.dim(" — confirm inputs"))
         Console.print("")
         for line in BrewText.inputs(plan) { Console.print(line) }

@@ -15,10 +15,13 @@ struct RecipeEditor {
 
     func edit(_ reference: String) throws {
         let entry = try library.resolve(reference)
-        let original = try RecipeEditing.draft(entry, in: library)
+        if entry.isStarter { _ = try RecipeEditing.draft(entry, in: library) }  // refuses: read-only
         guard let path = entry.path, let before = try env.store.read(path) else {
             throw LedgerError.notFound("the recipe \"\(entry.name)\" has no file")
         }
+        // The recipe as it was, when it still reads as one (a file broken by a hand edit is
+        // exactly what the editor is for).
+        let original = try? library.draft(entry)
         let copy = env.store.localStateDirectory + "/edit/\(entry.id).json"
         try FileSystem.writeAtomically(copy, before)
         while true {
@@ -28,10 +31,10 @@ struct RecipeEditor {
             }
             if text == before {
                 _ = try? FileSystem.remove(copy)
-                Console.print("No changes to \"\(original.name)\".")
+                Console.print("No changes to \"\(entry.name)\"" + (entry.isValid ? "." : "; it is still invalid."))
                 return
             }
-            let (recipe, problems) = check(text, original: original, path: path)
+            let (recipe, problems) = check(text, id: entry.id, original: original, path: path)
             if let recipe, problems.filter({ $0.severity == .error }).isEmpty {
                 for p in problems { Console.error(p.description) }
                 try env.store.withWriterLock {
@@ -49,13 +52,13 @@ struct RecipeEditor {
             for p in errors { Console.error("  " + p.description) }
             let again = CLIContext.current.stdinIsTerminal ? try Console.confirm("Edit it again?", yes: false) : false
             if !again {
-                throw LedgerError.invalid("\"\(original.name)\" was not saved; your edit is kept in \(copy)")
+                throw LedgerError.invalid("\"\(entry.name)\" was not saved; your edit is kept in \(copy)")
             }
         }
     }
 
     /// The edited recipe and every problem with it (errors make it unsavable).
-    func check(_ text: [UInt8], original: Recipe, path: String) -> (Recipe?, [Problem]) {
+    func check(_ text: [UInt8], id: String, original: Recipe?, path: String) -> (Recipe?, [Problem]) {
         let json: JSONValue
         switch Result(catching: { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(text) }) {
         case .failure(let e):
@@ -68,14 +71,14 @@ struct RecipeEditor {
         let (decoded, found) = Recipe.decodeDocument(json)
         var issues = found
         guard var recipe = decoded else { return (nil, issues.map { Problem(path, $0) }) }
-        if recipe.id != original.id {
-            issues.append(.error(.root.appending("id"), "the id cannot change (it is the file name); put it back to \"\(original.id)\", or duplicate the recipe"))
+        if recipe.id != id {
+            issues.append(.error(.root.appending("id"), "the id cannot change (it is the file name); put it back to \"\(id)\", or duplicate the recipe"))
         }
         issues += recipe.validate()
         if let other = try? library.named(recipe.name, except: recipe.id) {
             issues.append(.error(.root.appending("name"), "a recipe named \"\(other.name)\" already exists (\(other.id)); choose another name"))
         }
-        recipe.createdAt = original.createdAt
+        if let original { recipe.createdAt = original.createdAt }
         recipe.updatedAt = env.now
         return (recipe, issues.map { Problem(path, $0) })
     }

@@ -141,6 +141,7 @@ import Testing
         #expect(ledger.run("brew", "save", id, "--rating", "4").status == 0)
         #expect(ledger.run("check").status == 0)
         try FileManager.default.removeItem(atPath: ledger.root + "/brew/recipes/\(id).json")
+        #expect(ledger.run("brew", "logs", "--recipe", id, "--json").json.arrayValue?.count == 1)  // its logs remain
         let check = ledger.run("check", "--json")
         #expect(check.status == 0)  // warnings only
         let problems = check.json["problems"]?.arrayValue ?? []

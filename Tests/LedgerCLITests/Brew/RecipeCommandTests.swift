@@ -154,6 +154,25 @@ import Testing
         #expect(renamed.stderr.contains("the id cannot change"))
     }
 
+    @Test func theEditorRepairsAFileThatNoLongerParses() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let path = "brew/recipes/\(id).json"
+        let good = try #require(ledger.read(path))
+        try ledger.write(path, good.replacingOccurrences(of: "\"defaultDose\": 15,", with: "\"defaultDose\": 15,,"))
+        let refused = ledger.run("brew", "plan", id)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("--editor"))
+        let fixed = ledger.directory.url("fixed.json")
+        try good.write(toFile: fixed, atomically: true, encoding: .utf8)
+        let script = ledger.directory.url("fix.sh")
+        try "#!/bin/sh\ncp '\(fixed)' \"$1\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let r = ledger.run("brew", "recipe", "edit", id, "--editor", env: ["EDITOR": script])
+        #expect(r.status == 0, "\(r)")
+        #expect(ledger.run("brew", "plan", id).status == 0)
+        #expect(ledger.run("check").status == 0)
+    }
+
     @Test func deleteAsksFirst() throws {
         let (ledger, id) = try ledgerWithCopy()
         #expect(ledger.run("brew", "plan", id).status == 0)  // selects it
