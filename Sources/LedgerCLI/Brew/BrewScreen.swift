@@ -15,6 +15,9 @@ struct BrewScreen {
         var body: [Line]
         var footer: [Line]
         switch flow.phase {
+        case .confirm where flow.dialog == .chooseRecipe:
+            body = recipeChoices(flow)
+            footer = [Line("  Press the number of the recipe to brew", .reverse), Line("  any other key: keep \(flow.plan.recipeName)")]
         case .confirm:
             body = confirmBody(flow)
             footer = confirmFooter(flow)
@@ -83,13 +86,27 @@ struct BrewScreen {
         return out
     }
 
+    func recipeChoices(_ flow: BrewFlow) -> [Line] {
+        var out = [Line("  Change recipe", .bold), Line("")]
+        for (i, r) in flow.choices.prefix(9).enumerated() {
+            let mark = r.id == flow.plan.recipeId ? "*" : " "
+            let detail = "\(BrewFormat.dose(r.defaultDose)) · \(BrewFormat.grams(r.defaultTargetYield)) · \(BrewFormat.temperature(r.defaultWaterTemperature)) · \(r.defaultGrindLabel.rawValue)"
+            out.append(Line(" \(mark)[\(i + 1)] " + BrewText.pad(BrewText.truncate(r.name + (r.isStarter ? " (starter)" : ""), 34), 34) + "  " + detail))
+        }
+        if flow.choices.count > 9 {
+            out.append(Line(""))
+            out.append(Line("  and \(flow.choices.count - 9) more: quit (q) and run `ledger brew start NAME`", .dim))
+        }
+        return out
+    }
+
     func confirmFooter(_ flow: BrewFlow) -> [Line] {
         if case .editing(let field, let text) = flow.dialog {
             return [Line("  " + field.label + ": " + text.text + (unicode ? "▏" : "_"), .reverse),
                     Line("  Type the new value, [enter] to set it, [escape] to cancel")]
         }
-        return [Line("  [enter] Start brew   [d/y/t] Edit   [g] Grind   [r] Reset   [q] Quit", .bold),
-                Line("  Inputs lock once the brew starts.", .dim)]
+        return [Line("  [enter] Start brew   [c] Change recipe   [q] Quit", .bold),
+                Line("  [d] [y] [t] Edit dose, yield, temperature   [g] Grind   [r] Reset to defaults")]
     }
 
     // MARK: - Brewing
@@ -310,6 +327,9 @@ enum BrewKeys {
             return lower == "y" ? .confirm : .cancel
         case .restartHold:
             return lower == "r" ? .holdRestart : .cancel
+        case .chooseRecipe:
+            if let c, c.isASCII, let n = c.wholeNumberValue, n >= 1 { return .chooseRecipe(n - 1) }
+            return .cancel
         case .leave:
             if lower == "l" { return .leaveKeepingBrew }
             if lower == "d" { return .discardBrew }
@@ -327,6 +347,7 @@ enum BrewKeys {
             case "t": return .edit(.waterTemperature)
             case "g": return .cycleGrind
             case "r": return .resetInputs
+            case "c": return .changeRecipe
             default: return nil
             }
         case .brewing:

@@ -10,7 +10,7 @@ struct StartCommand: ParsableCommand {
         abstract: "Brew step by step in the terminal: big step text, countdowns, next, pause, guarded restart; then rate and save.",
         discussion: """
             Confirm inputs: enter starts; d dose, y yield, t temperature (type, enter), g grind, \
-            r reset to defaults, q quit.
+            r reset to defaults, c change recipe, q quit.
             Brewing: enter or space next step; p pause/resume; r restart (then y, then hold r for \
             1.5 s); q leave (asks; the brew stays in progress).
             After the brew: 1–5 rating; b s w t p taste tag (too bitter, sour, weak, strong, \
@@ -42,17 +42,18 @@ struct StartCommand: ParsableCommand {
         if let setAside { Console.error("ledger: " + setAside) }
         var flow: BrewFlow
         var notice: String?
+        let choices = try RecipeLibrary(store: env.store).entries().compactMap(\.recipe)
         if let existing {
             // Resuming: the brew's own recipe (for a restart), when it still exists and is valid.
             let own = try? RecipeLibrary(store: env.store).usable(existing.plan.recipeId)
-            flow = try BrewFlow(recipe: own, inputs: existing.inputs, resuming: existing, logID: env.ids.next())
+            flow = try BrewFlow(recipe: own, inputs: existing.inputs, resuming: existing, choices: choices, logID: env.ids.next())
             if recipe != nil || !changes.isDefault || inputs.reset {
                 notice = "a brew of \(existing.plan.recipeName) was in progress, so the recipe and inputs given were not used"
             }
         } else {
             let selection = try BrewSelection.choose(in: env.store, reference: recipe, changes: changes, reset: inputs.reset)
             notice = selection.notice
-            flow = try BrewFlow(recipe: selection.recipe, inputs: selection.inputs, logID: env.ids.next())
+            flow = try BrewFlow(recipe: selection.recipe, inputs: selection.inputs, choices: choices, logID: env.ids.next())
         }
         let session = BrewTerminalSession(env: env, progressStore: progressStore)
         let hungUp = try session.run(&flow)

@@ -67,6 +67,8 @@ public struct BrewFlow: Sendable {
         case discardConfirm
         /// Typing the note.
         case note(TextField)
+        /// Choosing another recipe (confirm-inputs screen).
+        case chooseRecipe
     }
 
     /// The steps of the flow's front end.
@@ -93,6 +95,8 @@ public struct BrewFlow: Sendable {
     public private(set) var plan: BrewPlan
     /// The started brew.
     public private(set) var progress: BrewProgress?
+    /// The recipes "Change recipe" offers (valid ones, the starter first).
+    public let choices: [Recipe]
     /// The id the log will have.
     public let logID: String
     private var note: (text: String, until: Timestamp)?
@@ -106,10 +110,11 @@ public struct BrewFlow: Sendable {
     /// A new brew of `recipe` with `inputs`, on the confirm-inputs screen; or, given
     /// `resuming`, the brew in progress behind a resume offer. Throws when the inputs give no
     /// plan (see `RecipeScaler.plan`).
-    public init(recipe: Recipe?, inputs: BrewInputs, resuming: BrewProgress? = nil, logID: String) throws {
+    public init(recipe: Recipe?, inputs: BrewInputs, resuming: BrewProgress? = nil, choices: [Recipe] = [], logID: String) throws {
         self.recipe = recipe
         self.inputs = inputs
         self.logID = logID
+        self.choices = choices
         if let resuming {
             progress = resuming
             plan = resuming.plan
@@ -161,6 +166,7 @@ public struct BrewFlow: Sendable {
         case .leave: return handleLeave(event, at: now)
         case .discardConfirm: return handleDiscardConfirm(event, at: now)
         case .note(let text): return handleNote(text, event, at: now)
+        case .chooseRecipe: return handleChooseRecipe(event, at: now)
         }
         switch phase {
         case .confirm: return handleConfirm(event, at: now)
@@ -193,6 +199,8 @@ public struct BrewFlow: Sendable {
         case .resetInputs:
             replan(BrewInputs(recipeId: inputs.recipeId), at: now)
             say("Back to the recipe's defaults", at: now)
+        case .changeRecipe:
+            if choices.count > 1 { dialog = .chooseRecipe } else { say("There is no other recipe: `ledger brew recipe duplicate v60-starter` makes one", at: now) }
         case .leave, .cancel:
             phase = .done(.cancelled)
             return [.exit]
@@ -252,6 +260,23 @@ public struct BrewFlow: Sendable {
         }
     }
 
+    private mutating func handleChooseRecipe(_ event: BrewEvent, at now: Timestamp) -> [Effect] {
+        dialog = .none
+        guard case .chooseRecipe(let index) = event, choices.indices.contains(index) else { return [] }
+        let chosen = choices[index]
+        guard chosen.id != recipe?.id else { return [] }
+        do {
+            let fresh = BrewInputs(recipeId: chosen.id)
+            plan = try RecipeScaler.plan(chosen, inputs: fresh)
+            recipe = chosen
+            inputs = fresh
+            say("Changed to \(chosen.name), at its defaults", at: now)
+        } catch {
+            say((error as? LedgerError)?.message ?? "\(error)", at: now)
+        }
+        return []
+    }
+
     // MARK: Brewing
 
     private mutating func handleBrewing(_ event: BrewEvent, at now: Timestamp) -> [Effect] {
@@ -279,7 +304,7 @@ public struct BrewFlow: Sendable {
             dialog = .restartConfirm
         case .leave, .cancel:
             dialog = .leave
-        case .edit, .cycleGrind, .resetInputs:
+        case .edit, .cycleGrind, .resetInputs, .changeRecipe:
             say("Inputs are locked while brewing: finish the brew, or restart it (r) to change them", at: now)
         default:
             break
@@ -365,7 +390,7 @@ public struct BrewFlow: Sendable {
         case .leave, .cancel:
             dialog = .leave
             return []
-        case .edit, .cycleGrind, .resetInputs:
+        case .edit, .cycleGrind, .resetInputs, .changeRecipe:
             say("The brew is over: its inputs are what you brewed", at: now)
             return []
         default:
@@ -452,6 +477,10 @@ public enum BrewEvent: Sendable, Equatable {
     case cycleGrind
     /// Reset the inputs to the recipe's defaults (confirm-inputs screen).
     case resetInputs
+    /// Open the list of recipes (confirm-inputs screen).
+    case changeRecipe
+    /// Choose recipe number `n` (0-based) of `BrewFlow.choices`.
+    case chooseRecipe(Int)
     /// Next step.
     case next
     /// Pause or resume the timers.

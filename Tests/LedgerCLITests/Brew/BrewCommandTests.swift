@@ -179,6 +179,23 @@ import Testing
         #expect(ledger.run("brew", "plan", "twin").status == 2)  // ambiguous name
     }
 
+    /// sample-data/brew, copied into a new ledger: valid, and read in order on every core.
+    @Test func theSampleDataIsValid() throws {
+        let ledger = try TestLedger(now: "2026-11-21T23:30:00+01:00")
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("sample-data/brew").path
+        try FileManager.default.removeItem(atPath: ledger.root + "/brew")
+        try FileManager.default.copyItem(atPath: sample, toPath: ledger.root + "/brew")
+        let check = ledger.run("check")
+        #expect(check.status == 0 && check.stdout.contains("no problems"), "\(check)")
+        let logs = ledger.run("brew", "logs", "--json").json.arrayValue ?? []
+        #expect(logs.count >= 40)
+        let times = logs.compactMap { $0["timestamp"]?.stringValue.flatMap(Timestamp.init(iso8601:)) }
+        #expect(times == times.sorted())
+        #expect(times.last?.iso8601.hasPrefix("2026-11-21") == true)
+        #expect(ledger.run("brew", "recipes", "--json").json.arrayValue?.count == 3)
+    }
+
     @Test func statusHasABrewLine() throws {
         let ledger = try TestLedger()
         #expect(ledger.run("brew", "save", "--rating", "4").status == 0)

@@ -9,8 +9,18 @@ import Testing
     /// A flow in each phase and dialog worth drawing.
     func flows() throws -> [BrewFlow] {
         var out: [BrewFlow] = []
-        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 45), logID: "x")
+        var many = [Recipe.starter]
+        for i in 1...11 {
+            var r = Recipe.starter
+            r.id = "r\(i)"
+            r.name = "A recipe with a long name, number \(i), for the list"
+            many.append(r)
+        }
+        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 45), choices: many, logID: "x")
         out.append(f)
+        f.handle(.changeRecipe, at: t0)
+        out.append(f)
+        f.handle(.cancel, at: t0)
         f.handle(.edit(.dose), at: t0)
         out.append(f)
         f.handle(.cancel, at: t0)

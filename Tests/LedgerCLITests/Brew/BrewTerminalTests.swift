@@ -41,6 +41,12 @@ import Testing
         defer { term.stop() }
         term.waitFor("Confirm inputs")
         #expect(term.screen().contains("Bloom: pour 45 g, start timer 0:02"))
+        // Another recipe can be chosen before the start; escape keeps this one.
+        try term.send("c")
+        term.waitFor("[1] V60 starter (starter)")
+        #expect(term.screen().contains("*[2] Quick"))
+        try term.send("Escape")
+        term.waitFor("Confirm inputs")
         // Inputs can change before the start: the dose, then Start.
         try term.send("d")
         term.waitFor("Dose (g):")

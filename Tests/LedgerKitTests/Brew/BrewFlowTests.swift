@@ -40,6 +40,27 @@ import Testing
         #expect(p.plan.targetYield == 300 && p.stepIndex == 0)
     }
 
+    @Test func theRecipeCanChangeBeforeTheStart() throws {
+        var other = Recipe.starter
+        other.id = "morning"
+        other.name = "Morning V60"
+        other.defaultDose = 18
+        other.defaultTargetYield = 300
+        other.steps = other.scalingStepWater(to: 300)
+        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 20), choices: [.starter, other], logID: "x")
+        f.handle(.changeRecipe, at: at(0))
+        #expect(f.dialog == .chooseRecipe)
+        f.handle(.chooseRecipe(7), at: at(0))  // no such recipe: nothing changes
+        #expect(f.dialog == .none && f.plan.recipeId == Recipe.starterID)
+        f.handle(.changeRecipe, at: at(1))
+        f.handle(.chooseRecipe(1), at: at(1))
+        #expect(f.plan.recipeId == "morning" && f.plan.dose == 18 && f.inputs == BrewInputs(recipeId: "morning"))
+        let effects = f.handle(.start, at: at(2))
+        #expect(effects.first == .rememberInputs(BrewInputs(recipeId: "morning")))
+        f.handle(.changeRecipe, at: at(3))
+        #expect(f.dialog == .none && f.message(at: at(3))?.contains("locked") == true)
+    }
+
     @Test func inputsAreLockedWhileBrewing() throws {
         var f = try atBloom()
         let plan = f.plan
