@@ -306,7 +306,7 @@ extension RecipeCommand {
             if entry.isStarter {
                 throw LedgerError.invalid("the V60 starter is built in and cannot be deleted")
             }
-            guard try Console.confirm("Delete the recipe \"\(entry.name)\" (\(entry.id))? Brew logs keep its name.", yes: yes) else {
+            guard try Console.confirm("Delete the recipe \"\(entry.name)\" (\(entry.id))?", yes: yes) else {
                 Console.print("Kept \"\(entry.name)\".")
                 return
             }
@@ -317,7 +317,7 @@ extension RecipeCommand {
                     try BrewSelection.remember(Recipe.starterID, inputs: BrewInputs(recipeId: Recipe.starterID), in: env.store, at: env.now)
                 }
             }
-            Console.print("Deleted \"\(entry.name)\" (\(entry.id)).")
+            Console.print("Deleted \"\(entry.name)\" (\(entry.id)); brew logs of it keep its name.")
         }
     }
 }

@@ -197,6 +197,10 @@ public struct BrewFlow: Sendable {
             changed.grindLabel = all[(all.firstIndex(of: plan.grindLabel)! + 1) % all.count]
             replan(changed, at: now)
         case .resetInputs:
+            guard recipe != nil else {
+                say("The recipe of this brew is no longer available, so its inputs cannot change", at: now)
+                return []
+            }
             replan(BrewInputs(recipeId: inputs.recipeId), at: now)
             say("Back to the recipe's defaults", at: now)
         case .changeRecipe:
@@ -237,9 +241,8 @@ public struct BrewFlow: Sendable {
             case .targetYield: changed.setTargetYield(value)
             case .waterTemperature: changed.waterTemperature = value
             }
-            if let problem = changed.impossibleValues().first {
-                say(problem.replacingOccurrences(of: "--dose", with: "The dose").replacingOccurrences(of: "--yield", with: "The yield")
-                    .replacingOccurrences(of: "--temp", with: "The temperature"), at: now)
+            if let problem = changed.impossibleValues(flags: false).first {
+                say(problem, at: now)
                 return []
             }
             replan(changed, at: now)

@@ -61,12 +61,18 @@ public struct BrewInputs: JSONModel, Equatable {
     }
 
     /// Problems with values no brew can have (a dose of 0 g, water at 120 °C), naming the
-    /// command-line flag that gave them.
-    public func impossibleValues() -> [String] {
+    /// command-line flag that gave them, or the input in words when `flags` is false.
+    public func impossibleValues(flags: Bool = true) -> [String] {
         var out: [String] = []
-        if let d = dose, !(d > 0) || d > 1000 { out.append("--dose must be more than 0 g and at most 1000 g (found \(BrewFormat.number(d)))") }
-        if let y = targetYield, !(y > 0) || y > 10000 { out.append("--yield must be more than 0 g and at most 10000 g (found \(BrewFormat.number(y)))") }
-        if let t = waterTemperature, !(t > 0 && t <= 100) { out.append("--temp must be above 0 °C and at most 100 °C (found \(BrewFormat.number(t)))") }
+        if let d = dose, !(d > 0) || d > 1000 {
+            out.append("\(flags ? "--dose" : "The dose") must be more than 0 g and at most 1000 g (found \(BrewFormat.number(d)))")
+        }
+        if let y = targetYield, !(y > 0) || y > 10000 {
+            out.append("\(flags ? "--yield" : "The yield") must be more than 0 g and at most 10000 g (found \(BrewFormat.number(y)))")
+        }
+        if let t = waterTemperature, !(t > 0 && t <= 100) {
+            out.append("\(flags ? "--temp" : "The temperature") must be above 0 °C and at most 100 °C (found \(BrewFormat.number(t)))")
+        }
         return out
     }
 }
