@@ -39,6 +39,8 @@ public enum LedgerSchema {
 
 /// A kind of non-JSON file kept in the ledger, such as a photo stored under its content hash.
 public struct AttachmentType: Sendable {
+    /// A stable name used in messages and references, such as `moments.photo`.
+    public let name: String
     /// The directory holding the files, relative to the ledger root.
     public let directory: String
     /// File name extensions allowed (lowercase, without the dot).
@@ -48,8 +50,9 @@ public struct AttachmentType: Sendable {
     /// Problems with one file, given its name and contents.
     public let inspect: @Sendable (_ name: String, _ contents: [UInt8]) -> [Issue]
 
-    public init(directory: String, extensions: Set<String>, maximumBytes: Int,
+    public init(name: String, directory: String, extensions: Set<String>, maximumBytes: Int,
                 inspect: @escaping @Sendable (_ name: String, _ contents: [UInt8]) -> [Issue]) {
+        self.name = name
         self.directory = directory
         self.extensions = extensions
         self.maximumBytes = maximumBytes
