@@ -50,9 +50,10 @@ public enum SentenceTemplate {
         if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             out.append("the template is one line, without line breaks or tabs")
         }
-        for placeholder in [experiencePlaceholder, momentPlaceholder] where !text.contains(placeholder) {
-            var message = "the template must contain \(placeholder)"
-            if text.lowercased().contains(placeholder) {
+        let absent = [experiencePlaceholder, momentPlaceholder].filter { !text.contains($0) }
+        if !absent.isEmpty {
+            var message = "the template must contain " + absent.joined(separator: " and ")
+            if absent.allSatisfy({ text.lowercased().contains($0) }) {
                 message += " (placeholders are written in lowercase)"
             } else {
                 message += ", for example \"\(defaultText)\""
