@@ -119,15 +119,11 @@ struct MomentsAddCommand: ParsableCommand {
             throw LedgerError.notFound("--photo: there is no file at \(path)")
         }
         guard stamp.type == .file else { throw LedgerError.invalid("--photo: \(path) is not a regular file") }
-        if stamp.size > Int64(MomentsPhotos.maximumBytes) {
-            throw LedgerError.invalid("--photo: \(path) is \(FileSystem.formatBytes(Int(stamp.size))), larger than the \(FileSystem.formatBytes(MomentsPhotos.maximumBytes)) a moments photo may be; add a smaller copy (for example `convert \(path) -resize 2048x2048 smaller.jpg`)")
-        }
+        if let problem = MomentsPhotos.sizeProblem(path, bytes: Int(stamp.size)) { throw LedgerError.invalid("--photo: " + problem) }
         guard let bytes = try FileSystem.read(resolved, limit: MomentsPhotos.maximumBytes) else {
             throw LedgerError.notFound("--photo: there is no file at \(path)")
         }
-        if ImageFormat.detect(bytes) == nil {
-            throw LedgerError.invalid("--photo: \(path) is not a photo ledger recognises: its contents do not begin like a \(ImageFormat.list) image")
-        }
+        if ImageFormat.detect(bytes) == nil { throw LedgerError.invalid("--photo: " + MomentsPhotos.notAnImage(path)) }
         return (bytes, path)
     }
 }

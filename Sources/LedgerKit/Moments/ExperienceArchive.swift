@@ -14,8 +14,8 @@ extension DocumentRepository where D == Experience {
         var paths: [String] = []
         var month = MomentBucket(containing: bucket.firstDay, scale: .month)
         while month.firstDay <= bucket.lastDay {
-            let dir = Experience.kind.path(id: "x", date: month.firstDay).dropLast("x.json".count + 1)
-            for e in try FileSystem.list(store.absolute(String(dir))) ?? [] where e.type == .file && e.name.hasSuffix(".json") {
+            let dir = "\(directory)/\(pad(month.firstDay.year, 4))/\(pad(month.firstDay.month))"
+            for e in try FileSystem.list(store.absolute(dir)) ?? [] where e.type == .file && e.name.hasSuffix(".json") {
                 if DocumentID.isValid(e.name.dropLast(5)) { paths.append(dir + "/" + e.name) }
             }
             month = month.next
@@ -52,8 +52,8 @@ extension DocumentRepository where D == Experience {
             }
         }
         if !problems.isEmpty {
-            let what = invalid.count == 1 ? "\(invalid[0]) is invalid" : "\(invalid.count) experiences in \(bucket.label) are invalid"
-            throw LedgerError.invalid("\(what); fix it by hand and run `ledger check`:", problems: problems)
+            let what = invalid.count == 1 ? "\(invalid[0]) is invalid; fix it" : "\(invalid.count) experiences of \(bucket.label) are invalid; fix them"
+            throw LedgerError.invalid("\(what) by hand and run `ledger check`:", problems: problems)
         }
         return found
     }

@@ -129,16 +129,23 @@ public enum MomentsPhotos {
         return []
     }
 
+    /// Why a file of `bytes` bytes cannot be a photo (`source` names it), or nil when it fits.
+    public static func sizeProblem(_ source: String, bytes: Int) -> String? {
+        guard bytes > maximumBytes else { return nil }
+        return "\(source) is \(FileSystem.formatBytes(bytes)), larger than the \(FileSystem.formatBytes(maximumBytes)) a moments photo may be; add a smaller copy (for example `convert \(source) -resize 2048x2048 smaller.jpg`)"
+    }
+
+    /// The refusal of a file whose contents are not a recognised image.
+    public static func notAnImage(_ source: String) -> String {
+        "\(source) is not a photo ledger recognises: its contents do not begin like a \(ImageFormat.list) image"
+    }
+
     /// Stores `contents` in the ledger under its content name, unless an identical file is
     /// already there; returns the file name and whether it was written. Throws when the
     /// contents are not a recognised image or are larger than `maximumBytes`.
     public static func store(_ contents: [UInt8], in store: LedgerStore, source: String) throws -> (name: String, written: Bool) {
-        if contents.count > maximumBytes {
-            throw LedgerError.invalid("\(source) is \(FileSystem.formatBytes(contents.count)), larger than the \(FileSystem.formatBytes(maximumBytes)) a moments photo may be; add a smaller copy (for example `convert \(source) -resize 2048x2048 smaller.jpg`)")
-        }
-        guard let name = fileName(for: contents) else {
-            throw LedgerError.invalid("\(source) is not a photo ledger recognises: its contents do not begin like a \(ImageFormat.list) image")
-        }
+        if let problem = sizeProblem(source, bytes: contents.count) { throw LedgerError.invalid(problem) }
+        guard let name = fileName(for: contents) else { throw LedgerError.invalid(notAnImage(source)) }
         let relative = directory + "/" + name
         if let existing = try? FileSystem.read(store.absolute(relative), limit: maximumBytes), existing == contents {
             return (name, false)

@@ -76,7 +76,7 @@ import Testing
             let r = empty.run(arguments: add)
             printed.append(r.stdout + r.stderr)
         }
-        #expect(printed.filter { $0.contains("DotLife Moments") }.count == 2, "the status lines were read")
+        #expect(printed.filter { $0.hasPrefix("  DotLife Moments ") }.count == 2, "the status lines were read")
         for text in printed {
             #expect(Self.judgingWords(in: text).isEmpty, "\(text)")
         }

@@ -193,8 +193,11 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.contains("moments/experiences/2026/11/bad.json is invalid"), "\(r)")
         #expect(r.stderr.contains("/payload: error: links are http or https URLs"), "\(r)")
-        // Views of other months do not read it.
+        // Views of other months do not read it; the status screen says where to look.
         #expect(ledger.run("moments", "month", "--date", "2026-12-01").status == 0)
+        let status = ledger.run("status")
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("DotLife Moments an experience of this week needs a look: run `ledger check`"), "\(status)")
     }
 
     @Test func theStatusLine() throws {
