@@ -7,11 +7,9 @@ struct MomentsAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Capture an experience: a note (the default), a dot, a link or a photo.",
-        discussion: """
-            Prints the sentence of your template, filled in. A photo is copied into the ledger
-            (moments/photos/<SHA-256>.<ext>); adding the same photo again reuses the file.
-            Photos are JPEG, PNG, GIF, WebP, HEIC or AVIF files of at most 10 MiB.
-            """)
+        discussion: "Prints the sentence of your template, filled in. A photo is copied into the ledger "
+            + "(moments/photos/<SHA-256>.<ext>); adding the same photo again reuses the file. "
+            + "Photos are JPEG, PNG, GIF, WebP, HEIC or AVIF files of at most 10 MiB.")
 
     @Argument(help: ArgumentHelp("The note: what you appreciate (several words are joined with spaces).", valueName: "text"))
     var text: [String] = []

@@ -6,15 +6,14 @@ struct MomentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "moments",
         abstract: "DotLife Moments — a tiny gratitude journal drawn as dots.",
-        discussion: """
-            Capture an experience in one command; see time as soft dots; show a dot to relive it.
-            Dots come from the wall-clock time each experience was recorded at, so they look the
-            same in every time zone.
-            """,
+        discussion: "Capture an experience in one command; see time as soft dots; show a dot to relive it. "
+            + "Dots come from the wall-clock time each experience was recorded at, so they look the same in every time zone. "
+            + "Without a subcommand, shows today.",
         subcommands: [
             MomentsAddCommand.self, MomentsTodayCommand.self, MomentsWeekCommand.self, MomentsMonthCommand.self,
             MomentsYearCommand.self, MomentsShowCommand.self, MomentsTemplateCommand.self,
-        ])
+        ],
+        defaultSubcommand: MomentsTodayCommand.self)
 
     /// This app's line on `ledger status`: today's and this week's experiences (reading only
     /// this week's shards).
