@@ -87,8 +87,9 @@ public struct WaterlineStore: Sendable {
     }
 
     /// Saves a session under the lock and keeps the hint right; `wasActive` is the active
-    /// session before the change.
-    private func save(_ session: Session, wasActive: Active?) throws {
+    /// session before the change. Returns the session as written (derived values recomputed).
+    @discardableResult
+    private func save(_ session: Session, wasActive: Active?) throws -> Session {
         try sessions.save(session)
         if session.isActive {
             recordHint(Active(session: session, path: session.path))
@@ -97,6 +98,7 @@ public struct WaterlineStore: Sendable {
         } else {
             recordHint(wasActive.map { Active(session: $0.session, path: $0.path) })
         }
+        return session.recomputed
     }
 
     // MARK: - Sessions
@@ -109,9 +111,7 @@ public struct WaterlineStore: Sendable {
                 throw LedgerError.invalid("a session is already active: \(a.session.id), started \(a.session.startTime.iso8601); only one may be active — end it first with `ledger waterline end`")
             }
             let settings = try settings()
-            let session = Session(id: id, start: start, rules: settings.rules)
-            try save(session, wasActive: nil)
-            return (session, notes)
+            return (try save(Session(id: id, start: start, rules: settings.rules), wasActive: nil), notes)
         }
     }
 
@@ -144,7 +144,7 @@ public struct WaterlineStore: Sendable {
             }
             session.entries = WaterlineEngine.ordered(session.entries + [entry])
             session.updatedAt = now
-            try save(session, wasActive: active)
+            session = try save(session, wasActive: active)
             let step = WaterlineEngine.replay(session.entries, rules: session.rules).first { $0.entry.id == entry.id }!
             return Logged(session: session, step: step, notes: notes)
         }
@@ -178,8 +178,7 @@ public struct WaterlineStore: Sendable {
             session.endTime = end
             session.isActive = false
             session.updatedAt = now
-            try save(session, wasActive: active)
-            return (session, notes)
+            return (try save(session, wasActive: active), notes)
         }
     }
 
@@ -255,8 +254,7 @@ public struct WaterlineStore: Sendable {
             if !errors.isEmpty {
                 throw LedgerError.invalid("that change would make session \(session.id) invalid:", problems: errors.map { Problem(session.path, $0) })
             }
-            try save(session, wasActive: active)
-            return FoundEntry(session: session, entry: entry)
+            return FoundEntry(session: try save(session, wasActive: active), entry: entry)
         }
     }
 
@@ -268,8 +266,7 @@ public struct WaterlineStore: Sendable {
             var session = found.session
             session.entries.removeAll { $0.id == found.entry.id }
             session.updatedAt = now
-            try save(session, wasActive: active)
-            return FoundEntry(session: session, entry: found.entry)
+            return FoundEntry(session: try save(session, wasActive: active), entry: found.entry)
         }
     }
 
@@ -333,8 +330,7 @@ public struct WaterlineStore: Sendable {
             guard var session = active?.session, session.rules != settings.rules else { return (settings, active?.session) }
             session.rules = settings.rules
             session.updatedAt = now
-            try save(session, wasActive: active)
-            return (settings, session)
+            return (settings, try save(session, wasActive: active))
         }
     }
 
