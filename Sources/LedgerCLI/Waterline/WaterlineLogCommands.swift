@@ -277,7 +277,7 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let end = try time.map { try WaterlineText.parseTime($0, option: "--time", clock: run.env.clock) } ?? run.now
+            let end = try time.map { try WaterlineText.parseTime($0, option: "--time", clock: run.env.clock) }
             let (current, notes) = try run.waterline.activeSession()
             run.announce(notes, active: nil, settings: nil)
             guard let current else { throw LedgerError.invalid("no session is active; there is nothing to end") }
@@ -294,7 +294,7 @@ extension WaterlineCommand {
                 Output.json(WaterlineJSON.summary(ended, settings: settings, now: run.now))
                 return
             }
-            Console.print("Ended session \(ended.id) at \(WaterlineText.time(end, run.env.clock)).")
+            Console.print("Ended session \(ended.id) at \(WaterlineText.time(ended.endTime ?? run.now, run.env.clock)).")
             Console.print("")
             WaterlineCommand.printSummary(ended, settings: settings, run: run)
         }

@@ -137,8 +137,12 @@ public struct WaterlineStore: Sendable {
         try store.withWriterLock {
             let (active, notes) = try requireActive()
             var session = active.session
-            let entry = try makeEntry(session, try settings())
+            var entry = try makeEntry(session, try settings())
             try Self.checkTime(entry.timestamp, in: session, now: now)
+            // Two entries at the same instant (a frozen clock, a script) would replay by id;
+            // a millisecond later keeps the order in which they were logged.
+            let taken = Set(session.entries.map(\.timestamp.epochMilliseconds))
+            while taken.contains(entry.timestamp.epochMilliseconds) { entry.timestamp = entry.timestamp.adding(seconds: 0.001) }
             if session.entries.contains(where: { $0.id == entry.id }) {
                 throw LedgerError.invalid("entry id \(entry.id) is already used in session \(session.id)")
             }
@@ -163,18 +167,21 @@ public struct WaterlineStore: Sendable {
         }
     }
 
-    /// Ends the active session at `end` (US-021); works with zero entries.
-    public func end(at end: Timestamp, now: Timestamp) throws -> (session: Session, notes: [String]) {
+    /// Ends the active session at `end` (US-021); works with zero entries. Without `end`, it
+    /// ends now, or at its last entry when that is later (entries logged in the same
+    /// millisecond are spread a millisecond apart).
+    public func end(at requested: Timestamp?, now: Timestamp) throws -> (session: Session, notes: [String]) {
         try store.withWriterLock {
             let (active, notes) = try requireActive()
             var session = active.session
+            let end = requested ?? max(now, session.entries.map(\.timestamp).max() ?? now)
             if end < session.startTime {
                 throw LedgerError.invalid("\(end.iso8601) is before the session started (\(session.startTime.iso8601))")
             }
             if let last = session.entries.map(\.timestamp).max(), end < last {
                 throw LedgerError.invalid("\(end.iso8601) is before the session's last entry (\(last.iso8601)); end it at or after that")
             }
-            if end > now { throw LedgerError.invalid("\(end.iso8601) is in the future (it is \(now.iso8601))") }
+            if let requested, requested > now { throw LedgerError.invalid("\(requested.iso8601) is in the future (it is \(now.iso8601))") }
             session.endTime = end
             session.isActive = false
             session.updatedAt = now

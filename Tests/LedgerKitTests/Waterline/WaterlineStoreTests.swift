@@ -45,6 +45,16 @@ import Testing
         #expect(try waterline.sessions.load(id: "night1").storedSummary["durationMinutes"] == .number(20))
     }
 
+    @Test func entriesLoggedAtTheSameInstantKeepTheirOrder() throws {
+        _ = try waterline.start(id: "night", at: Fixture.at(0))
+        // "zzz" would replay after "aaa" if both had the same instant.
+        _ = try waterline.log(now: Fixture.at(10)) { _, _ in Fixture.drink(10, id: "zzz") }
+        let logged = try waterline.log(now: Fixture.at(10)) { _, _ in Fixture.water(10, id: "aaa") }
+        #expect(logged.session.entries.map(\.id) == ["zzz", "aaa"])
+        #expect(logged.step.entry.timestamp == Fixture.at(10).adding(seconds: 0.001))
+        #expect(logged.session.state.alcoholCountSinceLastWater == 0)
+    }
+
     @Test func aSessionArrivingBySyncIsNoticed() throws {
         #expect(try waterline.activeSession().active == nil)  // the hint now says "none"
         let other = Fixture.session("DW", id: "fromphone")
