@@ -90,15 +90,15 @@ enum WaterlineText {
         minutes >= 60 ? "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min" : "\(minutes) min"
     }
 
-    /// "beer · 12 oz · 1.0 std" / "water · 8 oz".
-    static func describe(_ e: LogEntry, presetName: String? = nil) -> String {
+    /// "beer · 12 oz · 1.0 std" / "water · 8 oz" (without the estimate: "beer · 12 oz").
+    static func describe(_ e: LogEntry, estimate: Bool = true) -> String {
         switch e.type {
         case .alcohol:
             let m = e.alcoholMeta
             var parts = [m?.drinkType?.rawValue ?? "drink"]
             if let s = m?.sizeOz { parts.append("\(amount(s)) oz") }
             if let a = m?.abv { parts.append("\(amount(a))%") }
-            parts.append("\(number(m?.standardDrinkEstimate ?? 0)) std")
+            if estimate { parts.append("\(number(m?.standardDrinkEstimate ?? 0)) std") }
             return parts.joined(separator: " · ")
         case .water:
             guard let w = e.waterMeta else { return "water" }

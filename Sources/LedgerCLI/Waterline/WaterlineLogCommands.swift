@@ -21,7 +21,7 @@ extension WaterlineCommand {
             if start > run.now { throw LedgerError.usage("--time \(start.iso8601) is in the future") }
             let result: (session: Session, notes: [String])
             do {
-                result = try run.waterline.start(id: run.env.ids.next(), at: start)
+                result = try run.waterline.start(id: run.env.ids.next(), at: start, now: run.now)
             } catch let e as LedgerError where e.code == .invalid {
                 _ = try? run.active()  // the abandoned-session prompt, when it applies
                 throw e
@@ -88,7 +88,7 @@ extension WaterlineCommand {
             let id = run.env.ids.next()
             let logged = try run.waterline.log(now: run.now) { _, _ in LogEntry.alcohol(id: id, at: when, estimate.meta, now: run.now) }
             try WaterlineCommand.reportLogged(logged, run: run, headline:
-                "Logged \(WaterlineText.describe(logged.step.entry)) — \(WaterlineText.standardDrinks(estimate.meta.standardDrinkEstimate)) (\(estimate.reason)).")
+                "Logged \(WaterlineText.describe(logged.step.entry, estimate: false)) — \(WaterlineText.standardDrinks(estimate.meta.standardDrinkEstimate)) (\(estimate.reason)).")
         }
     }
 

@@ -104,14 +104,17 @@ public struct WaterlineStore: Sendable {
     // MARK: - Sessions
 
     /// Starts a session at `start` (US-009). Refuses while another is active.
-    public func start(id: String, at start: Timestamp) throws -> (session: Session, notes: [String]) {
+    public func start(id: String, at start: Timestamp, now: Timestamp) throws -> (session: Session, notes: [String]) {
         try store.withWriterLock {
             let (active, notes) = try activeSessionLocked()
             if let a = active {
                 throw LedgerError.invalid("a session is already active: \(a.session.id), started \(a.session.startTime.iso8601); only one may be active — end it first with `ledger waterline end`")
             }
             let settings = try settings()
-            return (try save(Session(id: id, start: start, rules: settings.rules), wasActive: nil), notes)
+            var session = Session(id: id, start: start, rules: settings.rules)
+            session.createdAt = now
+            session.updatedAt = now
+            return (try save(session, wasActive: nil), notes)
         }
     }
 

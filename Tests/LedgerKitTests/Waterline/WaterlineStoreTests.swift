@@ -34,19 +34,19 @@ import Testing
 
     @Test func startLogEndKeepsTheHintRight() throws {
         #expect(try waterline.activeSession().active == nil)
-        let (s, _) = try waterline.start(id: "night1", at: Fixture.at(0))
+        let (s, _) = try waterline.start(id: "night1", at: Fixture.at(0), now: Fixture.at(0))
         #expect(FileManager.default.fileExists(atPath: hintPath))
         #expect(try waterline.activeSession().active?.session.id == s.id)
         _ = try waterline.log(now: Fixture.at(10)) { _, _ in Fixture.drink(10, id: "a") }
         #expect(try waterline.activeSession().active?.session.entries.map(\.id) == ["a"])
-        #expect(throws: LedgerError.self) { try waterline.start(id: "night2", at: Fixture.at(11)) }
+        #expect(throws: LedgerError.self) { try waterline.start(id: "night2", at: Fixture.at(11), now: Fixture.at(11)) }
         _ = try waterline.end(at: Fixture.at(20), now: Fixture.at(20))
         #expect(try waterline.activeSession().active == nil)
         #expect(try waterline.sessions.load(id: "night1").storedSummary["durationMinutes"] == .number(20))
     }
 
     @Test func entriesLoggedAtTheSameInstantKeepTheirOrder() throws {
-        _ = try waterline.start(id: "night", at: Fixture.at(0))
+        _ = try waterline.start(id: "night", at: Fixture.at(0), now: Fixture.at(0))
         // "zzz" would replay after "aaa" if both had the same instant.
         _ = try waterline.log(now: Fixture.at(10)) { _, _ in Fixture.drink(10, id: "zzz") }
         let logged = try waterline.log(now: Fixture.at(10)) { _, _ in Fixture.water(10, id: "aaa") }
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func aSessionArrivingInAnotherYearIsNoticed() throws {
-        _ = try waterline.start(id: "now", at: Fixture.at(0))
+        _ = try waterline.start(id: "now", at: Fixture.at(0), now: Fixture.at(0))
         var old = Fixture.session("D", id: "lastyear")
         old.startTime = Timestamp(iso8601: "2025-12-31T22:00:00+01:00")!
         old.entries[0].timestamp = Timestamp(iso8601: "2025-12-31T22:10:00+01:00")!
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func twoActiveSessionsOfOneNightAreMergedOnFirstUse() throws {
-        _ = try waterline.start(id: "laptop", at: Fixture.at(0))
+        _ = try waterline.start(id: "laptop", at: Fixture.at(0), now: Fixture.at(0))
         _ = try waterline.log(now: Fixture.at(10)) { _, _ in Fixture.drink(10, id: "l1") }
         var phone = Fixture.session("", id: "phone")
         phone.startTime = Fixture.at(5)
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func endingTheActiveSessionByHandInPlaceIsNoticed() throws {
-        let (s, _) = try waterline.start(id: "night", at: Fixture.at(0))
+        let (s, _) = try waterline.start(id: "night", at: Fixture.at(0), now: Fixture.at(0))
         var ended = s
         ended.endTime = Fixture.at(30)
         ended.isActive = false
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func aDamagedOrMissingHintOnlyCostsAScan() throws {
-        _ = try waterline.start(id: "night", at: Fixture.at(0))
+        _ = try waterline.start(id: "night", at: Fixture.at(0), now: Fixture.at(0))
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: hintPath))
         #expect(try waterline.activeSession().active?.session.id == "night")
         try FileManager.default.removeItem(atPath: hintPath)
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func aHintPointingAtAnotherSessionIsNotTrusted() throws {
-        _ = try waterline.start(id: "night", at: Fixture.at(0))
+        _ = try waterline.start(id: "night", at: Fixture.at(0), now: Fixture.at(0))
         _ = try waterline.activeSession()
         // The hinted file replaced (same path) by a session with another id: rescan.
         var text = try String(contentsOfFile: hintPath, encoding: .utf8)
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func anInvalidActiveSessionIsRefusedWithCheckMessages() throws {
-        let (s, _) = try waterline.start(id: "night", at: Fixture.at(0))
+        let (s, _) = try waterline.start(id: "night", at: Fixture.at(0), now: Fixture.at(0))
         try "{\"id\": \"night\", \"isActive\": true}".write(toFile: dir.path + "/" + s.path, atomically: false, encoding: .utf8)
         #expect { try waterline.activeSession() } throws: { error in
             let e = error as? LedgerError
@@ -146,7 +146,7 @@ import Testing
         var past = Fixture.session("DW", id: "past", endAfter: 40)
         past.entries[0].id = "pastdrink1"
         try waterline.sessions.save(past)
-        _ = try waterline.start(id: "night", at: Fixture.at(100))
+        _ = try waterline.start(id: "night", at: Fixture.at(100), now: Fixture.at(100))
         _ = try waterline.log(now: Fixture.at(110)) { _, _ in Fixture.drink(110, id: "nowdrink1") }
         #expect(try waterline.findEntry("now").session.id == "night")
         #expect(try waterline.findEntry("pastd").session.id == "past")
