@@ -17,8 +17,19 @@ struct WaterlineCommand: ParsableCommand {
             Summary.self, Sessions.self, Presets.self, Settings.self, Reminders.self,
         ])
 
-    /// This app's line on `ledger status`.
+    /// This app's line on `ledger status`. An invalid Waterline document does not hide the
+    /// other apps: the line says which file to fix.
     static func status(_ env: CommandEnvironment) throws -> AppStatus {
+        do {
+            return try statusLine(env)
+        } catch let e as LedgerError where e.code == .invalid {
+            let file = e.problems.first?.path ?? "a Waterline document"
+            return AppStatus(app: .waterline, summary: "\(file) is invalid; see `ledger check`",
+                             json: ["error": .string(e.message), "problems": .array(e.problems.map(\.json))])
+        }
+    }
+
+    static func statusLine(_ env: CommandEnvironment) throws -> AppStatus {
         let waterline = WaterlineStore(env.store)
         let (active, _) = try waterline.activeSession()
         let settings = try waterline.settings()

@@ -93,21 +93,22 @@ struct ActiveSessionHint: Equatable {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// Whether the bytes hold `"isActive"`, optional whitespace, `:`, optional whitespace and
-    /// `true`: a quick test that skips parsing sessions that are certainly not active.
-    var mayHoldActiveSession: Bool {
+extension ActiveSessionHint {
+    /// Whether a session file's bytes hold `"isActive"`, optional whitespace, `:`, optional
+    /// whitespace and `true`: a quick test that skips parsing sessions certainly not active.
+    static func mayBeActive(_ bytes: [UInt8]) -> Bool {
         let key = Array("\"isActive\"".utf8)
+        let count = bytes.count
         var i = 0
         while i + key.count <= count {
-            if self[i] == key[0], self[i..<(i + key.count)].elementsEqual(key) {
+            if bytes[i] == key[0], bytes[i..<(i + key.count)].elementsEqual(key) {
                 var j = i + key.count
-                func skipSpace() { while j < count, [0x20, 0x09, 0x0A, 0x0D].contains(self[j]) { j += 1 } }
+                func skipSpace() { while j < count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 } }
                 skipSpace()
-                if j < count, self[j] == UInt8(ascii: ":") {
+                if j < count, bytes[j] == UInt8(ascii: ":") {
                     j += 1
                     skipSpace()
-                    if j + 4 <= count, self[j..<(j + 4)].elementsEqual("true".utf8) { return true }
+                    if j + 4 <= count, bytes[j..<(j + 4)].elementsEqual("true".utf8) { return true }
                 }
                 i = j
             } else {

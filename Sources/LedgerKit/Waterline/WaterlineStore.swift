@@ -73,7 +73,7 @@ public struct WaterlineStore: Sendable {
     func scanForActive() throws -> [Active] {
         var out: [Active] = []
         for (_, path) in try sessions.index().sorted(by: { $0.path < $1.path }) {
-            guard let bytes = try store.read(path), bytes.mayHoldActiveSession else { continue }
+            guard let bytes = try store.read(path), ActiveSessionHint.mayBeActive(bytes) else { continue }
             let s = try LedgerStore.decode(Session.self, from: bytes, path: path)
             if s.isActive { out.append(Active(session: s, path: path)) }
         }
@@ -233,7 +233,7 @@ public struct WaterlineStore: Sendable {
         var candidates: [(Session, LogEntry)] = []
         let needle = Array(("\"" + ref).utf8)
         for (_, path) in try sessions.index() {
-            guard let bytes = try store.read(path), bytes.contains(needle) else { continue }
+            guard let bytes = try store.read(path), Self.bytes(bytes, contain: needle) else { continue }
             let s = try LedgerStore.decode(Session.self, from: bytes, path: path)
             candidates += matches(in: s).map { (s, $0) }
         }
@@ -362,14 +362,13 @@ public struct WaterlineStore: Sendable {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// Whether `needle` occurs in the bytes.
-    func contains(_ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, needle.count <= count else { return needle.isEmpty }
-        let first = needle[0]
+extension WaterlineStore {
+    /// Whether `needle` occurs in `bytes`.
+    static func bytes(_ bytes: [UInt8], contain needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
         var i = 0
-        while i + needle.count <= count {
-            if self[i] == first, self[i..<(i + needle.count)].elementsEqual(needle) { return true }
+        while i + needle.count <= bytes.count {
+            if bytes[i] == needle[0], bytes[i..<(i + needle.count)].elementsEqual(needle) { return true }
             i += 1
         }
         return false

@@ -66,6 +66,10 @@ import Testing
         #expect(drink.status == 1)
         #expect(drink.stderr.contains(path) && drink.stderr.contains("/entries/2/type"))
         #expect(ledger.run("waterline", "status", env: at(35)).status == 1)
+        // `ledger status` still shows everything else, and names the file.
+        let overall = ledger.run("status", env: at(35))
+        #expect(overall.status == 0)
+        #expect(overall.stdout.contains("\(path) is invalid; see `ledger check`"))
     }
 
     @Test func aSyntaxErrorIsReportedWithItsLine() throws {

@@ -7,7 +7,7 @@ import Testing
 
     /// A session as ledger writes it, as an editable JSON object.
     func written(_ pattern: String = "DDW", endAfter: Int? = nil) -> JSONObject {
-        Fixture.session(pattern, endAfter: endAfter).json.objectValue!
+        WaterlineFixture.session(pattern, endAfter: endAfter).json.objectValue!
     }
 
     func set(_ o: inout JSONObject, _ pointer: [String], _ value: JSONValue?) {
@@ -32,7 +32,7 @@ import Testing
     @Test func aSessionAsLedgerWritesItHasNoIssues() {
         #expect(issues(written()).isEmpty)
         #expect(issues(written("DXWD", endAfter: 90)).isEmpty)
-        #expect(issues(Fixture.session("").json.objectValue!).isEmpty)
+        #expect(issues(WaterlineFixture.session("").json.objectValue!).isEmpty)
     }
 
     @Test func aChangedEstimateMakesTheStoredStateStaleAndTheFixRecomputesIt() {
@@ -113,7 +113,7 @@ import Testing
 
     @Test func settingsRules() {
         let settings = DocumentType(WaterlineSettings.self)
-        var o = WaterlineSettings(createdAt: Fixture.start).json.objectValue!
+        var o = WaterlineSettings(createdAt: WaterlineFixture.start).json.objectValue!
         #expect(settings.inspect(.object(o)).issues.isEmpty)
         o["waterEveryNDrinks"] = .number(0)
         o["warningThreshold"] = .number(-1)
@@ -124,7 +124,7 @@ import Testing
         let ranges = settings.inspect(.object(o)).issues.filter { $0.severity == .error }.map(\.pointer.description)
         #expect(Set(ranges) == ["/waterEveryNDrinks", "/warningThreshold"])
         // A missing field takes the seeds' default, and check offers to write it.
-        var minimal = WaterlineSettings(createdAt: Fixture.start).json.objectValue!
+        var minimal = WaterlineSettings(createdAt: WaterlineFixture.start).json.objectValue!
         minimal["waterEveryNDrinks"] = nil
         let missing = settings.inspect(.object(minimal))
         #expect(missing.issues.map(\.message) == ["missing; ledger writes 1"])
@@ -132,27 +132,27 @@ import Testing
     }
 
     @Test func theDefaultsAreTheSeeds() {
-        let s = WaterlineSettings(createdAt: Fixture.start)
+        let s = WaterlineSettings(createdAt: WaterlineFixture.start)
         #expect(s.waterEveryNDrinks == 1 && s.timeRemindersEnabled && s.timeReminderIntervalMinutes == 20)
         #expect(s.warningThreshold == 2 && s.waterAmount == 8 && s.units == .oz && s.discreetNotifications && s.abandonedAfterHours == 12)
         #expect(VolumeUnit.ml.defaultWaterAmount == 250)
-        let presets = DrinkPreset.defaults(createdAt: Fixture.start)
+        let presets = DrinkPreset.defaults(createdAt: WaterlineFixture.start)
         #expect(presets.map(\.id) == ["beer", "glass-of-wine", "shot", "cocktail", "double"])
         #expect(presets.map(\.name) == ["Beer", "Glass of Wine", "Shot", "Cocktail", "Double"])
         #expect(presets.map(\.sizeOz) == [12, 5, 1.5, nil, 3])
         #expect(presets.map(\.standardDrinkEstimate) == [1, 1, 1, 1, 2])
-        let paths = WaterlineApp.initialDocuments(now: Fixture.start).map(\.path)
+        let paths = WaterlineApp.initialDocuments(now: WaterlineFixture.start).map(\.path)
         #expect(paths.contains("waterline/settings.json") && paths.contains("waterline/presets/glass-of-wine.json"))
     }
 
     @Test func oneActiveSessionAcrossDocuments() throws {
         let dir = TemporaryDirectory("waterline-rule")
         let store = LedgerStore(root: dir.path)
-        try store.write("ledger.json", LedgerManifest(createdAt: Fixture.start).json)
-        try store.write("waterline/sessions/2026/a.json", Fixture.session("D", id: "a").json)
-        try store.write("waterline/sessions/2026/b.json", Fixture.session("W", id: "b", endAfter: 20).json)
+        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
+        try store.write("waterline/sessions/2026/a.json", WaterlineFixture.session("D", id: "a").json)
+        try store.write("waterline/sessions/2026/b.json", WaterlineFixture.session("W", id: "b", endAfter: 20).json)
         #expect(try Checker(store: store, useCache: false).check().problems.isEmpty)
-        try store.write("waterline/sessions/2026/b.json", Fixture.session("W", id: "b").json)
+        try store.write("waterline/sessions/2026/b.json", WaterlineFixture.session("W", id: "b").json)
         let problems = try Checker(store: store, useCache: false).check().problems
         #expect(problems.map(\.path) == ["waterline/sessions/2026/a.json", "waterline/sessions/2026/b.json"])
         #expect(problems.allSatisfy { $0.severity == .error && $0.issue.pointer.description == "/isActive" && $0.message.contains("only one session may be active") })

@@ -32,7 +32,7 @@ import Testing
         StateCase(pattern: "HW", value: 0.5, sinceWater: 0, alcohol: 1, water: 1, standardDrinks: 1.5, warning: false),
     ])
     func stateFromEntries(_ c: StateCase) {
-        let s = WaterlineEngine.state(from: Fixture.entries(c.pattern), warningThreshold: 2)
+        let s = WaterlineEngine.state(from: WaterlineFixture.entries(c.pattern), warningThreshold: 2)
         #expect(s.waterlineValue == c.value)
         #expect(s.alcoholCountSinceLastWater == c.sinceWater)
         #expect(s.totalAlcoholCount == c.alcohol)
@@ -43,8 +43,8 @@ import Testing
 
     @Test func waterlineIsTheSumOfEstimatesMinusWaterWithoutFloatingPointNoise() {
         // FR-4, with estimates whose binary sums are inexact (0.1 + 0.2).
-        var entries = [0.1, 0.2, 1.2, 1.5].enumerated().map { Fixture.drink($0.offset, std: $0.element, id: "a\($0.offset)") }
-        entries.append(Fixture.water(30))
+        var entries = [0.1, 0.2, 1.2, 1.5].enumerated().map { WaterlineFixture.drink($0.offset, std: $0.element, id: "a\($0.offset)") }
+        entries.append(WaterlineFixture.water(30))
         let s = WaterlineEngine.state(from: entries, warningThreshold: 2)
         #expect(s.totalStandardDrinks == 3)
         #expect(s.waterlineValue == 2)
@@ -52,13 +52,13 @@ import Testing
     }
 
     @Test func theThresholdIsTheSessions() {
-        #expect(!WaterlineEngine.state(from: Fixture.entries("DD"), warningThreshold: 3).isWarning)
-        #expect(WaterlineEngine.state(from: Fixture.entries("DDD"), warningThreshold: 3).isWarning)
-        #expect(WaterlineEngine.state(from: Fixture.entries("D"), warningThreshold: 1).isWarning)
+        #expect(!WaterlineEngine.state(from: WaterlineFixture.entries("DD"), warningThreshold: 3).isWarning)
+        #expect(WaterlineEngine.state(from: WaterlineFixture.entries("DDD"), warningThreshold: 3).isWarning)
+        #expect(WaterlineEngine.state(from: WaterlineFixture.entries("D"), warningThreshold: 1).isWarning)
     }
 
     @Test func entriesReplayInTimestampOrderWhateverTheirOrderInTheFile() {
-        let ordered = Fixture.entries("DDWD")
+        let ordered = WaterlineFixture.entries("DDWD")
         let shuffled = [ordered[3], ordered[0], ordered[2], ordered[1]]
         #expect(WaterlineEngine.state(from: shuffled, warningThreshold: 2) == WaterlineEngine.state(from: ordered, warningThreshold: 2))
         #expect(WaterlineEngine.state(from: shuffled, warningThreshold: 2).alcoholCountSinceLastWater == 1)
@@ -66,7 +66,7 @@ import Testing
 
     @Test func entriesAtTheSameInstantReplayByID() {
         // A drink and a water logged in the same millisecond on two devices: the id decides, on every machine.
-        let d = Fixture.drink(10, id: "bbb"), w = Fixture.water(10, id: "aaa")
+        let d = WaterlineFixture.drink(10, id: "bbb"), w = WaterlineFixture.water(10, id: "aaa")
         let a = WaterlineEngine.replay([d, w], rules: WaterlineRules()), b = WaterlineEngine.replay([w, d], rules: WaterlineRules())
         #expect(a == b)
         #expect(a.map(\.entry.id) == ["aaa", "bbb"])
@@ -89,7 +89,7 @@ import Testing
         ReminderCase(n: 1, pattern: "WWW", reminders: []),
     ])
     func perDrinkReminders(_ c: ReminderCase) {
-        let steps = WaterlineEngine.replay(Fixture.entries(c.pattern), rules: WaterlineRules(waterEveryNDrinks: c.n, warningThreshold: 2))
+        let steps = WaterlineEngine.replay(WaterlineFixture.entries(c.pattern), rules: WaterlineRules(waterEveryNDrinks: c.n, warningThreshold: 2))
         #expect(steps.indices.filter { steps[$0].perDrinkReminder } == c.reminders)
     }
 
@@ -111,12 +111,12 @@ import Testing
         CrossingCase(pattern: "WWDDD", threshold: 1, warnings: [4]),
     ])
     func pacingWarningOncePerCrossing(_ c: CrossingCase) {
-        let steps = WaterlineEngine.replay(Fixture.entries(c.pattern), rules: WaterlineRules(waterEveryNDrinks: 1, warningThreshold: c.threshold))
+        let steps = WaterlineEngine.replay(WaterlineFixture.entries(c.pattern), rules: WaterlineRules(waterEveryNDrinks: 1, warningThreshold: c.threshold))
         #expect(steps.indices.filter { steps[$0].pacingWarning } == c.warnings)
     }
 
     @Test func editsAndDeletesRecomputeFromTheRemainingEntries() {
-        var s = Fixture.session("DDWD")
+        var s = WaterlineFixture.session("DDWD")
         #expect(s.state.waterlineValue == 2)
         // Delete the water: three drinks in a row.
         s.entries.removeAll { $0.id == "e2" }
@@ -127,17 +127,17 @@ import Testing
         #expect(s.state.waterlineValue == 4)
         #expect(s.state.totalStandardDrinks == 4)
         // Move a water before everything: counts since water change with the order.
-        var w = Fixture.water(50, id: "late")
+        var w = WaterlineFixture.water(50, id: "late")
         s.entries.append(w)
         #expect(s.state.alcoholCountSinceLastWater == 0)
-        w.timestamp = Fixture.at(0)
+        w.timestamp = WaterlineFixture.at(0)
         s.entries[s.entries.count - 1] = w
         #expect(s.state.alcoholCountSinceLastWater == 3)
         #expect(s.state.waterlineValue == 3)
     }
 
     @Test func waterDueInDrinks() {
-        let s = WaterlineEngine.state(from: Fixture.entries("WD"), warningThreshold: 2)
+        let s = WaterlineEngine.state(from: WaterlineFixture.entries("WD"), warningThreshold: 2)
         #expect(WaterlineEngine.drinksUntilWaterDue(s, waterEveryNDrinks: 1) == 0)
         #expect(WaterlineEngine.drinksUntilWaterDue(s, waterEveryNDrinks: 3) == 2)
         #expect(WaterlineEngine.drinksUntilWaterDue(WaterlineState(), waterEveryNDrinks: 2) == 2)
@@ -170,16 +170,16 @@ import Testing
         AdherenceCase(n: 1, pattern: "D", points: 1, honoured: 0, percent: 0),
     ])
     func adherence(_ c: AdherenceCase) {
-        let s = Fixture.session(c.pattern, n: c.n).summary(now: Fixture.at(120))
+        let s = WaterlineFixture.session(c.pattern, n: c.n).summary(now: WaterlineFixture.at(120))
         #expect(s.reminderPoints == c.points)
         #expect(s.remindersHonoured == c.honoured)
         #expect(s.adherencePercent == c.percent)
     }
 
     @Test func totalsRangeAndDuration() {
-        var session = Fixture.session("WDDDW", endAfter: 155)
-        session.entries[4] = Fixture.water(45, id: "e4", amount: 250, units: .ml)
-        let s = session.summary(now: Fixture.at(999))
+        var session = WaterlineFixture.session("WDDDW", endAfter: 155)
+        session.entries[4] = WaterlineFixture.water(45, id: "e4", amount: 250, units: .ml)
+        let s = session.summary(now: WaterlineFixture.at(999))
         #expect(s.totalAlcoholCount == 3)
         #expect(s.totalWaterCount == 2)
         #expect(s.totalStandardDrinks == 3)
@@ -194,10 +194,10 @@ import Testing
     }
 
     @Test func anActiveSessionsSummaryRunsToNowAndIsNotStored() {
-        var session = Fixture.session("DW")
-        #expect(session.summary(now: Fixture.at(61)).durationMinutes == 61)
+        var session = WaterlineFixture.session("DW")
+        #expect(session.summary(now: WaterlineFixture.at(61)).durationMinutes == 61)
         #expect(session.storedSummary == .null)
-        session.endTime = Fixture.at(90)
+        session.endTime = WaterlineFixture.at(90)
         session.isActive = false
         session.recomputeDerived()
         #expect(session.storedSummary["durationMinutes"] == .number(90))
@@ -205,7 +205,7 @@ import Testing
     }
 
     @Test func anEmptySessionEndsWithAZeroSummary() {
-        let s = Fixture.session("", endAfter: 3).summary(now: Fixture.at(3))
+        let s = WaterlineFixture.session("", endAfter: 3).summary(now: WaterlineFixture.at(3))
         #expect(s.totalAlcoholCount == 0 && s.totalWaterCount == 0 && s.durationMinutes == 3)
         #expect(s.adherencePercent == nil)
         #expect(s.finalWaterlineValue == 0 && s.lowestWaterlineValue == 0 && s.highestWaterlineValue == 0)
@@ -221,10 +221,10 @@ import Testing
     }
 
     func session(logs minutes: [Int], endAfter: Int? = nil) -> Session {
-        var s = Session(id: "s", start: Fixture.start, rules: WaterlineRules())
-        s.entries = minutes.map { Fixture.water($0) }
+        var s = Session(id: "s", start: WaterlineFixture.start, rules: WaterlineRules())
+        s.entries = minutes.map { WaterlineFixture.water($0) }
         if let endAfter {
-            s.endTime = Fixture.at(endAfter)
+            s.endTime = WaterlineFixture.at(endAfter)
             s.isActive = false
         }
         return s
@@ -233,47 +233,47 @@ import Testing
     @Test func everyIntervalFromTheStartUntilNinetyMinutesWithoutALog() {
         // Start 21:00, no logs: 21:20 … 22:20 (80 min); 22:40 would be 100 min after the last activity.
         let s = session(logs: [])
-        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: Fixture.at(600)))
+        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: WaterlineFixture.at(600)))
                 == ["21:20", "21:40", "22:00", "22:20"])
         // At exactly 90 minutes it still fires.
-        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 30, through: Fixture.at(600))) == ["21:30", "22:00", "22:30"])
+        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 30, through: WaterlineFixture.at(600))) == ["21:30", "22:00", "22:30"])
     }
 
     @Test func aLogResumesRemindersOnTheSameGrid() {
         let s = session(logs: [5, 120])
-        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: Fixture.at(180)))
+        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: WaterlineFixture.at(180)))
                 == ["21:20", "21:40", "22:00", "22:20", "23:00", "23:20", "23:40", "00:00"])
     }
 
     @Test func noneAtOrAfterTheEnd() {
         let s = session(logs: [5, 30], endAfter: 60)
-        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: Fixture.at(600))) == ["21:20", "21:40"])
+        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: WaterlineFixture.at(600))) == ["21:20", "21:40"])
     }
 
     @Test func theNextReminder() {
         var settings = WaterlineSettings()
         let s = session(logs: [5])
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: Fixture.at(45)) == Fixture.at(60))
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: Fixture.at(60)) == Fixture.at(80))
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(45)) == WaterlineFixture.at(60))
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(60)) == WaterlineFixture.at(80))
         // 21:05 + 90 min = 22:35: the 22:40 one does not fire.
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: Fixture.at(81)) == nil)
-        #expect(WaterlineEngine.remindersPausedForInactivity(s, now: Fixture.at(96)))
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(81)) == nil)
+        #expect(WaterlineEngine.remindersPausedForInactivity(s, now: WaterlineFixture.at(96)))
         settings.timeReminderIntervalMinutes = 15
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: Fixture.at(1)) == Fixture.at(15))
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(1)) == WaterlineFixture.at(15))
         settings.timeRemindersEnabled = false
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: Fixture.at(1)) == nil)
-        #expect(WaterlineEngine.nextTimeReminder(for: session(logs: [5], endAfter: 30), settings: WaterlineSettings(), now: Fixture.at(10)) == nil)
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(1)) == nil)
+        #expect(WaterlineEngine.nextTimeReminder(for: session(logs: [5], endAfter: 30), settings: WaterlineSettings(), now: WaterlineFixture.at(10)) == nil)
     }
 
     @Test(arguments: [(719, false), (720, false), (721, true), (24 * 60, true)])
     func abandonedAfterTwelveHours(_ minutes: Int, _ abandoned: Bool) {
         let s = session(logs: [])
-        #expect(WaterlineEngine.isAbandoned(s, now: Fixture.at(minutes), afterHours: 12) == abandoned)
+        #expect(WaterlineEngine.isAbandoned(s, now: WaterlineFixture.at(minutes), afterHours: 12) == abandoned)
     }
 
     @Test func abandonmentFollowsTheSettingAndEndedSessionsAreNeverAbandoned() {
-        #expect(WaterlineEngine.isAbandoned(session(logs: []), now: Fixture.at(181), afterHours: 3))
-        #expect(!WaterlineEngine.isAbandoned(session(logs: [], endAfter: 10), now: Fixture.at(2000), afterHours: 12))
-        #expect(WaterlineEngine.hoursRunning(session(logs: []), now: Fixture.at(14 * 60 + 59)) == 14)
+        #expect(WaterlineEngine.isAbandoned(session(logs: []), now: WaterlineFixture.at(181), afterHours: 3))
+        #expect(!WaterlineEngine.isAbandoned(session(logs: [], endAfter: 10), now: WaterlineFixture.at(2000), afterHours: 12))
+        #expect(WaterlineEngine.hoursRunning(session(logs: []), now: WaterlineFixture.at(14 * 60 + 59)) == 14)
     }
 }

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func anEntryTriggersItsNudges() {
-        let steps = WaterlineEngine.replay(Fixture.entries("DD"), rules: WaterlineRules(waterEveryNDrinks: 2, warningThreshold: 2))
+        let steps = WaterlineEngine.replay(WaterlineFixture.entries("DD"), rules: WaterlineRules(waterEveryNDrinks: 2, warningThreshold: 2))
         #expect(WaterlineNotification.triggered(by: steps[0], discreet: false).isEmpty)
         let second = WaterlineNotification.triggered(by: steps[1], discreet: false)
         #expect(second.map(\.kind) == [.perDrinkReminder(drinks: 2), .pacingWarning])
@@ -38,7 +38,7 @@ import Testing
 }
 
 @Suite struct DrinkEstimateTests {
-    static let presets = DrinkPreset.defaults(createdAt: Fixture.start)
+    static let presets = DrinkPreset.defaults(createdAt: WaterlineFixture.start)
     static func preset(_ id: String) -> DrinkPreset { presets.first { $0.id == id }! }
 
     struct Case: Sendable, CustomTestStringConvertible {

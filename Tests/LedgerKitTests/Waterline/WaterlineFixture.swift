@@ -2,7 +2,7 @@ import LedgerKit
 
 /// Building sessions for tests from a compact pattern: `D` a 1.0 drink, `X` a double (2.0),
 /// `H` a 1.5 drink, `W` water (8 oz); one entry per `spacing` minutes from `start` + 5 min.
-enum Fixture {
+enum WaterlineFixture {
     static let start = Timestamp(iso8601: "2026-11-21T21:00:00+01:00")!
 
     static func at(_ minutes: Int) -> Timestamp { start.adding(minutes: Double(minutes)) }
