@@ -29,9 +29,11 @@ public enum DrinkType: String, JSONEnum, Sendable {
 public struct DrinkPreset: CollectionDocument, Equatable {
     public static let kind = DocumentKind("waterline.preset", app: .waterline, .collection("waterline/presets", .none))
 
+    /// The file name; the defaults have fixed ids (`beer`, `glass-of-wine`, …).
     public var id = ""
     /// What the user calls it ("Glass of Wine").
     public var name = ""
+    /// The kind of drink.
     public var drinkType = DrinkType.beer
     /// Serving size in US fluid ounces, when it has one.
     public var sizeOz: Double?
@@ -45,6 +47,7 @@ public struct DrinkPreset: CollectionDocument, Equatable {
 
     public init() {}
 
+    /// A preset created at `createdAt`.
     public init(id: String, name: String, drinkType: DrinkType, sizeOz: Double?, abv: Double? = nil,
                 standardDrinkEstimate: Double, createdAt: Timestamp) {
         self.id = id

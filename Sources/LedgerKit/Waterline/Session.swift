@@ -24,6 +24,7 @@ public struct AlcoholMeta: JSONModel, Equatable {
 
     public init() {}
 
+    /// The details of a drink.
     public init(drinkType: DrinkType?, sizeOz: Double?, abv: Double?, standardDrinkEstimate: Double, presetId: String?) {
         self.drinkType = drinkType
         self.sizeOz = sizeOz
@@ -66,12 +67,15 @@ public struct AlcoholMeta: JSONModel, Equatable {
 /// The details of a water entry (seeds: waterMeta): an amount in an explicit unit, so that
 /// 250 ml stays 250 ml whatever unit another device prefers.
 public struct WaterMeta: JSONModel, Equatable {
+    /// How much, in `units`.
     public var amount = 0.0
+    /// The unit of `amount`, as logged.
     public var units = VolumeUnit.oz
     public var unknownFields = JSONObject()
 
     public init() {}
 
+    /// `amount` of water in `units`.
     public init(amount: Double, units: VolumeUnit) {
         self.amount = amount
         self.units = units
@@ -100,9 +104,13 @@ public struct LogEntry: JSONModel, Equatable {
     public var id = ""
     /// When it was drunk (may be edited).
     public var timestamp = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    /// Alcohol or water; says which of the metas is present.
     public var type = EntryType.alcohol
+    /// The drink, for alcohol entries.
     public var alcoholMeta: AlcoholMeta?
+    /// The amount, for water entries.
     public var waterMeta: WaterMeta?
+    /// Where it was logged.
     public var source = EntrySource.cli
     /// When the entry was last written; decides between two edits of it made on two machines.
     /// Entries added by hand may leave it out (their `timestamp` stands in).
@@ -200,7 +208,9 @@ public struct LogEntry: JSONModel, Equatable {
 public struct Session: CollectionDocument, Equatable {
     public static let kind = DocumentKind("waterline.session", app: .waterline, .collection("waterline/sessions", .year))
 
+    /// The file name.
     public var id = ""
+    /// When the session started; its local date chooses the year folder.
     public var startTime = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     /// Nil while the session is active.
     public var endTime: Timestamp?

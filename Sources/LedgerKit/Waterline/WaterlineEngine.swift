@@ -5,6 +5,7 @@ public struct WaterlineState: Sendable, Hashable {
     public var waterlineValue = 0.0
     /// Alcoholic entries since the last water entry (or since the start).
     public var alcoholCountSinceLastWater = 0
+    /// Alcoholic and water entries in the session.
     public var totalAlcoholCount = 0
     public var totalWaterCount = 0
     /// Sum of the alcoholic entries' standard-drink estimates.
@@ -29,7 +30,9 @@ public struct WaterlineState: Sendable, Hashable {
 
 /// One entry replayed: the state before and after it, and what it triggers.
 public struct WaterlineStep: Sendable, Equatable {
+    /// The entry replayed.
     public var entry: LogEntry
+    /// The state before it and after it.
     public var before: WaterlineState
     public var after: WaterlineState
     /// A per-drink water reminder fires: an alcoholic entry after which
@@ -42,6 +45,7 @@ public struct WaterlineStep: Sendable, Equatable {
 
 /// A session's summary (seeds: computedSummary; US-021, US-022).
 public struct SessionSummary: Sendable, Hashable {
+    /// Alcoholic entries, water entries and the sum of the drinks' estimates.
     public var totalAlcoholCount = 0
     public var totalWaterCount = 0
     public var totalStandardDrinks = 0.0
@@ -56,6 +60,7 @@ public struct SessionSummary: Sendable, Hashable {
     public var remindersHonoured = 0
     /// `remindersHonoured / reminderPoints` in percent, to one decimal; nil without points.
     public var adherencePercent: Double?
+    /// The Waterline after the last entry.
     public var finalWaterlineValue = 0.0
     /// The lowest and highest Waterline over the session, the starting 0 included.
     public var lowestWaterlineValue = 0.0

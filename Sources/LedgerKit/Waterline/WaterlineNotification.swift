@@ -23,6 +23,7 @@ public struct WaterlineNotification: Sendable, Hashable {
         }
     }
 
+    /// What triggered it.
     public var kind: Kind
     /// The title line ("Water Reminder", "Pacing Warning"; "Waterline" when discreet).
     public var title: String

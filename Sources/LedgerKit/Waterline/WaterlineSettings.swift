@@ -114,6 +114,7 @@ public struct WaterlineRules: Sendable, Hashable {
     /// The Waterline value at and above which the warning state shows.
     public var warningThreshold: Int
 
+    /// Rules with the seeds' defaults unless given.
     public init(waterEveryNDrinks: Int = 1, warningThreshold: Int = 2) {
         self.waterEveryNDrinks = waterEveryNDrinks
         self.warningThreshold = warningThreshold

@@ -6,12 +6,15 @@ import Foundation
 /// read-modify-write, so concurrent processes never lose each other's entries; do not call
 /// them inside `withWriterLock`. `now` is always passed in.
 public struct WaterlineStore: Sendable {
+    /// The ledger.
     public let store: LedgerStore
 
+    /// The Waterline documents of `store`.
     public init(_ store: LedgerStore) {
         self.store = store
     }
 
+    /// The sessions and the presets, as typed repositories.
     public var sessions: DocumentRepository<Session> { store.repository(Session.self) }
     public var presets: DocumentRepository<DrinkPreset> { store.repository(DrinkPreset.self) }
 
@@ -24,6 +27,7 @@ public struct WaterlineStore: Sendable {
 
     /// The active session and where it is.
     public struct Active: Sendable {
+        /// The session and its path relative to the ledger root.
         public var session: Session
         public var path: String
     }
@@ -129,6 +133,7 @@ public struct WaterlineStore: Sendable {
 
     /// What logging an entry did: the session after it and the entry replayed.
     public struct Logged: Sendable {
+        /// The session after the entry, the entry replayed, and notes about repairs.
         public var session: Session
         public var step: WaterlineStep
         public var notes: [String]
@@ -196,6 +201,7 @@ public struct WaterlineStore: Sendable {
 
     /// An entry found by id or unique id prefix, with its session.
     public struct FoundEntry: Sendable {
+        /// The session (as written, after a change) and the entry.
         public var session: Session
         public var entry: LogEntry
     }
