@@ -193,7 +193,7 @@ extension WaterlineCommand {
             guard std != nil || when != nil || type != nil || size != nil || abv != nil || amount != nil else {
                 throw LedgerError.usage("say what to change: --std, --time, --type, --size, --abv or --amount")
             }
-            let settings = try run.waterline.settings()
+            let (_, settings) = try run.active()
             var reason = ""
             let found = try run.waterline.editEntry(id, inSession: session, now: run.now) { entry in
                 if let when { entry.timestamp = when }
@@ -216,8 +216,6 @@ extension WaterlineCommand {
                 }
             }
             let step = WaterlineEngine.replay(found.session.entries, rules: found.session.rules).first { $0.entry.id == found.entry.id }!
-            let active = found.session.isActive ? found.session : nil
-            run.announce([], active: active, settings: settings)
             if json {
                 Output.json(.object([
                     "entry": WaterlineJSON.entry(step, sessionID: found.session.id),
@@ -248,8 +246,8 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
+            _ = try run.active()
             let found = try run.waterline.deleteEntry(id, inSession: session, now: run.now)
-            run.announce([], active: found.session.isActive ? found.session : nil, settings: try run.waterline.settings())
             if json {
                 Output.json(.object(["deleted": found.entry.json, "sessionId": .string(found.session.id), "state": found.session.state.json]))
                 return

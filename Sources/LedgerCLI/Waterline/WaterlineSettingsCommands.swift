@@ -124,9 +124,8 @@ extension WaterlineCommand.Settings {
             guard let k = keys.first(where: { $0.name == key }) ?? keys.first(where: { $0.name.lowercased() == key.lowercased() }) else {
                 throw LedgerError.usage("there is no setting \"\(key)\"\(Suggestion.didYouMean(key, among: keys.map(\.name))); the settings are \(keys.map(\.name).joined(separator: ", "))")
             }
-            let old = try run.waterline.settings()
+            let (_, old) = try run.active()
             let (settings, session) = try run.waterline.updateSettings(now: run.now) { try k.apply(&$0, value) }
-            run.announce([], active: session, settings: settings)
             let changed = k.show(old) != k.show(settings)
             Console.print(changed ? "\(k.name): \(k.show(old)) → \(k.show(settings))" : "\(k.name) is already \(k.show(settings)).")
             if changed, let session, ["waterEveryNDrinks", "warningThreshold"].contains(k.name) {

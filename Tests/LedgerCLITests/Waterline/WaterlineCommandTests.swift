@@ -181,7 +181,7 @@ import Testing
         _ = started(ledger)
         _ = ledger.run("waterline", "drink", env: at(30))
         let late = at(13 * 60 + 10)
-        for args in [["status"], ["entries"], ["summary"], ["sessions"], ["presets"], ["settings"], ["reminders"], ["drink"]] {
+        for args in [["status"], ["entries"], ["summary"], ["sessions"], ["presets"], ["settings"], ["reminders"], ["settings", "set", "units", "oz"], ["presets", "add", "Cider", "--type", "beer"], ["drink"]] {
             let r = ledger.run(arguments: ["waterline"] + args, env: late)
             #expect(r.status == 0)
             #expect(r.stdout.contains("Your session has been running for 13 hours"), "waterline \(args)")
