@@ -73,10 +73,13 @@ enum WaterlineGenerator {
                               source: sources[Int.random(in: 0..<sources.count, using: &g.random)], now: time)
     }
 
-    /// `minutes` after midnight starting `day` (past 24:00 means the next day), in Paris time.
+    /// `minutes` after midnight starting `day` (past 24:00 means the next day), in Paris time
+    /// with the offset `day` has: a night keeps one offset, so times stay in order across the
+    /// generator's month-based summer-time switch.
     static func at(_ g: BenchGenerator, _ day: LocalDate, _ minutes: Int) -> Timestamp {
         let m = minutes % 1440
-        return g.timestamp(day.adding(days: minutes / 1440), hour: m / 60, minute: m % 60)
+        let local = LocalDateTime(date: day.adding(days: minutes / 1440), hour: m / 60, minute: m % 60)
+        return Timestamp(local: local, utcOffsetSeconds: g.timestamp(day, hour: 12).utcOffsetSeconds)
     }
 
     /// Minutes from midnight starting `day` to `t`, by its wall clock.
