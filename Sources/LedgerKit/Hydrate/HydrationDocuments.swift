@@ -129,9 +129,8 @@ public struct HydrationDay: CollectionDocument, Equatable {
 
     public mutating func recomputeDerived() {
         guard let plan else { return }
-        let progress = plan.progress(confirmations: confirmationTimes)
-        completed = progress.completed
-        total = progress.total
+        completed = plan.confirmedSlotCount(confirmationTimes)
+        total = plan.slots.count
     }
 
     public func validate() -> [Issue] {

@@ -59,12 +59,18 @@ public struct HydrationPlan: Sendable {
             times.append(t)
             t += step
         }
+        // When the window opens and closes at the same offset (every day but two a year), no
+        // change lies between and every instant shares it: no need to ask the zone each time.
+        let (startOffset, endOffset) = (start.utcOffsetSeconds, end.utcOffsetSeconds)
+        func stamp(_ ms: Int64) -> Timestamp {
+            startOffset == endOffset ? Timestamp(epochMilliseconds: ms, utcOffsetSeconds: startOffset) : ZonedClock.timestamp(ms, in: timeZone)
+        }
         var slots: [Slot] = []
+        slots.reserveCapacity(times.count)
         for (i, t) in times.enumerated() {
             let slotEnd = i + 1 < times.count ? times[i + 1] : end.epochMilliseconds
-            let followUps = stride(from: t + followStep, to: slotEnd, by: Int(followStep)).map { ZonedClock.timestamp($0, in: timeZone) }
-            slots.append(Slot(index: i, time: ZonedClock.timestamp(t, in: timeZone), end: ZonedClock.timestamp(slotEnd, in: timeZone),
-                              followUps: followUps))
+            let followUps = stride(from: t + followStep, to: slotEnd, by: Int(followStep)).map(stamp)
+            slots.append(Slot(index: i, time: stamp(t), end: stamp(slotEnd), followUps: followUps))
         }
         self.slots = slots
     }
@@ -84,6 +90,11 @@ public struct HydrationPlan: Sendable {
 
     /// `t` as seen on this plan's wall clock.
     public func local(_ t: Timestamp) -> Timestamp { ZonedClock.timestamp(t.epochMilliseconds, in: timeZone) }
+
+    /// How many slots hold at least one of `confirmations` (the day's "completed" once it is over).
+    public func confirmedSlotCount(_ confirmations: [Timestamp]) -> Int {
+        Set(confirmations.compactMap { slot(containing: $0)?.index }).count
+    }
 
     /// The day's progress given its confirmations: with `now`, as it stands at that instant
     /// (confirmations later than `now` have not happened yet); without, once the day is over.

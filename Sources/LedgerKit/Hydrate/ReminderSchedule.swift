@@ -124,8 +124,10 @@ public struct ReminderSchedule: JSONModel, Equatable {
         return Array(stride(from: 0, to: windowMinutes, by: intervalMinutes))
     }
 
-    /// "every 60 minutes from 09:00 to 17:00, follow-ups every 15 minutes".
+    /// "every 60 min from 09:00 to 17:00, follow-ups every 15 min" ("to midnight", "to 06:00
+    /// the next day" for windows past midnight).
     public var summary: String {
-        "every \(intervalMinutes) min from \(startTime) to \(endTime)\(crossesMidnight ? " (next day)" : ""), follow-ups every \(followUpIntervalMinutes) min"
+        let end = endTime.minuteOfDay == 0 ? "midnight" : crossesMidnight ? "\(endTime) the next day" : endTime.description
+        return "every \(intervalMinutes) min from \(startTime) to \(end), follow-ups every \(followUpIntervalMinutes) min"
     }
 }

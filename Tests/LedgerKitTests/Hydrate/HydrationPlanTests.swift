@@ -139,6 +139,7 @@ enum H {
         #expect(p.next?.time == H.t("2026-11-18T14:00:00+01:00"))
         // Once the day is over every confirmation counts.
         #expect(plan.progress(confirmations: confirmations).completed == 4)
+        #expect(plan.confirmedSlotCount(confirmations) == 4)
     }
 
     // MARK: - Days with 23 and 25 hours
@@ -170,6 +171,8 @@ enum H {
         let events = plan.slots.flatMap { [$0.time] + $0.followUps }
         #expect(events.allSatisfy(plan.contains))
         #expect(Set(events.map(\.epochMilliseconds)).count == events.count)
+        // Every instant carries the offset the zone really has then.
+        #expect(events.allSatisfy { $0 == ZonedClock.timestamp($0.epochMilliseconds, in: TimeZone(identifier: zone)!) })
     }
 
     @Test func theAutumnNightShowsTheRepeatedHourWithItsOffsets() {
