@@ -1,6 +1,7 @@
 import Foundation
 import LedgerKit
 import LedgerTestSupport
+import Synchronization
 import Testing
 
 /// `ledger hydrate …` end to end, in-process, on temporary ledgers.
@@ -79,6 +80,21 @@ import Testing
         #expect(day["completed"] == .number(2))
         #expect(day["timeZone"] == .string("Europe/Paris"))
         #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func concurrentTapsOnTwoTerminalsCountOnce() throws {
+        let ledger = try Self.ledger()
+        let results = Mutex<[CommandResult?]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            let r = try? ledger.runBinary("hydrate", "drank", env: ["LEDGER_NOW": "2026-11-21T14:0\(i):00+01:00"])
+            results.withLock { $0.append(r) }
+        }
+        let all = results.withLock { $0 }.compactMap { $0 }
+        #expect(all.count == 4)
+        #expect(all.allSatisfy { $0.status == 0 }, "\(all)")
+        #expect(all.filter { $0.stdout.hasPrefix("Confirmed the 14:00 reminder.") }.count == 1)
+        #expect(all.filter { $0.stdout.contains("already confirmed") }.count == 3)
+        #expect(ledger.document(Self.dayPath)?["confirmations"]?.arrayValue?.count == 1)
     }
 
     @Test func drankOutsideTheWindowSaysSoAndRecordsNothing() throws {
