@@ -22,8 +22,8 @@ enum CheckCache {
     /// Bump when validation rules change in a way that could turn a clean file invalid.
     static let revision = "1"
 
-    static var header: String {
-        "ledger-check-cache\t\(revision)\t\(LedgerSchema.documentTypes.map(\.kind.name).joined(separator: ","))"
+    static func header(_ schema: Schema) -> String {
+        "ledger-check-cache\t\(revision)\t\(schema.documentTypes.map(\.kind.name).joined(separator: ","))"
     }
 
     /// What is remembered of one clean file.
@@ -40,11 +40,11 @@ enum CheckCache {
         /// Files changed after this instant (ns) are never trusted.
         let racyThreshold: Int64
 
-        init?(path: String) {
+        init?(path: String, schema: Schema) {
             guard let stamp = FileSystem.stamp(path), let lines = LineReader(path: path) else { return nil }
             self.lines = lines
             racyThreshold = stamp.modifiedNanoseconds - 2_000_000_000
-            guard let first = lines.next(), first == CheckCache.header else { return nil }
+            guard let first = lines.next(), first == CheckCache.header(schema) else { return nil }
             pending = lines.next().flatMap { $0.hasPrefix("D\t") ? String($0.dropFirst(2)) : nil }
         }
 
@@ -79,14 +79,14 @@ enum CheckCache {
         private var currentDir: String?
         private var failed = false
 
-        init?(path: String) {
+        init?(path: String, schema: Schema) {
             self.path = path
             tmp = path + ".tmp-\(getpid())"
             try? FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
             fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return nil }
             buffer.reserveCapacity(1 << 16)
-            append(CheckCache.header + "\n")
+            append(CheckCache.header(schema) + "\n")
         }
 
         func add(dir: String, name: String, entry: Entry) {

@@ -27,13 +27,17 @@ public struct CheckReport: Sendable {
 /// directory walk.
 public struct Checker: Sendable {
     public let store: LedgerStore
+    /// The kinds and rules to check against.
+    public let schema: Schema
     /// Worker threads; defaults to the number of cores.
     public var threads: Int
     /// Whether to read and write the cache of clean files.
     public var useCache: Bool
 
-    public init(store: LedgerStore, threads: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true) {
+    public init(store: LedgerStore, schema: Schema = LedgerSchema.standard,
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true) {
         self.store = store
+        self.schema = schema
         self.threads = max(1, threads)
         self.useCache = useCache
     }
@@ -43,10 +47,10 @@ public struct Checker: Sendable {
     /// Checks the whole ledger, or only the files at or under `scope` (paths relative to the
     /// root); with `fix`, rewrites what can be fixed without guessing.
     public func check(scope: [String]? = nil, fix: Bool = false) throws -> CheckReport {
-        var run = Run(store: store, scope: scope.map { Set($0.map { Self.normalize($0) }) }, fix: fix,
+        var run = Run(store: store, schema: schema, scope: scope.map { Set($0.map { Self.normalize($0) }) }, fix: fix,
                       threads: threads,
-                      cache: useCache ? CheckCache.Reader(path: cachePath) : nil,
-                      writer: useCache ? CheckCache.Writer(path: cachePath) : nil)
+                      cache: useCache ? CheckCache.Reader(path: cachePath, schema: schema) : nil,
+                      writer: useCache ? CheckCache.Writer(path: cachePath, schema: schema) : nil)
         // The root holds one document; the app directories hold the rest; anything else at
         // the top level (README, .git, scripts) is the user's business.
         if let manifest = FileSystem.stamp(store.absolute("ledger.json")) {
@@ -54,14 +58,14 @@ public struct Checker: Sendable {
         } else {
             run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (run `ledger init`)")))
         }
-        for dir in LedgerSchema.appDirectories.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for dir in schema.appDirectories.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             try run.walk(dir)
         }
         if let scope = run.scope {
             for path in scope.sorted() where !run.seen.contains(path) && !run.scopeDirectories.contains(path) {
                 if FileSystem.stamp(store.absolute(path)) == nil {
                     run.report(Problem(path, .error(.root, "no such file in the ledger")))
-                } else if !path.contains("/") || !LedgerSchema.appDirectories.contains(String(path.split(separator: "/")[0])) {
+                } else if !path.contains("/") || !schema.appDirectories.contains(String(path.split(separator: "/")[0])) {
                     run.report(Problem(path, .warning(.root, "is not a ledger document (it is outside the apps' directories)")))
                 } else {
                     run.report(Problem(path, .warning(.root, "is not a ledger document (hidden files and directories are ignored)")))
@@ -87,6 +91,7 @@ public struct Checker: Sendable {
 /// The state of one check run.
 private struct Run {
     let store: LedgerStore
+    let schema: Schema
     let scope: Set<String>?
     let fix: Bool
     let threads: Int
@@ -108,8 +113,10 @@ private struct Run {
     /// Facts of documents carrying tags, for the apps' cross-document rules.
     var tagged: [DocumentFacts] = []
 
-    init(store: LedgerStore, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?, writer: CheckCache.Writer?) {
+    init(store: LedgerStore, schema: Schema, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?,
+         writer: CheckCache.Writer?) {
         self.store = store
+        self.schema = schema
         self.scope = scope
         self.fix = fix
         self.threads = threads
@@ -148,12 +155,12 @@ private struct Run {
             return Item(path: path, name: name, type: type, cached: cached[name])
         }
         let results = Results(count: items.count)
-        let store = store, fix = fix, scope = scope
+        let store = store, fix = fix, scope = scope, schema = schema
         let workers = items.count >= 16 ? threads : 1
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var i = worker
             while i < items.count {
-                results.set(i, Run.inspect(items[i], store: store, fix: fix && Run.inScope(items[i].path, scope), racyThreshold: racy))
+                results.set(i, Run.inspect(items[i], store: store, schema: schema, fix: fix && Run.inScope(items[i].path, scope), racyThreshold: racy))
                 i += workers
             }
         }
@@ -217,8 +224,8 @@ private struct Run {
         var fromCache = false
     }
 
-    static func inspect(_ item: Item, store: LedgerStore, fix: Bool, racyThreshold: Int64) -> Result {
-        let role = FileRole.classify(item.path, type: item.type)
+    static func inspect(_ item: Item, store: LedgerStore, schema: Schema, fix: Bool, racyThreshold: Int64) -> Result {
+        let role = FileRole.classify(item.path, type: item.type, in: schema)
         var result = Result()
         if case .document(let t, let id) = role {
             result.kindName = t.kind.name
@@ -336,7 +343,7 @@ private struct Run {
 
     mutating func crossDocumentChecks() {
         for (kind, id) in duplicateCandidates {
-            guard let t = Registry.shared.collectionsByKind[kind] else { continue }
+            guard let t = schema.collectionsByKind[kind] else { continue }
             let paths = Run.paths(of: id, in: t.kind, store: store)
             guard paths.count > 1 else { continue }
             for p in paths {
@@ -348,7 +355,7 @@ private struct Run {
             let kind = ref.kind.replacingOccurrences(of: ".", with: " ")
             report(Problem(path, .warning(ref.pointer, "refers to the \(kind) \"\(ref.id)\", which does not exist")))
         }
-        for rule in LedgerSchema.crossDocumentRules {
+        for rule in schema.crossDocumentRules {
             for p in rule.check(tagged) { report(p) }
         }
     }

@@ -14,7 +14,7 @@ enum FileRole: Sendable {
     static let conflictMarker = ".conflict-"
 
     /// Classifies a path relative to the ledger root.
-    static func classify(_ path: String, type: FileSystem.EntryType) -> FileRole {
+    static func classify(_ path: String, type: FileSystem.EntryType, in schema: Schema) -> FileRole {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let name = parts.last ?? path
         switch type {
@@ -32,16 +32,16 @@ enum FileRole: Sendable {
             let original = (parts.dropLast() + [String(name[..<r.lowerBound]) + ".json"]).joined(separator: "/")
             return .conflict(original: original)
         }
-        if let t = Registry.shared.singletons[path] { return .document(t, id: nil) }
+        if let t = schema.singletons[path] { return .document(t, id: nil) }
         let parent = parts.dropLast().joined(separator: "/")
-        if let a = Registry.shared.attachments[parent] {
+        if let a = schema.attachments[parent] {
             let ext = (name as NSString).pathExtension.lowercased()
             guard a.extensions.contains(ext) else {
                 return .stray(.warning(.root, "is not a file \(a.directory) keeps (expected one of: \(a.extensions.sorted().map { "." + $0 }.joined(separator: ", ")))"))
             }
             return .attachment(a)
         }
-        for (dir, t) in Registry.shared.collections where path.hasPrefix(dir + "/") {
+        for (dir, t) in schema.collections where path.hasPrefix(dir + "/") {
             let rest = parts.dropFirst(dir.split(separator: "/").count)
             let depth = t.kind.shardDepth
             let shape = t.kind.path(id: "<id>", date: nil)
@@ -67,32 +67,6 @@ enum FileRole: Sendable {
         }
         let app = parts.first ?? ""
         return .stray(.warning(.root, "is not a ledger document: \(app)/ holds nothing at this location"))
-    }
-}
-
-/// Lookup tables built once from `LedgerSchema`.
-struct Registry: Sendable {
-    static let shared = Registry()
-
-    let singletons: [String: DocumentType]
-    let collections: [(String, DocumentType)]
-    let attachments: [String: AttachmentType]
-    let collectionsByKind: [String: DocumentType]
-
-    init() {
-        var s: [String: DocumentType] = [:]
-        var c: [(String, DocumentType)] = []
-        for t in LedgerSchema.documentTypes {
-            switch t.kind.location {
-            case .singleton(let path): s[path] = t
-            case .collection(let dir, _): c.append((dir, t))
-            }
-        }
-        singletons = s
-        // Longest directory first, so nested collections win over their parents.
-        collections = c.sorted { $0.0.count > $1.0.count }
-        attachments = Dictionary(uniqueKeysWithValues: LedgerSchema.attachmentTypes.map { ($0.directory, $0) })
-        collectionsByKind = Dictionary(uniqueKeysWithValues: c.map { ($0.1.kind.name, $0.1) })
     }
 }
 
