@@ -236,7 +236,7 @@ private struct Run {
         if let cached = item.cached, let stamp, !fix, cached.stamp.size == stamp.size,
            cached.stamp.modifiedNanoseconds == stamp.modifiedNanoseconds,
            cached.stamp.changedNanoseconds == stamp.changedNanoseconds, cached.stamp.inode == stamp.inode,
-           max(stamp.modifiedNanoseconds, stamp.changedNanoseconds) < racyThreshold {
+           stamp.modifiedNanoseconds < racyThreshold {
             result.references = cached.references
             result.tags = cached.tags
             result.cacheStamp = stamp
