@@ -58,7 +58,7 @@ public struct Checker: Sendable {
         } else {
             run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (run `ledger init`)")))
         }
-        for dir in schema.appDirectories.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for dir in schema.appDirectories.sorted(by: { Bytes.precedes($0, $1) }) {
             try run.walk(dir)
         }
         if let scope = run.scope {
@@ -73,9 +73,16 @@ public struct Checker: Sendable {
             }
         }
         run.crossDocumentChecks()
-        run.writer?.commit()
+        // Rewrite the record only when it would change.
+        if let writer = run.writer {
+            if let cache = run.cache, !writer.changed, !cache.skippedBlocks, cache.atEnd, cache.entriesRead == writer.entriesWritten {
+                writer.abandon()
+            } else {
+                writer.commit()
+            }
+        }
         let order = run.problems.enumerated().sorted { a, b in
-            a.element.path == b.element.path ? a.offset < b.offset : a.element.path.utf8.lexicographicallyPrecedes(b.element.path.utf8)
+            a.element.path == b.element.path ? a.offset < b.offset : Bytes.precedes(a.element.path, b.element.path)
         }.map(\.element)
         return CheckReport(problems: order, fixed: run.fixed, filesChecked: run.filesChecked, filesFromCache: run.filesFromCache)
     }
@@ -138,9 +145,10 @@ private struct Run {
         for e in entries where !e.name.hasPrefix(".") {
             if e.type == .directory, !e.name.hasSuffix(".json") { subdirs.append(e.name) } else { files.append((e.name, e.type)) }
         }
-        files.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        // Files need no order (the cache's block for a directory is looked up by name, and
+        // problems are sorted at the end); directories are visited in the cache's order.
         try process(dir: dir, names: files)
-        for s in subdirs.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for s in subdirs.sorted(by: { Bytes.precedes($0, $1) }) {
             try walk(dir + "/" + s)
         }
     }
@@ -148,37 +156,49 @@ private struct Run {
     /// Inspects one directory's files on all cores, then records the results in order.
     mutating func process(dir: String, names: [(String, FileSystem.EntryType)]) throws {
         guard !names.isEmpty else { return }
-        let cached = cache?.entries(in: dir) ?? [:]
+        let block = cache?.block(for: dir) ?? CheckCache.Block()
         let racy = cache?.racyThreshold ?? .min
-        let items = names.map { name, type in
-            let path = dir.isEmpty ? name : dir + "/" + name
-            return Item(path: path, name: name, type: type, cached: cached[name])
+        // The kind whose documents this directory holds, if any: one classification per
+        // directory, so each file needs only a look at its name.
+        var collection: DocumentType?
+        if !dir.isEmpty, case .document(let t, _) = FileRole.classify(dir + "/x.json", type: .file, in: self.schema) {
+            collection = t
         }
-        let results = Results(count: items.count)
+        let directory = Directory(path: dir, store: store, collection: collection)
+        defer { directory.close() }
+        let results = Results(count: names.count)
         let store = store, fix = fix, scope = scope, schema = schema
-        let workers = items.count >= 16 ? threads : 1
+        let workers = names.count >= 16 ? threads : 1
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var i = worker
-            while i < items.count {
-                results.set(i, Run.inspect(items[i], store: store, schema: schema, fix: fix && Run.inScope(items[i].path, scope), racyThreshold: racy))
+            while i < names.count {
+                let item = Item(name: names[i].0, type: names[i].1, directory: directory)
+                results.set(i, Run.inspect(item, cached: block.entry(item.name), store: store, schema: schema,
+                                           fix: fix && (scope == nil || Run.inScope(item.path, scope)), racyThreshold: racy))
                 i += workers
             }
         }
-        for (item, result) in zip(items, results.values) {
+        for (i, result) in results.values.enumerated() {
+            let item = Item(name: names[i].0, type: names[i].1, directory: directory)
             filesChecked += 1
             if result.fromCache { filesFromCache += 1 }
-            if scope != nil, inScope(item.path) { seen.insert(item.path) }
-            for issue in result.issues { report(Problem(item.path, issue)) }
-            for issue in result.fixed where inScope(item.path) { fixed.append(Problem(item.path, issue)) }
             if let kind = result.collectionKind, let id = result.id {
                 if !ids.insert(Run.hash(kind, id)).inserted { duplicateCandidates.append((kind, id)) }
             }
-            for r in result.references { references.append((item.path, r)) }
-            if !result.tags.isEmpty, let kind = result.kindName {
-                tagged.append(DocumentFacts(path: item.path, kind: kind, id: result.id, references: result.references, tags: result.tags))
-            }
             if let stamp = result.cacheStamp {
-                writer?.add(dir: dir, name: item.name, entry: .init(stamp: stamp, tags: result.tags, references: result.references))
+                writer?.add(dir: dir, name: item.name, entry: result.cached ?? .init(stamp: stamp, tags: result.tags, references: result.references),
+                            unchanged: result.cached != nil)
+            }
+            // The rest concerns files with something to say.
+            guard !result.issues.isEmpty || !result.fixed.isEmpty || !result.references.isEmpty || !result.tags.isEmpty || scope != nil
+            else { continue }
+            let path = item.path
+            if scope != nil, inScope(path) { seen.insert(path) }
+            for issue in result.issues { report(Problem(path, issue)) }
+            for issue in result.fixed where inScope(path) { fixed.append(Problem(path, issue)) }
+            for r in result.references { references.append((path, r)) }
+            if !result.tags.isEmpty, let kind = result.kindName {
+                tagged.append(DocumentFacts(path: path, kind: kind, id: result.id, references: result.references, tags: result.tags))
             }
         }
     }
@@ -204,11 +224,29 @@ private struct Run {
 
     // MARK: - One file
 
-    struct Item: Sendable {
-        var path: String
+    /// A directory being checked: its path, an open descriptor for `fstatat`, and the
+    /// collection whose shard it is (if it is one).
+    final class Directory: @unchecked Sendable {
+        // @unchecked: immutable after init; the descriptor is closed once, after the workers.
+        let path: String
+        let fd: Int32
+        let collection: DocumentType?
+
+        init(path: String, store: LedgerStore, collection: DocumentType?) {
+            self.path = path
+            self.collection = collection
+            fd = open(path.isEmpty ? store.root : store.absolute(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+
+        func close() { if fd >= 0 { _ = Foundation.close(fd) } }
+    }
+
+    struct Item {
         var name: String
         var type: FileSystem.EntryType
-        var cached: CheckCache.Entry?
+        var directory: Directory
+        /// The path relative to the ledger root.
+        var path: String { directory.path.isEmpty ? name : directory.path + "/" + name }
     }
 
     struct Result: Sendable {
@@ -222,18 +260,22 @@ private struct Run {
         /// Set when the file is clean and may be remembered as such.
         var cacheStamp: FileSystem.Stamp?
         var fromCache = false
+        /// The cache's entry, when the file was trusted from it.
+        var cached: CheckCache.Entry?
     }
 
-    static func inspect(_ item: Item, store: LedgerStore, schema: Schema, fix: Bool, racyThreshold: Int64) -> Result {
-        let role = FileRole.classify(item.path, type: item.type, in: schema)
+    static func inspect(_ item: Item, cached: CheckCache.Entry?, store: LedgerStore, schema: Schema, fix: Bool,
+                        racyThreshold: Int64) -> Result {
+        let role = FileRole.classify(name: item.name, type: item.type, in: item.directory.collection)
+            ?? FileRole.classify(item.path, type: item.type, in: schema)
         var result = Result()
         if case .document(let t, let id) = role {
             result.kindName = t.kind.name
             if id != nil { result.collectionKind = t.kind.name; result.id = id }
         }
         // Clean last time and untouched since: trust it.
-        let stamp = FileSystem.stamp(store.absolute(item.path))
-        if let cached = item.cached, let stamp, !fix, cached.stamp.size == stamp.size,
+        let stamp = item.directory.fd >= 0 ? FileSystem.stamp(in: item.directory.fd, item.name) : FileSystem.stamp(store.absolute(item.path))
+        if let cached, let stamp, !fix, cached.stamp.size == stamp.size,
            cached.stamp.modifiedNanoseconds == stamp.modifiedNanoseconds,
            cached.stamp.changedNanoseconds == stamp.changedNanoseconds, cached.stamp.inode == stamp.inode,
            stamp.modifiedNanoseconds < racyThreshold {
@@ -241,6 +283,7 @@ private struct Run {
             result.tags = cached.tags
             result.cacheStamp = stamp
             result.fromCache = true
+            result.cached = cached
             return result
         }
         switch role {
@@ -317,7 +360,7 @@ private struct Run {
                 if free { destination = expected }
             }
         }
-        if !body.elementsEqual(CanonicalJSON.encode(json)) {
+        if !Bytes.equal(body, CanonicalJSON.encode(json)) {
             issues.append(.warning(.root, "is not in canonical format (sorted keys, 2-space indentation, one array element per line, final newline)", fixable: true))
         }
         if fix, issues.contains(where: \.fixable) {
