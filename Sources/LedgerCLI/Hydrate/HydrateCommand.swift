@@ -8,8 +8,8 @@ struct HydrateCommand: ParsableCommand {
         commandName: "hydrate",
         abstract: "Water Reminder — daily hydration reminders.",
         discussion: """
-            Reminders come every interval from the start to the end of your window; one not yet
-            confirmed with `drank` is followed up every follow-up interval until it is, or until
+            Reminders come every interval from the start to the end of your window; one not yet \
+            confirmed with `drank` is followed up every follow-up interval until it is, or until \
             the next reminder. Run `due` every minute from cron or a systemd timer to be notified.
             """,
         subcommands: [Setup.self, Status.self, Plan.self, Drank.self, Due.self, Export.self])

@@ -8,9 +8,9 @@ extension HydrateCommand {
             commandName: "drank",
             abstract: "I Drank: confirm the current reminder (a second time in the same slot does not count twice).",
             discussion: """
-                Confirms the reminder whose period holds now (from its time until the next
-                reminder), which stops its follow-ups. It does not move the schedule: the next
-                reminder comes at its planned time. Before the day's first reminder and after the
+                Confirms the reminder whose period holds now (from its time until the next \
+                reminder), which stops its follow-ups. It does not move the schedule: the next \
+                reminder comes at its planned time. Before the day's first reminder and after the \
                 window closes there is nothing to confirm, and the command says so (exit 1).
                 """)
 
@@ -55,10 +55,12 @@ extension HydrateCommand {
             commandName: "due",
             abstract: "Whether a reminder or a follow-up is due this minute (for cron or a systemd timer).",
             discussion: """
-                When one is due, prints its discreet text and exits 0; when none is, prints nothing
-                and exits 1 (like grep), so that a crontab line can read:
-                  * * * * * msg=$(ledger hydrate due) && notify-send -u low "Water Reminder" "$msg"
-                With --json it prints {"due", "kind", "text", "slot", "time", "date"} and exits 0
+                When one is due, prints its discreet text and exits 0; when none is, prints nothing \
+                and exits 1, like grep, so that a crontab line can read:
+
+                * * * * * msg=$(ledger hydrate due) && notify-send "$msg"
+
+                With --json it prints {"due", "kind", "text", "slot", "time", "date"} and exits 0 \
                 whether or not one is due. Errors exit as usual, with a message on stderr.
                 """)
 

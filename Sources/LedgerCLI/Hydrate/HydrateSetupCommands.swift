@@ -8,10 +8,10 @@ extension HydrateCommand {
             commandName: "setup",
             abstract: "Set the reminder schedule: start, end, interval and follow-up interval.",
             discussion: """
-                On a terminal, asks for what the flags leave out, offering the current values.
-                Without a terminal, what the flags leave out keeps its current value (a new ledger
-                starts with 09:00–17:00, every 60 minutes, follow-ups every 15 minutes). The change
-                applies at once, to the current day too; earlier days keep the schedule they were
+                On a terminal, asks for what the flags leave out, offering the current values. \
+                Without a terminal, what the flags leave out keeps its current value (a new ledger \
+                starts with 09:00–17:00, every 60 minutes, follow-ups every 15 minutes). The change \
+                applies at once, to the current day too; earlier days keep the schedule they were \
                 planned with.
                 """)
 
@@ -147,8 +147,8 @@ extension HydrateCommand {
             commandName: "export",
             abstract: "Write the schedule as an iCalendar file, so any calendar application can do the notifying.",
             discussion: """
-                One daily event per reminder with a display alarm, at floating local times. A
-                calendar cannot see confirmations, so follow-ups are left out unless --follow-ups
+                One daily event per reminder with a display alarm, at floating local times. A \
+                calendar cannot see confirmations, so follow-ups are left out unless --follow-ups \
                 asks for alarms that repeat at the follow-up interval regardless.
                 """)
 
