@@ -2,7 +2,7 @@ import Foundation
 import LedgerKit
 import Testing
 
-/// Helpers: schedules and instants written as text.
+/// Shorthands: schedules and instants written as text.
 enum H {
     static let paris = TimeZone(identifier: "Europe/Paris")!
     static let newYork = TimeZone(identifier: "America/New_York")!
