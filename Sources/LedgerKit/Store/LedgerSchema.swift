@@ -97,9 +97,10 @@ public struct AttachmentType: Sendable {
     /// Problems with one file, given its name and contents.
     public let inspect: @Sendable (_ name: String, _ contents: [UInt8]) -> [Issue]
 
-    public init(name: String, directory: String, extensions: Set<String>, maximumBytes: Int,
+    /// An attachment type; `name` defaults to the directory.
+    public init(name: String? = nil, directory: String, extensions: Set<String>, maximumBytes: Int,
                 inspect: @escaping @Sendable (_ name: String, _ contents: [UInt8]) -> [Issue]) {
-        self.name = name
+        self.name = name ?? directory
         self.directory = directory
         self.extensions = extensions
         self.maximumBytes = maximumBytes
