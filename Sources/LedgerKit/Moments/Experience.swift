@@ -54,7 +54,7 @@ public struct Experience: CollectionDocument, Equatable {
         let at = JSONPointer.root.appending("payload")
         switch experienceType {
         case .note:
-            if (payload ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if (payload ?? "").isBlank {
                 issues.append(.error(at, "a note keeps its text in payload; write the text there, or make it a \"dot\""))
             }
         case .link:
@@ -140,7 +140,7 @@ public struct MomentType: RawRepresentable, Sendable, Hashable, JSONRepresentabl
             issues.append(.error(pointer, "must be \(expectation) (found \(json.typeDescription))"))
             return nil
         }
-        guard !s.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !s.isBlank else {
             issues.append(.error(pointer, "must be \(expectation) (found \"\(s)\")"))
             return nil
         }
@@ -176,4 +176,9 @@ public enum LinkURL {
         guard let host = components.host, !host.isEmpty else { return "\(rule); \"\(shown)\" names no host" }
         return nil
     }
+}
+
+extension String {
+    /// Whether the string holds only white space (cheap: stops at the first other character).
+    fileprivate var isBlank: Bool { unicodeScalars.allSatisfy(\.properties.isWhitespace) }
 }
