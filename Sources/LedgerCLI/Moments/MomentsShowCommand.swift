@@ -56,10 +56,10 @@ struct MomentsShowCommand: ParsableCommand {
             let local = e.timestamp.local
             let when = (wide ? MomentsText.shortDate(local.date) + " " : "") + MomentsText.clock(local)
             let type = e.experienceType.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
-            let lines = content(e, store: env.store).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = MomentsText.printable(content(e, store: env.store)).split(separator: "\n", omittingEmptySubsequences: false)
             let indent = String(repeating: " ", count: when.count + 2 + 5 + 2)
-            let label = Style.dim("· " + e.momentType.label)
-            Console.print("  \(when)  \(type)  \(lines[0])  \(lines.count == 1 ? label : "")")
+            let label = Style.dim("· " + MomentsText.printable(e.momentType.label))
+            Console.print("  \(when)  \(type)  \(lines[0])" + (lines.count == 1 ? "  " + label : ""))
             for (i, line) in lines.dropFirst().enumerated() {
                 Console.print("  \(indent)\(line)" + (i == lines.count - 2 ? "  " + label : ""))
             }

@@ -140,4 +140,31 @@ import Testing
         #expect(ledger.files(under: "moments/photos").isEmpty)
         #expect(MomentsFixture.experiences(ledger).isEmpty)
     }
+
+    /// Four processes capturing at once, some with the same photo: every capture is kept and
+    /// the photo is one file.
+    @Test func concurrentCapturesAreAllKept() throws {
+        let ledger = try TestLedger()
+        let photo = try MomentsFixture.file(ledger, "same.png", MomentsFixture.png)
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for i in 0..<4 {
+                let args = i == 0 ? ["moments", "add", "--photo", photo] : ["moments", "add", "tea \(worker)-\(i)"]
+                guard let r = try? LedgerBinary.run(args, environment: ledger.environment, currentDirectory: ledger.root), r.status == 0 else { failures.add("\(worker)-\(i)"); continue }
+            }
+        }
+        #expect(failures.all.isEmpty)
+        #expect(MomentsFixture.experiences(ledger).count == 16)
+        #expect(ledger.files(under: "moments/photos").count == 1)
+        #expect(ledger.run("check").status == 0)
+    }
+}
+
+/// Failures collected from several threads.
+final class Failures: @unchecked Sendable {
+    // @unchecked: `items` is only touched under `lock`.
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ s: String) { lock.withLock { items.append(s) } }
+    var all: [String] { lock.withLock { items } }
 }

@@ -162,6 +162,18 @@ import Testing
         #expect(ledger.run("moments", "show", "2026-W48").stdout.contains("still ahead"))
     }
 
+    @Test func aNoteCannotDriveTheTerminal() throws {
+        let ledger = try Self.ledger()
+        try ledger.write("moments/experiences/2026/11/esc.json", """
+            {"id": "esc", "timestamp": "2026-11-20T10:00:00+01:00", "momentType": "now", "experienceType": "note",
+             "payload": "tea\\u001b[2J and\\ncake", "createdAt": "2026-11-20T10:00:00+01:00", "updatedAt": "2026-11-20T10:00:00+01:00"}
+            """)
+        let r = ledger.run("moments", "show", "2026-11-20")
+        #expect(r.status == 0, "\(r)")
+        #expect(!r.stdout.contains("\u{1B}"))
+        #expect(r.stdout.contains("\n  10:00  note   tea\\u{1b}[2J and\n                cake  · now\n"), "\(r)")
+    }
+
     @Test(arguments: ["2026-W54", "yesterday", "2026-11-31", "11/18"])
     func aBucketThatIsNotOneIsAUsageError(bucket: String) throws {
         let ledger = try TestLedger()
