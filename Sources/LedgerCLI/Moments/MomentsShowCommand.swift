@@ -40,7 +40,8 @@ struct MomentsShowCommand: ParsableCommand {
                          "experiences": .array(rows), "add": add.map(JSONValue.string) ?? .null]))
             return
         }
-        Console.print(Style.bold(MomentsText.title(bucket)) + Style.dim("  " + bucket.label))
+        let title = MomentsText.title(bucket)
+        Console.print(Style.bold(title) + (title == bucket.label ? "" : Style.dim("  " + bucket.label)))
         guard !experiences.isEmpty else {
             let noun = MomentsText.noun(bucket.scale)
             if let add {
@@ -54,7 +55,9 @@ struct MomentsShowCommand: ParsableCommand {
         let wide = bucket.scale > .day
         for e in experiences {
             let local = e.timestamp.local
-            let when = (wide ? MomentsText.shortDate(local.date) + " " : "") + MomentsText.clock(local)
+            let day = local.date
+            let when = (wide ? "\(MomentsText.shortWeekday(day)) \(day.day < 10 ? " " : "")\(day.day) \(MomentsText.shortMonth(day.month)) " : "")
+                + MomentsText.clock(local)
             let type = e.experienceType.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
             let lines = MomentsText.printable(content(e, store: env.store)).split(separator: "\n", omittingEmptySubsequences: false)
             let indent = String(repeating: " ", count: when.count + 2 + 5 + 2)
