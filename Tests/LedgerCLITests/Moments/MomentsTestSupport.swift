@@ -2,7 +2,7 @@ import Foundation
 import LedgerKit
 import LedgerTestSupport
 
-/// Helpers for the Moments command tests.
+/// Fixtures for the Moments command tests: ledgers, images, files.
 enum MomentsFixture {
     /// The package's root directory.
     static let packageRoot: String = {
