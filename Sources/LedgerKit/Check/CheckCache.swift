@@ -31,20 +31,34 @@ enum CheckCache {
         var stamp: FileSystem.Stamp
         var tags: [String]
         var references: [DocumentReference]
-        /// The record's line, copied unchanged into the next record.
-        var line: [UInt8] = []
     }
 
     /// One directory's lines of the record: the bytes, and each file's line in them.
     struct Block: Sendable {
         var bytes: [UInt8] = []
-        var lines: [String: Range<Int>] = [:]
+        /// Each file's line, by `CheckCache.nameHash` of its name.
+        var lines: [UInt64: Range<Int>] = [:]
 
-        /// The entry recorded for `name`, parsed.
-        func entry(_ name: String) -> Entry? {
-            guard let r = lines[name] else { return nil }
-            return CheckCache.parse(bytes[r])
+        /// The line recorded for the file `name` (to parse with `CheckCache.parse`).
+        func line(for name: String) -> ArraySlice<UInt8>? {
+            guard !lines.isEmpty else { return nil }
+            var n = name
+            return n.withUTF8 { nb -> ArraySlice<UInt8>? in
+                guard let r = lines[CheckCache.nameHash(nb)] else { return nil }
+                // "F\t<name>\t": make sure it is this name, not a hash collision.
+                let nameStart = r.lowerBound + 2, nameEnd = nameStart + nb.count
+                guard nameEnd < r.upperBound, bytes[nameEnd] == 0x09,
+                      Bytes.equal(bytes[nameStart..<nameEnd], nb) else { return nil }
+                return bytes[r]
+            }
         }
+    }
+
+    /// FNV-1a of a file name's bytes.
+    static func nameHash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return h
     }
 
     /// Reads the record one directory block at a time.
@@ -87,8 +101,7 @@ enum CheckCache {
                 guard line.count > 2, line.first == UInt8(ascii: "F"), let tab = line.dropFirst(2).firstIndex(of: 0x09) else { continue }
                 let start = block.bytes.count
                 block.bytes.append(contentsOf: line)
-                let name = String(decoding: line[(line.startIndex + 2)..<tab], as: UTF8.self)
-                block.lines[name] = start..<block.bytes.count
+                block.lines[CheckCache.nameHash(line[(line.startIndex + 2)..<tab])] = start..<block.bytes.count
                 entriesRead += 1
             }
             return block
@@ -125,18 +138,26 @@ enum CheckCache {
             append(CheckCache.header(schema) + "\n")
         }
 
-        func add(dir: String, name: String, entry: Entry, unchanged: Bool) {
+        /// Records a file's line from the old record, unchanged.
+        func add(dir: String, line: ArraySlice<UInt8>) {
+            enter(dir)
+            entriesWritten += 1
+            buffer.append(contentsOf: line)
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 16 { flush() }
+        }
+
+        private func enter(_ dir: String) {
             if currentDir != dir {
                 append("D\t\(dir)\n")
                 currentDir = dir
             }
+        }
+
+        /// Records a file newly found clean.
+        func add(dir: String, name: String, entry: Entry) {
+            enter(dir)
             entriesWritten += 1
-            if unchanged, !entry.line.isEmpty {
-                buffer.append(contentsOf: entry.line)
-                buffer.append(0x0A)
-                if buffer.count >= 1 << 16 { flush() }
-                return
-            }
             changed = true
             let s = entry.stamp
             buffer.append(UInt8(ascii: "F")); buffer.append(0x09)
@@ -200,36 +221,49 @@ enum CheckCache {
 
     /// One `F` line: name, four numbers, tags and references, separated by tabs.
     static func parse(_ line: ArraySlice<UInt8>) -> Entry? {
-        var fields: [Range<Int>] = []
-        fields.reserveCapacity(8)
-        var start = line.startIndex
-        for i in line.indices where line[i] == 0x09 {
-            fields.append(start..<i)
-            start = i + 1
-        }
-        fields.append(start..<line.endIndex)
-        guard fields.count == 8 else { return nil }
-        func number(_ r: Range<Int>) -> UInt64? {
-            guard !r.isEmpty, r.count <= 20 else { return nil }
-            var v: UInt64 = 0
-            for b in line[r] {
-                guard b >= 0x30, b <= 0x39 else { return nil }
-                v = v &* 10 &+ UInt64(b - 0x30)
+        line.withUnsafeBufferPointer { b -> Entry? in
+            // Field boundaries: exactly seven tabs.
+            var tabs: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &tabs) { t in
+                let ints = t.bindMemory(to: Int.self)
+                var i = 0
+                while i < b.count {
+                    if b[i] == 0x09 {
+                        if count < 7 { ints[count] = i }
+                        count += 1
+                    }
+                    i += 1
+                }
             }
-            return v
-        }
-        guard let size = number(fields[2]), let m = number(fields[3]), let c = number(fields[4]), let ino = number(fields[5])
-        else { return nil }
-        let tags = fields[6].isEmpty ? [] : String(decoding: line[fields[6]], as: UTF8.self).split(separator: "\u{1F}").map(String.init)
-        let refs: [DocumentReference] = fields[7].isEmpty ? [] :
-            String(decoding: line[fields[7]], as: UTF8.self).split(separator: "\u{1E}").compactMap { r in
-                let p = r.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            guard count == 7, b.count > 2, b[0] == UInt8(ascii: "F"), tabs.0 == 1, tabs.1 > 2 else { return nil }
+            func number(_ from: Int, _ to: Int) -> UInt64? {
+                guard to > from, to - from <= 20 else { return nil }
+                var v: UInt64 = 0
+                var i = from
+                while i < to {
+                    let d = b[i] &- 0x30
+                    guard d < 10 else { return nil }
+                    v = v &* 10 &+ UInt64(d)
+                    i += 1
+                }
+                return v
+            }
+            guard let size = number(tabs.1 + 1, tabs.2), let m = number(tabs.2 + 1, tabs.3),
+                  let c = number(tabs.3 + 1, tabs.4), let ino = number(tabs.4 + 1, tabs.5) else { return nil }
+            let stamp = FileSystem.Stamp(size: Int64(size), modifiedNanoseconds: Int64(bitPattern: m),
+                                         changedNanoseconds: Int64(bitPattern: c), inode: ino, type: .file)
+            guard tabs.6 > tabs.5 + 1 || tabs.6 + 1 < b.count else { return Entry(stamp: stamp, tags: [], references: []) }
+            let tagBytes = b[(tabs.5 + 1)..<tabs.6], refBytes = b[(tabs.6 + 1)...]
+            let tags = tagBytes.isEmpty ? [] : tagBytes.split(separator: 0x1F).map { String(decoding: $0, as: UTF8.self) }
+            let refs: [DocumentReference] = refBytes.isEmpty ? [] : refBytes.split(separator: 0x1E).compactMap { r in
+                let p = r.split(separator: 0x1F, omittingEmptySubsequences: false)
                 guard p.count == 3 else { return nil }
-                return DocumentReference(pointer: JSONPointer(stringLiteral: String(p[2])), kindName: String(p[0]), id: String(p[1]))
+                return DocumentReference(pointer: JSONPointer(stringLiteral: String(decoding: p[2], as: UTF8.self)),
+                                         kindName: String(decoding: p[0], as: UTF8.self), id: String(decoding: p[1], as: UTF8.self))
             }
-        let stamp = FileSystem.Stamp(size: Int64(size), modifiedNanoseconds: Int64(bitPattern: m),
-                                     changedNanoseconds: Int64(bitPattern: c), inode: ino, type: .file)
-        return Entry(stamp: stamp, tags: tags, references: refs, line: Array(line))
+            return Entry(stamp: stamp, tags: tags, references: refs)
+        }
     }
 
     /// The order `check` visits directories in: depth first, names compared byte by byte.

@@ -173,32 +173,37 @@ private struct Run {
             var i = worker
             while i < names.count {
                 let item = Item(name: names[i].0, type: names[i].1, directory: directory)
-                results.set(i, Run.inspect(item, cached: block.entry(item.name), store: store, schema: schema,
+                results.set(i, Run.inspect(item, line: block.line(for: item.name), store: store, schema: schema,
                                            fix: fix && (scope == nil || Run.inScope(item.path, scope)), racyThreshold: racy))
                 i += workers
             }
         }
-        for (i, result) in results.values.enumerated() {
+        for i in 0..<names.count {
+            let result = results.values[i]
             let item = Item(name: names[i].0, type: names[i].1, directory: directory)
             filesChecked += 1
-            if result.fromCache { filesFromCache += 1 }
-            if let kind = result.collectionKind, let id = result.id {
-                if !ids.insert(Run.hash(kind, id)).inserted { duplicateCandidates.append((kind, id)) }
+            if result.cachedLine != nil { filesFromCache += 1 }
+            if result.idHash != 0, !ids.insert(result.idHash).inserted, let named = Run.kindAndID(of: item, in: schema) {
+                duplicateCandidates.append(named)
             }
             if let stamp = result.cacheStamp {
-                writer?.add(dir: dir, name: item.name, entry: result.cached ?? .init(stamp: stamp, tags: result.tags, references: result.references),
-                            unchanged: result.cached != nil)
+                if let line = result.cachedLine {
+                    writer?.add(dir: dir, line: line)
+                } else {
+                    writer?.add(dir: dir, name: item.name, entry: .init(stamp: stamp, tags: result.details?.tags ?? [],
+                                                                       references: result.details?.references ?? []))
+                }
             }
             // The rest concerns files with something to say.
-            guard !result.issues.isEmpty || !result.fixed.isEmpty || !result.references.isEmpty || !result.tags.isEmpty || scope != nil
-            else { continue }
+            guard result.details != nil || scope != nil else { continue }
             let path = item.path
             if scope != nil, inScope(path) { seen.insert(path) }
-            for issue in result.issues { report(Problem(path, issue)) }
-            for issue in result.fixed where inScope(path) { fixed.append(Problem(path, issue)) }
-            for r in result.references { references.append((path, r)) }
-            if !result.tags.isEmpty, let kind = result.kindName {
-                tagged.append(DocumentFacts(path: path, kind: kind, id: result.id, references: result.references, tags: result.tags))
+            guard let d = result.details else { continue }
+            for issue in d.issues { report(Problem(path, issue)) }
+            for issue in d.fixed where inScope(path) { fixed.append(Problem(path, issue)) }
+            for r in d.references { references.append((path, r)) }
+            if !d.tags.isEmpty, let kind = d.kindName {
+                tagged.append(DocumentFacts(path: path, kind: kind, id: d.id, references: d.references, tags: d.tags))
             }
         }
     }
@@ -214,12 +219,29 @@ private struct Run {
         return false
     }
 
-    static func hash(_ kind: String, _ id: String) -> UInt64 {
+    /// FNV-1a of a kind name followed by a separator: the seed of `hash(seed:id:)`.
+    static func seed(_ kind: String) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in kind.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        h = (h ^ 0xFF) &* 0x0000_0100_0000_01B3
-        for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        return h
+        return (h ^ 0xFF) &* 0x0000_0100_0000_01B3
+    }
+
+    /// The hash identifying (kind, id) among all documents, for duplicate ids and references.
+    static func hash(seed: UInt64, id: some Sequence<UInt8>) -> UInt64 {
+        var h = seed
+        for b in id { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return h == 0 ? 1 : h
+    }
+
+    static func hash(_ kind: String, _ id: String) -> UInt64 { hash(seed: seed(kind), id: id.utf8) }
+
+    /// The kind name and id a file would be known by (collection documents and attachments).
+    static func kindAndID(of item: Item, in schema: Schema) -> (kind: String, id: String)? {
+        switch FileRole.classify(item.path, type: item.type, in: schema) {
+        case .document(let t, let id?): (t.kind.name, id)
+        case .attachment(let a): (a.name, item.name)
+        default: nil
+        }
     }
 
     // MARK: - One file
@@ -231,10 +253,13 @@ private struct Run {
         let path: String
         let fd: Int32
         let collection: DocumentType?
+        /// `Run.seed` of the collection's kind.
+        let seed: UInt64
 
         init(path: String, store: LedgerStore, collection: DocumentType?) {
             self.path = path
             self.collection = collection
+            seed = collection.map { Run.seed($0.kind.name) } ?? 0
             fd = open(path.isEmpty ? store.root : store.absolute(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
 
@@ -249,66 +274,85 @@ private struct Run {
         var path: String { directory.path.isEmpty ? name : directory.path + "/" + name }
     }
 
+    /// What one file contributes. Small, because most files are clean and trusted from the
+    /// cache; anything more is in `details`.
     struct Result: Sendable {
-        var issues: [Issue] = []
-        var fixed: [Issue] = []
-        var kindName: String?
-        var collectionKind: String?
-        var id: String?
-        var references: [DocumentReference] = []
-        var tags: [String] = []
+        /// `Run.hash` of the file's kind and id (collection documents, attachments), else 0.
+        var idHash: UInt64 = 0
         /// Set when the file is clean and may be remembered as such.
         var cacheStamp: FileSystem.Stamp?
-        var fromCache = false
-        /// The cache's entry, when the file was trusted from it.
-        var cached: CheckCache.Entry?
+        /// The cache's line, when the file was trusted from it.
+        var cachedLine: ArraySlice<UInt8>?
+        var details: Details?
     }
 
-    static func inspect(_ item: Item, cached: CheckCache.Entry?, store: LedgerStore, schema: Schema, fix: Bool,
+    /// Problems, fixes and facts of one file.
+    final class Details: @unchecked Sendable {
+        // @unchecked: filled by the one worker that inspects the file, read after the workers.
+        var issues: [Issue] = []
+        var fixed: [Issue] = []
+        var references: [DocumentReference] = []
+        var tags: [String] = []
+        var kindName: String?
+        var id: String?
+    }
+
+    static func inspect(_ item: Item, line: ArraySlice<UInt8>?, store: LedgerStore, schema: Schema, fix: Bool,
                         racyThreshold: Int64) -> Result {
-        let role = FileRole.classify(name: item.name, type: item.type, in: item.directory.collection)
-            ?? FileRole.classify(item.path, type: item.type, in: schema)
         var result = Result()
-        if case .document(let t, let id) = role {
-            result.kindName = t.kind.name
-            if id != nil { result.collectionKind = t.kind.name; result.id = id }
-        }
-        // Attachments are referred to by file name, as documents are by id.
-        if case .attachment(let a) = role { result.collectionKind = a.name; result.id = item.name }
+        // Fast path: a `<id>.json` in a collection's shard directory.
+        let collection = item.type == .file ? item.directory.collection : nil
+        let fastID: ArraySlice<UInt8>? = collection == nil ? nil : FileRole.documentID(inName: item.name)
+        if let fastID { result.idHash = hash(seed: item.directory.seed, id: fastID) }
         // Clean last time and untouched since: trust it.
         let stamp = item.directory.fd >= 0 ? FileSystem.stamp(in: item.directory.fd, item.name) : FileSystem.stamp(store.absolute(item.path))
-        if let cached, let stamp, !fix, cached.stamp.size == stamp.size,
+        if let line, let stamp, !fix, let cached = CheckCache.parse(line), cached.stamp.size == stamp.size,
            cached.stamp.modifiedNanoseconds == stamp.modifiedNanoseconds,
            cached.stamp.changedNanoseconds == stamp.changedNanoseconds, cached.stamp.inode == stamp.inode,
            stamp.modifiedNanoseconds < racyThreshold {
-            result.references = cached.references
-            result.tags = cached.tags
             result.cacheStamp = stamp
-            result.fromCache = true
-            result.cached = cached
+            result.cachedLine = line
+            if fastID == nil, let (kind, id) = kindAndID(of: item, in: schema) { result.idHash = hash(kind, id) }
+            if !cached.tags.isEmpty || !cached.references.isEmpty {
+                let d = Details()
+                d.references = cached.references
+                d.tags = cached.tags
+                if case .document(let t, let id) = fastID != nil ? .document(collection!, id: String(decoding: fastID!, as: UTF8.self))
+                    : FileRole.classify(item.path, type: item.type, in: schema) {
+                    d.kindName = t.kind.name
+                    d.id = id
+                }
+                result.details = d
+            }
             return result
         }
+        let role = fastID.map { .document(collection!, id: String(decoding: $0, as: UTF8.self)) }
+            ?? FileRole.classify(item.path, type: item.type, in: schema)
+        let d = Details()
         switch role {
         case .stray(let issue):
-            result.issues = [issue]
+            d.issues = [issue]
         case .conflict(let original):
-            result.issues = [.error(.root, "unresolved sync conflict: this is the other machine's version of \(original), kept because the two could not be merged; compare them, keep what you want in \(original), then delete this file")]
+            d.issues = [.error(.root, "unresolved sync conflict: this is the other machine's version of \(original), kept because the two could not be merged; compare them, keep what you want in \(original), then delete this file")]
         case .attachment(let a):
+            result.idHash = hash(a.name, item.name)
             do {
                 if let size = stamp?.size, size > a.maximumBytes {
-                    result.issues = [.error(.root, "is \(FileSystem.formatBytes(Int(size))), larger than the \(FileSystem.formatBytes(a.maximumBytes)) \(a.directory) accepts")]
+                    d.issues = [.error(.root, "is \(FileSystem.formatBytes(Int(size))), larger than the \(FileSystem.formatBytes(a.maximumBytes)) \(a.directory) accepts")]
                 } else if let bytes = try FileSystem.read(store.absolute(item.path), limit: a.maximumBytes) {
-                    result.issues = a.inspect(item.name, bytes)
+                    d.issues = a.inspect(item.name, bytes)
                 }
             } catch {
-                result.issues = [.error(.root, Run.describe(error, item.path))]
+                d.issues = [.error(.root, Run.describe(error, item.path))]
             }
         case .document(let t, let fileID):
-            inspectDocument(item.path, t, fileID, store: store, fix: fix, into: &result)
+            if let fileID { result.idHash = hash(t.kind.name, fileID) }
+            d.kindName = t.kind.name
+            d.id = fileID
+            inspectDocument(item.path, t, fileID, store: store, fix: fix, into: d)
         }
-        if result.issues.isEmpty, let stamp {
-            result.cacheStamp = stamp
-        }
+        if d.issues.isEmpty, let stamp { result.cacheStamp = stamp }
+        if !d.issues.isEmpty || !d.fixed.isEmpty || !d.references.isEmpty || !d.tags.isEmpty { result.details = d }
         return result
     }
 
@@ -319,7 +363,7 @@ private struct Run {
     }
 
     static func inspectDocument(_ path: String, _ type: DocumentType, _ fileID: String?, store: LedgerStore, fix: Bool,
-                                into result: inout Result) {
+                                into result: Details) {
         let bytes: [UInt8]
         do {
             guard let b = try store.read(path) else { return }

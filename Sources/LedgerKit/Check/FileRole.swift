@@ -27,21 +27,18 @@ enum FileRole: Sendable {
         .stray(.warning(.root, "is not where a document can be: \(t.kind.name) documents are \(shape(t))"))
     }
 
-    /// The fast path for a regular file named `<id>.json` in a shard directory of `collection`;
-    /// nil when the full classification is needed.
-    static func classify(name: String, type: FileSystem.EntryType, in collection: DocumentType?) -> FileRole? {
-        guard let collection, type == .file else { return nil }
+    /// The id in a file name `<id>.json` (as bytes), or nil when the name is not one.
+    static func documentID(inName name: String) -> ArraySlice<UInt8>? {
         var n = name
-        let id: String? = n.withUTF8 { b in
+        return n.withUTF8 { b -> ArraySlice<UInt8>? in
             guard b.count > 5, b[b.count - 5] == 0x2E, b[b.count - 4] == 0x6A, b[b.count - 3] == 0x73,
                   b[b.count - 2] == 0x6F, b[b.count - 1] == 0x6E else { return nil }
-            let stem = UnsafeBufferPointer(rebasing: b[0..<(b.count - 5)])
+            let stem = b[0..<(b.count - 5)]
             guard stem.count <= 64, let first = stem.first, first != 0x2D,
                   stem.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D })
             else { return nil }
-            return String(decoding: stem, as: UTF8.self)
+            return ArraySlice(stem)
         }
-        return id.map { .document(collection, id: $0) }
     }
 
     /// Classifies a path relative to the ledger root.

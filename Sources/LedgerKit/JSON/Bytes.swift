@@ -29,6 +29,13 @@ enum Bytes {
         return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
+    /// Whether a slice holds exactly the bytes of a buffer.
+    @inline(__always)
+    static func equal(_ a: ArraySlice<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in x.count == 0 || memcmp(x.baseAddress!, b.baseAddress!, x.count) == 0 }
+    }
+
     /// Whether `haystack` contains `needle` (ASCII needles).
     static func contains(_ haystack: String, _ needle: StaticString) -> Bool {
         var h = haystack

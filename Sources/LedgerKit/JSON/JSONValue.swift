@@ -137,8 +137,12 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Expressi
 
     /// Parses the text form (`/a/0/b`); `""` is the root.
     public init(stringLiteral value: String) {
-        tokens = value.isEmpty ? [] : value.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
+        tokens = value.isEmpty ? [] : value.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { token in
+                let s = String(decoding: token, as: UTF8.self)
+                guard token.contains(UInt8(ascii: "~")) else { return s }
+                return s.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            }
     }
 
     /// The pointer to member `key` of the object here.
