@@ -16,6 +16,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,18 +67,24 @@ class Bench:
         return out.stdout.split()
 
     # -- measuring --------------------------------------------------------------------------
-    def run_once(self, cmd, cwd=None, env=None, stdin=None, shell=False):
-        """Runs a command; returns (seconds, peak RSS in MiB, exit status)."""
-        start = time.perf_counter()
-        p = subprocess.Popen(cmd, cwd=cwd, env=env or self.env, shell=shell, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
-        if stdin:
-            p.stdin.write(stdin)
-            p.stdin.close()
-        _, status, usage = os.wait4(p.pid, 0)
-        elapsed = time.perf_counter() - start
-        p.returncode = os.waitstatus_to_exitcode(status)
-        return elapsed, usage.ru_maxrss / 1024.0, p.returncode
+    def run_once(self, cmd, cwd=None, env=None, stdin=None):
+        """Runs a command; returns (seconds, peak RSS in MiB, exit status).
+
+        The command runs under GNU time, whose report is the command's own peak resident set
+        (a child forked from this Python process would otherwise inherit Python's)."""
+        with tempfile.NamedTemporaryFile(mode="r") as report:
+            start = time.perf_counter()
+            p = subprocess.Popen(["/usr/bin/time", "-q", "-f", "%M", "-o", report.name] + list(cmd), cwd=cwd,
+                                 env=env or self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
+            if stdin:
+                p.stdin.write(stdin)
+                p.stdin.close()
+            status = p.wait()
+            elapsed = time.perf_counter() - start
+            lines = report.read().split()
+            peak_kib = float(lines[-1]) if lines and lines[-1].isdigit() else 0.0
+        return elapsed, peak_kib / 1024.0, status
 
     def compare(self, name, candidates, runs=5, setup=None, target=None, note=""):
         """Times each (label, cmd, kwargs) in `candidates`, interleaved `runs` times (after
