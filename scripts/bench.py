@@ -9,12 +9,14 @@ in scripts/bench.d/*.py. A plug-in defines `run(bench)` and uses the Bench metho
 Timings are taken in one run, interleaved, so ratios compare like with like on a shared,
 noisy machine; peak memory is each process's own maximum resident set (wait4).
 """
+import hashlib
 import importlib.util
 import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -37,7 +39,10 @@ class Bench:
         """The path of the generated ledger at `scale` (a committed git repository)."""
         path = os.path.join(self.data_dir, f"ledger-x{scale}")
         stamp = os.path.join(self.data_dir, f"ledger-x{scale}.done")
-        if os.path.exists(stamp):
+        generator = os.path.join(self.bin_dir, "ledger-bench")
+        with open(generator, "rb") as f:
+            made_by = hashlib.sha256(f.read()).hexdigest()
+        if os.path.exists(stamp) and open(stamp).read() == made_by:
             return path
         shutil.rmtree(path, ignore_errors=True)
         os.makedirs(self.data_dir, exist_ok=True)
@@ -52,7 +57,8 @@ class Bench:
         subprocess.run(["git", "-C", path, "add", "-A"], check=True, env=self.env)
         subprocess.run(["git", "-C", path, "commit", "-q", "-m", "benchmark ledger"], check=True, env=self.env)
         subprocess.run(["git", "-C", path, "config", "merge.ledger.driver", "ledger merge-driver %O %A %B %P"], check=True)
-        open(stamp, "w").close()
+        with open(stamp, "w") as f:
+            f.write(made_by)  # regenerated whenever the generator changes
         return path
 
     def files(self, scale):
@@ -61,18 +67,24 @@ class Bench:
         return out.stdout.split()
 
     # -- measuring --------------------------------------------------------------------------
-    def run_once(self, cmd, cwd=None, env=None, stdin=None, shell=False):
-        """Runs a command; returns (seconds, peak RSS in MiB, exit status)."""
-        start = time.perf_counter()
-        p = subprocess.Popen(cmd, cwd=cwd, env=env or self.env, shell=shell, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
-        if stdin:
-            p.stdin.write(stdin)
-            p.stdin.close()
-        _, status, usage = os.wait4(p.pid, 0)
-        elapsed = time.perf_counter() - start
-        p.returncode = os.waitstatus_to_exitcode(status)
-        return elapsed, usage.ru_maxrss / 1024.0, p.returncode
+    def run_once(self, cmd, cwd=None, env=None, stdin=None):
+        """Runs a command; returns (seconds, peak RSS in MiB, exit status).
+
+        The command runs under GNU time, whose report is the command's own peak resident set
+        (a child forked from this Python process would otherwise inherit Python's)."""
+        with tempfile.NamedTemporaryFile(mode="r") as report:
+            start = time.perf_counter()
+            p = subprocess.Popen(["/usr/bin/time", "-q", "-f", "%M", "-o", report.name] + list(cmd), cwd=cwd,
+                                 env=env or self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
+            if stdin:
+                p.stdin.write(stdin)
+                p.stdin.close()
+            status = p.wait()
+            elapsed = time.perf_counter() - start
+            lines = report.read().split()
+            peak_kib = float(lines[-1]) if lines and lines[-1].isdigit() else 0.0
+        return elapsed, peak_kib / 1024.0, status
 
     def compare(self, name, candidates, runs=5, setup=None, target=None, note=""):
         """Times each (label, cmd, kwargs) in `candidates`, interleaved `runs` times (after

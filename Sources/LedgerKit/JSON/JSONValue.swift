@@ -107,7 +107,7 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
         if members.count <= 16 {
             for (i, m) in members.enumerated() {
                 if m.key == key { return .found(i) }
-                if key.utf8.lexicographicallyPrecedes(m.key.utf8) { return .insertAt(i) }
+                if Bytes.precedes(key, m.key) { return .insertAt(i) }
             }
             return .insertAt(members.count)
         }
@@ -116,7 +116,7 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
             let mid = (lo + hi) / 2
             let k = members[mid].key
             if k == key { return .found(mid) }
-            if k.utf8.lexicographicallyPrecedes(key.utf8) { lo = mid + 1 } else { hi = mid }
+            if Bytes.precedes(k, key) { lo = mid + 1 } else { hi = mid }
         }
         return .insertAt(lo)
     }
@@ -137,8 +137,12 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Expressi
 
     /// Parses the text form (`/a/0/b`); `""` is the root.
     public init(stringLiteral value: String) {
-        tokens = value.isEmpty ? [] : value.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
+        tokens = value.isEmpty ? [] : value.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { token in
+                let s = String(decoding: token, as: UTF8.self)
+                guard token.contains(UInt8(ascii: "~")) else { return s }
+                return s.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            }
     }
 
     /// The pointer to member `key` of the object here.
