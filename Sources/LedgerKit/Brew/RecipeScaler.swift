@@ -126,8 +126,8 @@ public struct PlannedStep: JSONModel, Equatable {
         case .bloom:
             return "\(title): pour \(BrewFormat.grams(water))" + (timer.map { ", start timer \(BrewFormat.clock($0))" } ?? "")
         case .pour:
-            let lead = title.lowercased() == "pour" ? "Pour" : "\(title): pour"
-            return "\(lead) to \(BrewFormat.grams(total))" + (endsAt.map { " by \(BrewFormat.clock($0))" } ?? "")
+            let opening = title.lowercased() == "pour" ? "Pour" : "\(title): pour"
+            return "\(opening) to \(BrewFormat.grams(total))" + (endsAt.map { " by \(BrewFormat.clock($0))" } ?? "")
         }
     }
 }
