@@ -19,12 +19,53 @@ public struct BrewLogBook: Sendable {
         }
         var found: [BrewLog] = []
         for year in byYear.keys.sorted(by: >) {
-            found += try load(byYear[year]!).filter { recipeID == nil || $0.recipeId == recipeID }
+            if let limit, recipeID == nil {
+                found += try load(newest(limit - found.count, of: byYear[year]!))
+            } else {
+                found += try load(byYear[year]!).filter { recipeID == nil || $0.recipeId == recipeID }
+            }
             if let limit, found.count >= limit { break }
         }
         found.sort { ($0.timestamp, $0.id) < ($1.timestamp, $1.id) }
         if let limit, found.count > limit { found.removeFirst(found.count - limit) }
         return found
+    }
+
+    /// The files of the `n` most recent logs among `paths` (by timestamp, then id), chosen
+    /// from the bytes of each file without decoding it (see `quickTimestamp`); files whose
+    /// timestamp cannot be found that way are all kept, to be decoded.
+    func newest(_ n: Int, of paths: [String]) throws -> [String] {
+        guard paths.count > n else { return paths }
+        var dated: [(timestamp: Timestamp, id: String, path: String)] = []
+        var undated: [String] = []
+        for path in paths {
+            if let bytes = try repository.store.read(path), let t = Self.quickTimestamp(bytes) {
+                dated.append((t, ((path as NSString).lastPathComponent as NSString).deletingPathExtension, path))
+            } else {
+                undated.append(path)
+            }
+        }
+        dated.sort { ($0.timestamp, $0.id) > ($1.timestamp, $1.id) }
+        return dated.prefix(n).map(\.path) + undated
+    }
+
+    /// The `timestamp` of a log as ledger writes it: canonical JSON puts each top-level member
+    /// on its own line after two spaces, and no JSON string holds a raw newline, so the bytes
+    /// `\n  "timestamp": "` can only start that member. Nil for a file in another form.
+    static func quickTimestamp(_ bytes: [UInt8]) -> Timestamp? {
+        let key = Array("\n  \"timestamp\": \"".utf8)
+        guard bytes.count > key.count else { return nil }
+        var i = 0
+        let last = bytes.count - key.count
+        while i <= last {
+            if bytes[i] == 0x0A, bytes[i..<(i + key.count)].elementsEqual(key) {
+                let start = i + key.count
+                guard let end = bytes[start...].firstIndex(of: 0x22) else { return nil }
+                return Timestamp(iso8601: String(decoding: bytes[start..<end], as: UTF8.self))
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// The logs at `paths`, read and validated on every core; throws the first problem (in
