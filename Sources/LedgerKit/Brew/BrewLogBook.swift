@@ -11,18 +11,14 @@ public struct BrewLogBook: Sendable {
     /// Logs in chronological order (by timestamp, then id); those of `recipeID` only when
     /// given; with `limit`, the `limit` most recent. Throws on the first invalid log read.
     public func logs(recipeID: String? = nil, limit: Int? = nil) throws -> [BrewLog] {
-        // Group the files by year folder, newest first, and read folders until enough are in.
-        var byYear: [String: [String]] = [:]
-        for (_, path) in try repository.index() {
-            let parts = path.split(separator: "/")
-            byYear[parts.count >= 4 ? String(parts[2]) : "", default: []].append(path)
-        }
+        // Year folders newest first, each listed only when it is needed.
         var found: [BrewLog] = []
-        for year in byYear.keys.sorted(by: >) {
+        for year in try yearFolders() {
+            let paths = try files(in: year)
             if let limit, recipeID == nil {
-                found += try load(newest(limit - found.count, of: byYear[year]!))
+                found += try load(newest(limit - found.count, of: paths))
             } else {
-                found += try load(byYear[year]!).filter { recipeID == nil || $0.recipeId == recipeID }
+                found += try load(paths).filter { recipeID == nil || $0.recipeId == recipeID }
             }
             if let limit, found.count >= limit { break }
         }
@@ -31,16 +27,34 @@ public struct BrewLogBook: Sendable {
         return found
     }
 
+    /// The year folders of `brew/logs` (relative paths), newest first.
+    func yearFolders() throws -> [String] {
+        guard case .collection(let dir, _) = BrewLog.kind.location else { return [] }
+        let entries = try FileSystem.list(repository.store.absolute(dir)) ?? []
+        return entries.filter { $0.type == .directory && !$0.name.hasPrefix(".") }.map(\.name).sorted(by: >).map { dir + "/" + $0 }
+    }
+
+    /// The log files of one year folder (relative paths).
+    func files(in folder: String) throws -> [String] {
+        let entries = try FileSystem.list(repository.store.absolute(folder)) ?? []
+        return entries.compactMap { e in
+            guard e.type == .file, e.name.hasSuffix(".json"), DocumentID.isValid(e.name.dropLast(5)) else { return nil }
+            return folder + "/" + e.name
+        }
+    }
+
     /// The files of the `n` most recent logs among `paths` (by timestamp, then id), chosen
     /// from the bytes of each file without decoding it (see `quickTimestamp`); files whose
     /// timestamp cannot be found that way are all kept, to be decoded.
     func newest(_ n: Int, of paths: [String]) throws -> [String] {
         guard paths.count > n else { return paths }
+        let store = repository.store
+        let stamps = try concurrently(paths) { path in try store.read(path).flatMap(Self.quickTimestamp) }
         var dated: [(timestamp: Timestamp, id: String, path: String)] = []
         var undated: [String] = []
-        for path in paths {
-            if let bytes = try repository.store.read(path), let t = Self.quickTimestamp(bytes) {
-                dated.append((t, ((path as NSString).lastPathComponent as NSString).deletingPathExtension, path))
+        for (path, stamp) in zip(paths, stamps) {
+            if let stamp {
+                dated.append((stamp, ((path as NSString).lastPathComponent as NSString).deletingPathExtension, path))
             } else {
                 undated.append(path)
             }
@@ -72,23 +86,29 @@ public struct BrewLogBook: Sendable {
     /// path order) when one is invalid.
     func load(_ paths: [String]) throws -> [BrewLog] {
         let store = repository.store
-        let slots = Slots<Result<BrewLog?, Error>>(count: paths.count)
-        let workers = paths.count >= 32 ? ProcessInfo.processInfo.activeProcessorCount : 1
+        return try concurrently(paths) { try store.load(BrewLog.self, at: $0) }.compactMap { $0 }
+    }
+
+    /// `body` applied to every element, on every core for long lists; rethrows the first
+    /// error in element order.
+    func concurrently<T, R>(_ items: [T], _ body: @escaping @Sendable (T) throws -> R) throws -> [R] where T: Sendable {
+        let slots = Slots<Result<R, Error>>(count: items.count)
+        let workers = items.count >= 32 ? ProcessInfo.processInfo.activeProcessorCount : 1
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var i = worker
-            while i < paths.count {
-                slots.set(i, Result { try store.load(BrewLog.self, at: paths[i]) })
+            while i < items.count {
+                slots.set(i, Result { try body(items[i]) })
                 i += workers
             }
         }
-        return try slots.values.compactMap { try $0!.get() }
+        return try slots.values.map { try $0!.get() }
     }
 
     /// The most recent log.
     public func latest() throws -> BrewLog? { try logs(limit: 1).last }
 
     /// How many logs there are (from the file names alone).
-    public func count() throws -> Int { try repository.index().count }
+    public func count() throws -> Int { try yearFolders().reduce(0) { try $0 + files(in: $1).count } }
 }
 
 /// Results written by worker threads, each to its own index, and read once they are done.
