@@ -12,4 +12,8 @@ static inline int ledger_git_set_owner_validation(int enabled) {
     return git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, enabled);
 }
 
+static inline int ledger_git_set_ssl_cert_file(const char *file) {
+    return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, (const char *)0);
+}
+
 #endif
