@@ -184,15 +184,16 @@ extension Repository {
 
     /// Makes the work tree and the index match `tree`, starting from HEAD's tree. Files that
     /// differ from HEAD in the work tree are not overwritten (libgit2's safe checkout), so
-    /// a hand edit made during a sync is never lost. `progress` is called per file.
-    public func checkout(tree: ObjectID, progress: ((String) -> Void)? = nil) throws {
+    /// a hand edit made during a sync is never lost; `force` overwrites everything (a fresh
+    /// clone). `progress` is called per file.
+    public func checkout(tree: ObjectID, force: Bool = false, progress: ((String) -> Void)? = nil) throws {
         var t: OpaquePointer?
         var oid = tree.raw
         try check(git_object_lookup(&t, pointer, &oid, GIT_OBJECT_TREE), "git_object_lookup")
         defer { git_object_free(t) }
         var opts = git_checkout_options()
         try check(git_checkout_options_init(&opts, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "git_checkout_options_init")
-        opts.checkout_strategy = GIT_CHECKOUT_SAFE.rawValue
+        opts.checkout_strategy = force ? GIT_CHECKOUT_FORCE.rawValue : GIT_CHECKOUT_SAFE.rawValue
         final class Box { let f: (String) -> Void; init(_ f: @escaping (String) -> Void) { self.f = f } }
         let box = progress.map(Box.init)
         if box != nil {

@@ -380,7 +380,15 @@ extension Repository {
             throw session.unreachable(e)
         }
         let r = Repository(repo!)
-        if r.headCommit() == nil {
+        // The remote's HEAD may name another branch (a bare repository made by `git init
+        // --bare` points at master): a ledger lives on main.
+        if r.headReferenceName != "refs/heads/main", let main = r.resolve("refs/remotes/origin/main") {
+            try r.updateReference("refs/heads/main", to: main, expecting: nil, message: "ledger: clone")
+            try r.setConfig("branch.main.remote", "origin")
+            try r.setConfig("branch.main.merge", "refs/heads/main")
+            try r.setHead("refs/heads/main")
+            try r.checkout(tree: r.treeOf(commit: main), force: true)
+        } else if r.headCommit() == nil {
             try r.setHead("refs/heads/main")
             try r.setConfig("branch.main.remote", "origin")
             try r.setConfig("branch.main.merge", "refs/heads/main")
