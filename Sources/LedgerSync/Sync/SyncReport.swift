@@ -25,7 +25,7 @@ public struct DocumentChange: Sendable, Hashable {
             app = DocumentChange(PathChange(original, change.change)).app
             kind = "conflict"
         case .other:
-            app = nil
+            app = change.path.contains("/") ? change.path.split(separator: "/").first.flatMap { App(rawValue: String($0)) } : nil
             kind = nil
         }
     }

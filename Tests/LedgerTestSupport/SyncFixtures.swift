@@ -1,0 +1,206 @@
+import Foundation
+import LedgerKit
+import LedgerSync
+
+/// Runs the git command-line tool (for fixtures and for checking what plain git sees).
+public enum GitCLI {
+    /// Runs `git ARGS` in `directory`; returns its output and status.
+    @discardableResult
+    public static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> CommandResult {
+        try Processes.run("/usr/bin/git", arguments, environment: gitEnvironment.merging(environment) { $1 }, currentDirectory: directory)
+    }
+
+    /// An environment that keeps the machine's git configuration out.
+    public static let gitEnvironment: [String: String] = [
+        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "HOME": "/nonexistent",
+        "GIT_AUTHOR_NAME": "test", "GIT_AUTHOR_EMAIL": "test@example.com",
+        "GIT_COMMITTER_NAME": "test", "GIT_COMMITTER_EMAIL": "test@example.com",
+        "PATH": LedgerBinary.directory + ":/usr/local/bin:/usr/bin:/bin",
+    ]
+
+    /// Creates a bare repository (on branch main) at `path`.
+    public static func initBare(_ path: String) throws {
+        let r = try run(["init", "-q", "--bare", "-b", "main", path], in: "/")
+        guard r.status == 0 else { throw LedgerError.failure("git init --bare failed: \(r)") }
+    }
+
+    /// `git fsck --strict` of a repository; the output when it finds anything.
+    public static func fsck(_ path: String) throws -> String? {
+        let r = try run(["fsck", "--strict", "--no-progress", "--no-dangling"], in: path)
+        return r.status == 0 && r.stdout.isEmpty ? nil : r.description
+    }
+}
+
+/// Starting and stopping helper processes.
+public enum Processes {
+    /// Runs a program to completion.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           currentDirectory: String = "/", stdin: String = "") throws -> CommandResult {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if let environment { p.environment = environment }
+        p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
+        return CommandResult(status: status, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The path of a program on this machine, or a failure saying which package provides it
+    /// (tests that need a server never skip silently: `make test` installs them).
+    public static func require(_ program: String, package: String) throws -> String {
+        for dir in ["/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/sbin", "/sbin", "/bin", "/usr/lib/git-core"] {
+            let path = dir + "/" + program
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw LedgerError.failure("this test needs `\(program)` from the Debian package \(package); install it with `apt-get install \(package)` (or run `make test`, which does)")
+    }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago (the kernel's choice).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw LedgerError.failure("socket() failed") }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard bound else { throw LedgerError.failure("cannot bind a port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    /// Waits (at most `seconds`) until something accepts connections on 127.0.0.1:`port`.
+    public static func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let ok = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            if ok { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}
+
+/// A background process (a server) stopped by its PID when the value goes away.
+public final class BackgroundProcess: @unchecked Sendable {
+    // @unchecked: `process` is only touched by the test owning the value.
+    public let process: Process
+    public let log: String
+
+    /// Starts `executable` with its output appended to `log`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String) throws {
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.log = log
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+
+    /// What the process wrote so far.
+    public var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// Stops the process by its PID (SIGTERM, then SIGKILL) and waits for it.
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(pid, SIGTERM)
+        for _ in 0..<100 where process.isRunning { usleep(20_000) }
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// A bare git repository acting as the remote, and ledgers that sync through it.
+public final class SyncFixture: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    public let directory: TemporaryDirectory
+    /// The bare remote's path.
+    public let remote: String
+
+    public init() throws {
+        TestGit.isolate()
+        directory = TemporaryDirectory("ledger-sync")
+        remote = directory.path + "/remote.git"
+        try GitCLI.initBare(remote)
+    }
+
+    /// A first ledger, created with `ledger init --remote` and synced (it publishes the ledger).
+    public func origin(now: String = "2026-11-21T22:30:00+01:00") throws -> TestLedger {
+        let ledger = try TestLedger(now: now, initialize: false)
+        let r = ledger.run("init", "--remote", remote)
+        guard r.status == 0 else { throw LedgerError.failure("init failed: \(r)") }
+        let s = ledger.run("sync")
+        guard s.status == 0 else { throw LedgerError.failure("first sync failed: \(s)") }
+        return ledger
+    }
+
+    /// Another machine: `ledger clone` of the remote.
+    public func clone(now: String = "2026-11-21T22:30:00+01:00", url: String? = nil) throws -> TestLedger {
+        let ledger = try TestLedger(now: now, initialize: false)
+        let r = ledger.run("clone", url ?? remote, ledger.root)
+        guard r.status == 0 else { throw LedgerError.failure("clone failed: \(r)") }
+        return ledger
+    }
+}
+
+extension TestLedger {
+    /// Every tracked file at HEAD with its blob id (`git ls-tree -r HEAD`), to compare replicas.
+    public func headTree() throws -> [String: String] {
+        let r = try GitCLI.run(["ls-tree", "-r", "HEAD"], in: root)
+        var out: [String: String] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            out[String(parts[1])] = String(parts[0].split(separator: " ")[2])
+        }
+        return out
+    }
+
+    /// Whether the work tree has uncommitted changes (`git status --porcelain`).
+    public func gitStatus() throws -> String {
+        try GitCLI.run(["status", "--porcelain"], in: root).stdout
+    }
+
+    /// Deletes a file in the ledger (a hand deletion).
+    public func remove(_ relative: String) throws {
+        try FileManager.default.removeItem(atPath: root + "/" + relative)
+    }
+}
