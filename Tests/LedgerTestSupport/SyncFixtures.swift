@@ -111,38 +111,58 @@ public enum Processes {
 }
 
 /// A background process (a server) stopped by its PID when the value goes away.
+///
+/// Started with `posix_spawn`, not Foundation's `Process`: daemons such as sshd close every
+/// inherited descriptor, which makes `Process` believe they exited and block its monitor
+/// thread in `wait4` — and with it every other `Process` of the test run.
 public final class BackgroundProcess: @unchecked Sendable {
-    // @unchecked: `process` is only touched by the test owning the value.
-    public let process: Process
+    // @unchecked: `exited` is only touched by the test owning the value.
+    public let pid: pid_t
     public let log: String
+    private var exited = false
 
     /// Starts `executable` with its output appended to `log`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String) throws {
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = environment ?? ProcessInfo.processInfo.environment
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        guard rc == 0 else { throw LedgerError.failure("cannot start \(executable): \(String(cString: strerror(rc)))") }
+        pid = child
         self.log = log
     }
-
-    public var pid: Int32 { process.processIdentifier }
 
     /// What the process wrote so far.
     public var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
-    /// Stops the process by its PID (SIGTERM, then SIGKILL) and waits for it.
+    /// Whether it is still running.
+    public var isRunning: Bool {
+        if exited { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        return !exited
+    }
+
+    /// Stops the process by its PID (SIGTERM, then SIGKILL after two seconds) and reaps it.
     public func stop() {
-        guard process.isRunning else { return }
+        guard isRunning else { return }
         kill(pid, SIGTERM)
-        for _ in 0..<100 where process.isRunning { usleep(20_000) }
-        if process.isRunning { kill(pid, SIGKILL) }
-        process.waitUntilExit()
+        for _ in 0..<100 where isRunning { usleep(20_000) }
+        if isRunning {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            exited = true
+        }
     }
 
     deinit { stop() }
@@ -202,5 +222,55 @@ extension TestLedger {
     /// Deletes a file in the ledger (a hand deletion).
     public func remove(_ relative: String) throws {
         try FileManager.default.removeItem(atPath: root + "/" + relative)
+    }
+}
+
+/// A process started without waiting, for running several at once.
+public final class SpawnedProcess: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    let process: Process
+    let out: Pipe
+    let err: Pipe
+
+    init(_ process: Process, out: Pipe, err: Pipe) {
+        self.process = process
+        self.out = out
+        self.err = err
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Waits for the process and returns what it printed.
+    public func wait() -> CommandResult {
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = self.err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return CommandResult(status: status, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+extension Processes {
+    /// Starts a program and returns at once.
+    public static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
+                             currentDirectory: String) throws -> SpawnedProcess {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.environment = environment
+        p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return SpawnedProcess(p, out: out, err: err)
     }
 }
