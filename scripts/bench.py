@@ -9,6 +9,7 @@ in scripts/bench.d/*.py. A plug-in defines `run(bench)` and uses the Bench metho
 Timings are taken in one run, interleaved, so ratios compare like with like on a shared,
 noisy machine; peak memory is each process's own maximum resident set (wait4).
 """
+import hashlib
 import importlib.util
 import os
 import shutil
@@ -37,7 +38,10 @@ class Bench:
         """The path of the generated ledger at `scale` (a committed git repository)."""
         path = os.path.join(self.data_dir, f"ledger-x{scale}")
         stamp = os.path.join(self.data_dir, f"ledger-x{scale}.done")
-        if os.path.exists(stamp):
+        generator = os.path.join(self.bin_dir, "ledger-bench")
+        with open(generator, "rb") as f:
+            made_by = hashlib.sha256(f.read()).hexdigest()
+        if os.path.exists(stamp) and open(stamp).read() == made_by:
             return path
         shutil.rmtree(path, ignore_errors=True)
         os.makedirs(self.data_dir, exist_ok=True)
@@ -52,7 +56,8 @@ class Bench:
         subprocess.run(["git", "-C", path, "add", "-A"], check=True, env=self.env)
         subprocess.run(["git", "-C", path, "commit", "-q", "-m", "benchmark ledger"], check=True, env=self.env)
         subprocess.run(["git", "-C", path, "config", "merge.ledger.driver", "ledger merge-driver %O %A %B %P"], check=True)
-        open(stamp, "w").close()
+        with open(stamp, "w") as f:
+            f.write(made_by)  # regenerated whenever the generator changes
         return path
 
     def files(self, scale):

@@ -14,6 +14,12 @@ public struct CommandResult: Sendable, CustomStringConvertible {
         (try? JSONParser.parse(stdout)) ?? .null
     }
 
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
     public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 }
 

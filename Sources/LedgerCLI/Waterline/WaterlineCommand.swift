@@ -6,10 +6,44 @@ struct WaterlineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waterline",
         abstract: "Waterline — pacing drinks with water on a night out.",
-        subcommands: [])
+        discussion: """
+            A session is one night out. Each drink moves the Waterline up by its standard-drink
+            estimate (a double counts 2), each water moves it down by 1; water is due every N
+            drinks, and a warning shows at the threshold. This is a pacing tool: it does not
+            estimate intoxication or guarantee how you will feel tomorrow.
+            """,
+        subcommands: [
+            Start.self, Drink.self, Water.self, Status.self, Entries.self, Edit.self, Delete.self, End.self,
+            Summary.self, Sessions.self, Presets.self, Settings.self, Reminders.self,
+        ])
 
-    /// This app's line on `ledger status`.
+    /// This app's line on `ledger status`. An invalid Waterline document does not hide the
+    /// other apps: the line says which file to fix.
     static func status(_ env: CommandEnvironment) throws -> AppStatus {
-        AppStatus(app: .waterline, summary: "—", json: [:])
+        do {
+            return try statusLine(env)
+        } catch let e as LedgerError where e.code == .invalid {
+            let file = e.problems.first?.path ?? "a Waterline document"
+            return AppStatus(app: .waterline, summary: "\(file) is invalid; see `ledger check`",
+                             json: ["error": .string(e.message), "problems": .array(e.problems.map(\.json))])
+        }
+    }
+
+    static func statusLine(_ env: CommandEnvironment) throws -> AppStatus {
+        let waterline = WaterlineStore(env.store)
+        let (active, _) = try waterline.activeSession()
+        let settings = try waterline.settings()
+        var json = WaterlineJSON.status(active?.session, settings: settings, now: env.now).objectValue!
+        json["activeSession"] = active.map { .string($0.session.id) } ?? .null
+        guard let session = active?.session else {
+            return AppStatus(app: .waterline, summary: "no active session (`ledger waterline start`)", json: json)
+        }
+        let state = session.state
+        var summary = "session \(session.id) active since \(WaterlineText.time(session.startTime, env.clock)) · Waterline \(WaterlineText.value(state.waterlineValue))"
+            + (state.isWarning ? " (drink water)" : "") + " · \(WaterlineText.count(state.totalAlcoholCount, "drink")), \(state.totalWaterCount) water"
+        if WaterlineEngine.isAbandoned(session, now: env.now, afterHours: settings.abandonedAfterHours) {
+            summary += " · running for \(WaterlineEngine.hoursRunning(session, now: env.now)) hours (`ledger waterline end`)"
+        }
+        return AppStatus(app: .waterline, summary: summary, json: json)
     }
 }

@@ -27,13 +27,17 @@ public struct CheckReport: Sendable {
 /// directory walk.
 public struct Checker: Sendable {
     public let store: LedgerStore
+    /// The kinds and rules to check against.
+    public let schema: Schema
     /// Worker threads; defaults to the number of cores.
     public var threads: Int
     /// Whether to read and write the cache of clean files.
     public var useCache: Bool
 
-    public init(store: LedgerStore, threads: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true) {
+    public init(store: LedgerStore, schema: Schema = LedgerSchema.standard,
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true) {
         self.store = store
+        self.schema = schema
         self.threads = max(1, threads)
         self.useCache = useCache
     }
@@ -43,10 +47,10 @@ public struct Checker: Sendable {
     /// Checks the whole ledger, or only the files at or under `scope` (paths relative to the
     /// root); with `fix`, rewrites what can be fixed without guessing.
     public func check(scope: [String]? = nil, fix: Bool = false) throws -> CheckReport {
-        var run = Run(store: store, scope: scope.map { Set($0.map { Self.normalize($0) }) }, fix: fix,
+        var run = Run(store: store, schema: schema, scope: scope.map { Set($0.map { Self.normalize($0) }) }, fix: fix,
                       threads: threads,
-                      cache: useCache ? CheckCache.Reader(path: cachePath) : nil,
-                      writer: useCache ? CheckCache.Writer(path: cachePath) : nil)
+                      cache: useCache ? CheckCache.Reader(path: cachePath, schema: schema) : nil,
+                      writer: useCache ? CheckCache.Writer(path: cachePath, schema: schema) : nil)
         // The root holds one document; the app directories hold the rest; anything else at
         // the top level (README, .git, scripts) is the user's business.
         if let manifest = FileSystem.stamp(store.absolute("ledger.json")) {
@@ -54,14 +58,14 @@ public struct Checker: Sendable {
         } else {
             run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (run `ledger init`)")))
         }
-        for dir in LedgerSchema.appDirectories.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for dir in schema.appDirectories.sorted(by: { Bytes.precedes($0, $1) }) {
             try run.walk(dir)
         }
         if let scope = run.scope {
             for path in scope.sorted() where !run.seen.contains(path) && !run.scopeDirectories.contains(path) {
                 if FileSystem.stamp(store.absolute(path)) == nil {
                     run.report(Problem(path, .error(.root, "no such file in the ledger")))
-                } else if !path.contains("/") || !LedgerSchema.appDirectories.contains(String(path.split(separator: "/")[0])) {
+                } else if !path.contains("/") || !schema.appDirectories.contains(String(path.split(separator: "/")[0])) {
                     run.report(Problem(path, .warning(.root, "is not a ledger document (it is outside the apps' directories)")))
                 } else {
                     run.report(Problem(path, .warning(.root, "is not a ledger document (hidden files and directories are ignored)")))
@@ -69,9 +73,16 @@ public struct Checker: Sendable {
             }
         }
         run.crossDocumentChecks()
-        run.writer?.commit()
+        // Rewrite the record only when it would change.
+        if let writer = run.writer {
+            if let cache = run.cache, !writer.changed, !cache.skippedBlocks, cache.atEnd, cache.entriesRead == writer.entriesWritten {
+                writer.abandon()
+            } else {
+                writer.commit()
+            }
+        }
         let order = run.problems.enumerated().sorted { a, b in
-            a.element.path == b.element.path ? a.offset < b.offset : a.element.path.utf8.lexicographicallyPrecedes(b.element.path.utf8)
+            a.element.path == b.element.path ? a.offset < b.offset : Bytes.precedes(a.element.path, b.element.path)
         }.map(\.element)
         return CheckReport(problems: order, fixed: run.fixed, filesChecked: run.filesChecked, filesFromCache: run.filesFromCache)
     }
@@ -87,6 +98,7 @@ public struct Checker: Sendable {
 /// The state of one check run.
 private struct Run {
     let store: LedgerStore
+    let schema: Schema
     let scope: Set<String>?
     let fix: Bool
     let threads: Int
@@ -108,8 +120,10 @@ private struct Run {
     /// Facts of documents carrying tags, for the apps' cross-document rules.
     var tagged: [DocumentFacts] = []
 
-    init(store: LedgerStore, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?, writer: CheckCache.Writer?) {
+    init(store: LedgerStore, schema: Schema, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?,
+         writer: CheckCache.Writer?) {
         self.store = store
+        self.schema = schema
         self.scope = scope
         self.fix = fix
         self.threads = threads
@@ -131,9 +145,10 @@ private struct Run {
         for e in entries where !e.name.hasPrefix(".") {
             if e.type == .directory, !e.name.hasSuffix(".json") { subdirs.append(e.name) } else { files.append((e.name, e.type)) }
         }
-        files.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        // Files need no order (the cache's block for a directory is looked up by name, and
+        // problems are sorted at the end); directories are visited in the cache's order.
         try process(dir: dir, names: files)
-        for s in subdirs.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for s in subdirs.sorted(by: { Bytes.precedes($0, $1) }) {
             try walk(dir + "/" + s)
         }
     }
@@ -141,37 +156,49 @@ private struct Run {
     /// Inspects one directory's files on all cores, then records the results in order.
     mutating func process(dir: String, names: [(String, FileSystem.EntryType)]) throws {
         guard !names.isEmpty else { return }
-        let cached = cache?.entries(in: dir) ?? [:]
+        let block = cache?.block(for: dir) ?? CheckCache.Block()
         let racy = cache?.racyThreshold ?? .min
-        let items = names.map { name, type in
-            let path = dir.isEmpty ? name : dir + "/" + name
-            return Item(path: path, name: name, type: type, cached: cached[name])
+        // The kind whose documents this directory holds, if any: one classification per
+        // directory, so each file needs only a look at its name.
+        var collection: DocumentType?
+        if !dir.isEmpty, case .document(let t, _) = FileRole.classify(dir + "/x.json", type: .file, in: self.schema) {
+            collection = t
         }
-        let results = Results(count: items.count)
-        let store = store, fix = fix, scope = scope
-        let workers = items.count >= 16 ? threads : 1
+        let directory = Directory(path: dir, store: store, collection: collection)
+        defer { directory.close() }
+        let results = Results(count: names.count)
+        let store = store, fix = fix, scope = scope, schema = schema
+        let workers = names.count >= 16 ? threads : 1
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var i = worker
-            while i < items.count {
-                results.set(i, Run.inspect(items[i], store: store, fix: fix && Run.inScope(items[i].path, scope), racyThreshold: racy))
+            while i < names.count {
+                let item = Item(name: names[i].0, type: names[i].1, directory: directory)
+                results.set(i, Run.inspect(item, cached: block.entry(item.name), store: store, schema: schema,
+                                           fix: fix && (scope == nil || Run.inScope(item.path, scope)), racyThreshold: racy))
                 i += workers
             }
         }
-        for (item, result) in zip(items, results.values) {
+        for (i, result) in results.values.enumerated() {
+            let item = Item(name: names[i].0, type: names[i].1, directory: directory)
             filesChecked += 1
             if result.fromCache { filesFromCache += 1 }
-            if scope != nil, inScope(item.path) { seen.insert(item.path) }
-            for issue in result.issues { report(Problem(item.path, issue)) }
-            for issue in result.fixed where inScope(item.path) { fixed.append(Problem(item.path, issue)) }
             if let kind = result.collectionKind, let id = result.id {
                 if !ids.insert(Run.hash(kind, id)).inserted { duplicateCandidates.append((kind, id)) }
             }
-            for r in result.references { references.append((item.path, r)) }
-            if !result.tags.isEmpty, let kind = result.kindName {
-                tagged.append(DocumentFacts(path: item.path, kind: kind, id: result.id, references: result.references, tags: result.tags))
-            }
             if let stamp = result.cacheStamp {
-                writer?.add(dir: dir, name: item.name, entry: .init(stamp: stamp, tags: result.tags, references: result.references))
+                writer?.add(dir: dir, name: item.name, entry: result.cached ?? .init(stamp: stamp, tags: result.tags, references: result.references),
+                            unchanged: result.cached != nil)
+            }
+            // The rest concerns files with something to say.
+            guard !result.issues.isEmpty || !result.fixed.isEmpty || !result.references.isEmpty || !result.tags.isEmpty || scope != nil
+            else { continue }
+            let path = item.path
+            if scope != nil, inScope(path) { seen.insert(path) }
+            for issue in result.issues { report(Problem(path, issue)) }
+            for issue in result.fixed where inScope(path) { fixed.append(Problem(path, issue)) }
+            for r in result.references { references.append((path, r)) }
+            if !result.tags.isEmpty, let kind = result.kindName {
+                tagged.append(DocumentFacts(path: path, kind: kind, id: result.id, references: result.references, tags: result.tags))
             }
         }
     }
@@ -197,11 +224,29 @@ private struct Run {
 
     // MARK: - One file
 
-    struct Item: Sendable {
-        var path: String
+    /// A directory being checked: its path, an open descriptor for `fstatat`, and the
+    /// collection whose shard it is (if it is one).
+    final class Directory: @unchecked Sendable {
+        // @unchecked: immutable after init; the descriptor is closed once, after the workers.
+        let path: String
+        let fd: Int32
+        let collection: DocumentType?
+
+        init(path: String, store: LedgerStore, collection: DocumentType?) {
+            self.path = path
+            self.collection = collection
+            fd = open(path.isEmpty ? store.root : store.absolute(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+
+        func close() { if fd >= 0 { _ = Foundation.close(fd) } }
+    }
+
+    struct Item {
         var name: String
         var type: FileSystem.EntryType
-        var cached: CheckCache.Entry?
+        var directory: Directory
+        /// The path relative to the ledger root.
+        var path: String { directory.path.isEmpty ? name : directory.path + "/" + name }
     }
 
     struct Result: Sendable {
@@ -215,25 +260,30 @@ private struct Run {
         /// Set when the file is clean and may be remembered as such.
         var cacheStamp: FileSystem.Stamp?
         var fromCache = false
+        /// The cache's entry, when the file was trusted from it.
+        var cached: CheckCache.Entry?
     }
 
-    static func inspect(_ item: Item, store: LedgerStore, fix: Bool, racyThreshold: Int64) -> Result {
-        let role = FileRole.classify(item.path, type: item.type)
+    static func inspect(_ item: Item, cached: CheckCache.Entry?, store: LedgerStore, schema: Schema, fix: Bool,
+                        racyThreshold: Int64) -> Result {
+        let role = FileRole.classify(name: item.name, type: item.type, in: item.directory.collection)
+            ?? FileRole.classify(item.path, type: item.type, in: schema)
         var result = Result()
         if case .document(let t, let id) = role {
             result.kindName = t.kind.name
             if id != nil { result.collectionKind = t.kind.name; result.id = id }
         }
         // Clean last time and untouched since: trust it.
-        let stamp = FileSystem.stamp(store.absolute(item.path))
-        if let cached = item.cached, let stamp, !fix, cached.stamp.size == stamp.size,
+        let stamp = item.directory.fd >= 0 ? FileSystem.stamp(in: item.directory.fd, item.name) : FileSystem.stamp(store.absolute(item.path))
+        if let cached, let stamp, !fix, cached.stamp.size == stamp.size,
            cached.stamp.modifiedNanoseconds == stamp.modifiedNanoseconds,
            cached.stamp.changedNanoseconds == stamp.changedNanoseconds, cached.stamp.inode == stamp.inode,
-           max(stamp.modifiedNanoseconds, stamp.changedNanoseconds) < racyThreshold {
+           stamp.modifiedNanoseconds < racyThreshold {
             result.references = cached.references
             result.tags = cached.tags
             result.cacheStamp = stamp
             result.fromCache = true
+            result.cached = cached
             return result
         }
         switch role {
@@ -310,7 +360,7 @@ private struct Run {
                 if free { destination = expected }
             }
         }
-        if !body.elementsEqual(CanonicalJSON.encode(json)) {
+        if !Bytes.equal(body, CanonicalJSON.encode(json)) {
             issues.append(.warning(.root, "is not in canonical format (sorted keys, 2-space indentation, one array element per line, final newline)", fixable: true))
         }
         if fix, issues.contains(where: \.fixable) {
@@ -336,7 +386,7 @@ private struct Run {
 
     mutating func crossDocumentChecks() {
         for (kind, id) in duplicateCandidates {
-            guard let t = Registry.shared.collectionsByKind[kind] else { continue }
+            guard let t = schema.collectionsByKind[kind] else { continue }
             let paths = Run.paths(of: id, in: t.kind, store: store)
             guard paths.count > 1 else { continue }
             for p in paths {
@@ -348,7 +398,7 @@ private struct Run {
             let kind = ref.kind.replacingOccurrences(of: ".", with: " ")
             report(Problem(path, .warning(ref.pointer, "refers to the \(kind) \"\(ref.id)\", which does not exist")))
         }
-        for rule in LedgerSchema.crossDocumentRules {
+        for rule in schema.crossDocumentRules {
             for p in rule.check(tagged) { report(p) }
         }
     }

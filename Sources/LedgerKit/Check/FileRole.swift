@@ -13,8 +13,39 @@ enum FileRole: Sendable {
     /// The marker in a conflict file's name: `settings.conflict-<tag>.json`.
     static let conflictMarker = ".conflict-"
 
+    /// Where documents of a kind go, for messages: `waterline/sessions/<YYYY>/<id>.json`.
+    static func shape(_ t: DocumentType) -> String {
+        guard case .collection(let dir, let sharding) = t.kind.location else { return t.kind.path() }
+        switch sharding {
+        case .none: return "\(dir)/<id>.json"
+        case .year: return "\(dir)/<YYYY>/<id>.json"
+        case .yearMonth: return "\(dir)/<YYYY>/<MM>/<id>.json"
+        }
+    }
+
+    static func misplaced(_ t: DocumentType) -> FileRole {
+        .stray(.warning(.root, "is not where a document can be: \(t.kind.name) documents are \(shape(t))"))
+    }
+
+    /// The fast path for a regular file named `<id>.json` in a shard directory of `collection`;
+    /// nil when the full classification is needed.
+    static func classify(name: String, type: FileSystem.EntryType, in collection: DocumentType?) -> FileRole? {
+        guard let collection, type == .file else { return nil }
+        var n = name
+        let id: String? = n.withUTF8 { b in
+            guard b.count > 5, b[b.count - 5] == 0x2E, b[b.count - 4] == 0x6A, b[b.count - 3] == 0x73,
+                  b[b.count - 2] == 0x6F, b[b.count - 1] == 0x6E else { return nil }
+            let stem = UnsafeBufferPointer(rebasing: b[0..<(b.count - 5)])
+            guard stem.count <= 64, let first = stem.first, first != 0x2D,
+                  stem.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D })
+            else { return nil }
+            return String(decoding: stem, as: UTF8.self)
+        }
+        return id.map { .document(collection, id: $0) }
+    }
+
     /// Classifies a path relative to the ledger root.
-    static func classify(_ path: String, type: FileSystem.EntryType) -> FileRole {
+    static func classify(_ path: String, type: FileSystem.EntryType, in schema: Schema) -> FileRole {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let name = parts.last ?? path
         switch type {
@@ -27,37 +58,32 @@ enum FileRole: Sendable {
         case .file:
             break
         }
-        if name.contains(conflictMarker), name.hasSuffix(".json") {
+        if Bytes.contains(name, ".conflict-"), name.hasSuffix(".json") {
             let r = name.range(of: conflictMarker)!
             let original = (parts.dropLast() + [String(name[..<r.lowerBound]) + ".json"]).joined(separator: "/")
             return .conflict(original: original)
         }
-        if let t = Registry.shared.singletons[path] { return .document(t, id: nil) }
+        if let t = schema.singletons[path] { return .document(t, id: nil) }
         let parent = parts.dropLast().joined(separator: "/")
-        if let a = Registry.shared.attachments[parent] {
+        if let a = schema.attachments[parent] {
             let ext = (name as NSString).pathExtension.lowercased()
             guard a.extensions.contains(ext) else {
                 return .stray(.warning(.root, "is not a file \(a.directory) keeps (expected one of: \(a.extensions.sorted().map { "." + $0 }.joined(separator: ", ")))"))
             }
             return .attachment(a)
         }
-        for (dir, t) in Registry.shared.collections where path.hasPrefix(dir + "/") {
-            let rest = parts.dropFirst(dir.split(separator: "/").count)
+        for (dir, t) in schema.collections where path.utf8.count > dir.utf8.count && path.hasPrefix(dir)
+            && path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: dir.utf8.count)] == UInt8(ascii: "/") {
+            let rest = parts.dropFirst(dir.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
             let depth = t.kind.shardDepth
-            let shape = t.kind.path(id: "<id>", date: nil)
-                .replacingOccurrences(of: "/0000/00/", with: "/<YYYY>/<MM>/").replacingOccurrences(of: "/0000/", with: "/<YYYY>/")
-            guard rest.count == depth + 1 else {
-                return .stray(.warning(.root, "is not where a document can be: \(t.kind.name) documents are \(shape)"))
-            }
+            guard rest.count == depth + 1 else { return misplaced(t) }
             let shards = Array(rest.dropLast())
-            if depth >= 1, !(shards[0].count == 4 && shards[0].allSatisfy(\.isASCIIDigit)) {
-                return .stray(.warning(.root, "is not where a document can be: \(t.kind.name) documents are \(shape)"))
-            }
-            if depth >= 2, !(shards[1].count == 2 && (Int(shards[1]).map { (1...12).contains($0) } ?? false)) {
-                return .stray(.warning(.root, "is not where a document can be: \(t.kind.name) documents are \(shape)"))
+            if depth >= 1, !(shards[0].utf8.count == 4 && shards[0].allSatisfy(\.isASCIIDigit)) { return misplaced(t) }
+            if depth >= 2, !(shards[1].utf8.count == 2 && (Int(shards[1]).map { (1...12).contains($0) } ?? false)) {
+                return misplaced(t)
             }
             guard name.hasSuffix(".json") else {
-                return .stray(.warning(.root, "is not a document: documents are .json files (\(shape))"))
+                return .stray(.warning(.root, "is not a document: documents are .json files (\(shape(t)))"))
             }
             let id = String(name.dropLast(5))
             guard DocumentID.isValid(id) else {
@@ -67,32 +93,6 @@ enum FileRole: Sendable {
         }
         let app = parts.first ?? ""
         return .stray(.warning(.root, "is not a ledger document: \(app)/ holds nothing at this location"))
-    }
-}
-
-/// Lookup tables built once from `LedgerSchema`.
-struct Registry: Sendable {
-    static let shared = Registry()
-
-    let singletons: [String: DocumentType]
-    let collections: [(String, DocumentType)]
-    let attachments: [String: AttachmentType]
-    let collectionsByKind: [String: DocumentType]
-
-    init() {
-        var s: [String: DocumentType] = [:]
-        var c: [(String, DocumentType)] = []
-        for t in LedgerSchema.documentTypes {
-            switch t.kind.location {
-            case .singleton(let path): s[path] = t
-            case .collection(let dir, _): c.append((dir, t))
-            }
-        }
-        singletons = s
-        // Longest directory first, so nested collections win over their parents.
-        collections = c.sorted { $0.0.count > $1.0.count }
-        attachments = Dictionary(uniqueKeysWithValues: LedgerSchema.attachmentTypes.map { ($0.directory, $0) })
-        collectionsByKind = Dictionary(uniqueKeysWithValues: c.map { ($0.1.kind.name, $0.1) })
     }
 }
 

@@ -95,6 +95,17 @@ public enum CanonicalJSON {
 
     private static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(0x22)
+        var s = s
+        let plain = s.withUTF8 { bytes in
+            // Fast path: nothing to escape.
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
+            out.append(0x22)
+            return
+        }
         for b in s.utf8 {
             switch b {
             case 0x22: out.append(0x5C); out.append(0x22)

@@ -166,7 +166,13 @@ private struct Parser {
             throw fail("unexpected \(describe(bytes[i])); expected ',' or '}' after an object member")
         }
         depth -= 1
-        members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        // Canonical files are already sorted: check before sorting.
+        var sorted = true
+        for j in members.indices.dropFirst() where !Bytes.precedes(members[j - 1].key, members[j].key) {
+            sorted = false
+            break
+        }
+        if !sorted { members.sort { Bytes.precedes($0.key, $1.key) } }
         return .object(JSONObject(sortedMembers: members))
     }
 

@@ -107,7 +107,7 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
         if members.count <= 16 {
             for (i, m) in members.enumerated() {
                 if m.key == key { return .found(i) }
-                if key.utf8.lexicographicallyPrecedes(m.key.utf8) { return .insertAt(i) }
+                if Bytes.precedes(key, m.key) { return .insertAt(i) }
             }
             return .insertAt(members.count)
         }
@@ -116,7 +116,7 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
             let mid = (lo + hi) / 2
             let k = members[mid].key
             if k == key { return .found(mid) }
-            if k.utf8.lexicographicallyPrecedes(key.utf8) { lo = mid + 1 } else { hi = mid }
+            if Bytes.precedes(k, key) { lo = mid + 1 } else { hi = mid }
         }
         return .insertAt(lo)
     }

@@ -71,10 +71,20 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// `2026-11-21T23:41:07+01:00`, with `.123` milliseconds only when they are not zero.
     public var iso8601: String {
         let l = local
-        var s = l.date.description + "T" + pad(l.hour) + ":" + pad(l.minute) + ":" + pad(l.second)
-        if l.millisecond != 0 { s += "." + pad(l.millisecond, 3) }
-        s += Timestamp.formatOffset(utcOffsetSeconds)
-        return s
+        var b: [UInt8] = []
+        b.reserveCapacity(29)
+        appendDigits(l.date.year, 4, &b); b.append(0x2D)
+        appendDigits(l.date.month, 2, &b); b.append(0x2D)
+        appendDigits(l.date.day, 2, &b); b.append(0x54)
+        appendDigits(l.hour, 2, &b); b.append(0x3A)
+        appendDigits(l.minute, 2, &b); b.append(0x3A)
+        appendDigits(l.second, 2, &b)
+        if l.millisecond != 0 { b.append(0x2E); appendDigits(l.millisecond, 3, &b) }
+        b.append(utcOffsetSeconds < 0 ? 0x2D : 0x2B)
+        let m = abs(utcOffsetSeconds) / 60
+        appendDigits(m / 60, 2, &b); b.append(0x3A)
+        appendDigits(m % 60, 2, &b)
+        return String(decoding: b, as: UTF8.self)
     }
 
     public var description: String { iso8601 }
@@ -89,49 +99,66 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; nil for anything else, including
     /// impossible dates (February 30th) and timestamps without an offset.
     public init?(iso8601 text: String) {
-        var t = text.utf8[...]
+        let parsed = text.utf8.withContiguousStorageIfAvailable { Timestamp.parse($0) } ?? Timestamp.parse(Array(text.utf8)[...])
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    private static func parse<C: Collection<UInt8>>(_ t: C) -> Timestamp? where C.Index == Int {
+        var i = t.startIndex
+        let end = t.endIndex
         func number(_ n: Int) -> Int? {
-            guard t.count >= n else { return nil }
+            guard end - i >= n else { return nil }
             var v = 0
-            for b in t.prefix(n) {
+            for _ in 0..<n {
+                let b = t[i]
                 guard b >= 0x30, b <= 0x39 else { return nil }
                 v = v * 10 + Int(b - 0x30)
+                i += 1
             }
-            t = t.dropFirst(n)
             return v
         }
-        func expect(_ c: Character) -> Bool {
-            guard let b = t.first, b == c.asciiValue! else { return false }
-            t = t.dropFirst()
+        func expect(_ c: UInt8) -> Bool {
+            guard i < end, t[i] == c else { return false }
+            i += 1
             return true
         }
-        guard let y = number(4), expect("-"), let mo = number(2), expect("-"), let d = number(2),
+        guard let y = number(4), expect(0x2D), let mo = number(2), expect(0x2D), let d = number(2),
               let date = LocalDate(year: y, month: mo, day: d),
-              expect("T"), let h = number(2), expect(":"), let mi = number(2), expect(":"), let s = number(2),
+              expect(0x54), let h = number(2), expect(0x3A), let mi = number(2), expect(0x3A), let s = number(2),
               h < 24, mi < 60, s < 60
         else { return nil }
         var ms = 0
-        if expect(".") {
+        if expect(0x2E) {
             var digits = 0
-            while let b = t.first, b >= 0x30, b <= 0x39 {
-                if digits < 3 { ms = ms * 10 + Int(b - 0x30) }
+            while i < end, t[i] >= 0x30, t[i] <= 0x39 {
+                if digits < 3 { ms = ms * 10 + Int(t[i] - 0x30) }
                 digits += 1
-                t = t.dropFirst()
+                i += 1
             }
             guard digits > 0 else { return nil }
             if digits < 3 { for _ in digits..<3 { ms *= 10 } }
         }
         var offset = 0
-        if expect("Z") {
-            offset = 0
-        } else {
-            guard let sign = t.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
-            t = t.dropFirst()
-            guard let oh = number(2), expect(":"), let om = number(2), oh <= 18, om < 60 else { return nil }
-            offset = (oh * 3600 + om * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+        if !expect(0x5A) {
+            guard i < end, t[i] == 0x2B || t[i] == 0x2D else { return nil }
+            let negative = t[i] == 0x2D
+            i += 1
+            guard let oh = number(2), expect(0x3A), let om = number(2), oh <= 18, om < 60 else { return nil }
+            offset = (oh * 3600 + om * 60) * (negative ? -1 : 1)
         }
-        guard t.isEmpty else { return nil }
-        self.init(local: LocalDateTime(date: date, hour: h, minute: mi, second: s, millisecond: ms), utcOffsetSeconds: offset)
+        guard i == end else { return nil }
+        return Timestamp(local: LocalDateTime(date: date, hour: h, minute: mi, second: s, millisecond: ms), utcOffsetSeconds: offset)
+    }
+}
+
+@inline(__always)
+private func appendDigits(_ n: Int, _ width: Int, _ out: inout [UInt8]) {
+    var divisor = 1
+    for _ in 1..<width { divisor *= 10 }
+    while divisor > 0 {
+        out.append(UInt8(truncatingIfNeeded: 0x30 + (n / divisor) % 10))
+        divisor /= 10
     }
 }
 

@@ -65,13 +65,17 @@ public struct DocumentType: Sendable {
             return inspection
         }
         issues += model.validate()
-        let written = model.json
         let fixed = model.recomputed.json
-        for d in JSONDiff.differences(json, written, limit: 5) {
-            issues.append(.warning(d.pointer, d.describe(as: "ledger writes"), fixable: true))
-        }
-        for d in JSONDiff.differences(written, fixed, limit: 5) {
-            issues.append(.warning(d.pointer, "derived value is stale: " + d.describe(as: "a recompute gives"), fixable: true))
+        if fixed != json {
+            // Something differs from how ledger would write it: normalisation of what was read
+            // (a timestamp written with "Z", a defaulted field left out), or stale derived values.
+            let written = model.json
+            for d in JSONDiff.differences(json, written, limit: 5) {
+                issues.append(.warning(d.pointer, d.describe(as: "ledger writes"), fixable: true))
+            }
+            for d in JSONDiff.differences(written, fixed, limit: 5) {
+                issues.append(.warning(d.pointer, "derived value is stale: " + d.describe(as: "a recompute gives"), fixable: true))
+            }
         }
         inspection.issues = issues
         inspection.normalized = fixed

@@ -63,6 +63,17 @@ public enum FileSystem {
     public static func stamp(_ path: String) -> Stamp? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
+        return stamp(st)
+    }
+
+    /// `lstat` of `name` in the directory open as `directory` (a file descriptor).
+    public static func stamp(in directory: Int32, _ name: String) -> Stamp? {
+        var st = stat()
+        guard fstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return stamp(st)
+    }
+
+    private static func stamp(_ st: stat) -> Stamp {
         let type: EntryType
         switch st.st_mode & S_IFMT {
         case S_IFREG: type = .file

@@ -1,39 +1,86 @@
-/// Every kind of file a ledger may hold, and the rules that span documents.
+/// The registry of apps: every kind of file a ledger may hold, and the rules that span
+/// documents.
 ///
 /// Each app declares its document types, attachment types and cross-document rules in its
-/// `LedgerApp`; `check`, `init`, sync and the merge driver find a file's rules through this
-/// registry alone.
+/// `LedgerApp`; `check`, `init`, sync and the merge driver find a file's rules through
+/// `LedgerSchema.standard` alone.
 public enum LedgerSchema {
     /// The apps, in the order they are shown.
     public static let apps: [any LedgerApp.Type] = [WaterlineApp.self, BrewApp.self, HydrateApp.self, MomentsApp.self]
 
+    /// Everything a ledger holds: the manifest and every app's kinds and rules.
+    public static let standard = Schema(
+        documentTypes: [DocumentType(LedgerManifest.self)] + apps.flatMap { $0.documentTypes },
+        attachmentTypes: apps.flatMap { $0.attachmentTypes },
+        crossDocumentRules: apps.flatMap { $0.crossDocumentRules })
+
     /// All JSON document types.
-    public static let documentTypes: [DocumentType] = [DocumentType(LedgerManifest.self)] + apps.flatMap { $0.documentTypes }
-
-    /// Non-JSON files kept in the ledger (photos).
-    public static let attachmentTypes: [AttachmentType] = apps.flatMap { $0.attachmentTypes }
-
-    /// Rules over the facts of all documents at once (beyond duplicate ids and references).
-    public static let crossDocumentRules: [CrossDocumentRule] = apps.flatMap { $0.crossDocumentRules }
-
-    /// The top-level directories that belong to apps; other top-level entries are the user's.
-    public static let appDirectories: Set<String> = Set(
-        documentTypes.compactMap { t -> String? in
-            if case .collection(let dir, _) = t.kind.location { return String(dir.split(separator: "/")[0]) }
-            if case .singleton(let path) = t.kind.location, path.contains("/") { return String(path.split(separator: "/")[0]) }
-            return nil
-        } + attachmentTypes.map { String($0.directory.split(separator: "/")[0]) }
-    )
+    public static var documentTypes: [DocumentType] { standard.documentTypes }
 
     /// The documents a new ledger starts with (`ledger init`), by path relative to the root:
     /// the manifest and each app's defaults (such as Waterline's five drink presets).
     public static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] {
         [(LedgerManifest.kind.path(), LedgerManifest(createdAt: now).json)] + apps.flatMap { $0.initialDocuments(now: now) }
     }
+}
 
-    /// The document type with this kind name.
-    public static func type(named name: String) -> DocumentType? {
+/// A set of document kinds and rules: what `check` validates and sync knows how to merge.
+/// `LedgerSchema.standard` is the one ledgers use; tests may build their own.
+public struct Schema: Sendable {
+    public let documentTypes: [DocumentType]
+    /// Non-JSON files kept in the ledger (photos).
+    public let attachmentTypes: [AttachmentType]
+    /// Rules over the facts of all documents at once (beyond duplicate ids and references).
+    public let crossDocumentRules: [CrossDocumentRule]
+    /// The top-level directories that belong to apps; other top-level entries are the user's.
+    public let appDirectories: Set<String>
+
+    let singletons: [String: DocumentType]
+    /// Collections by directory, longest directory first (nested collections win).
+    let collections: [(String, DocumentType)]
+    let attachments: [String: AttachmentType]
+    let collectionsByKind: [String: DocumentType]
+
+    public init(documentTypes: [DocumentType], attachmentTypes: [AttachmentType] = [], crossDocumentRules: [CrossDocumentRule] = []) {
+        self.documentTypes = documentTypes
+        self.attachmentTypes = attachmentTypes
+        self.crossDocumentRules = crossDocumentRules
+        var s: [String: DocumentType] = [:]
+        var c: [(String, DocumentType)] = []
+        for t in documentTypes {
+            switch t.kind.location {
+            case .singleton(let path): s[path] = t
+            case .collection(let dir, _): c.append((dir, t))
+            }
+        }
+        singletons = s
+        collections = c.sorted { $0.0.count > $1.0.count }
+        attachments = Dictionary(uniqueKeysWithValues: attachmentTypes.map { ($0.directory, $0) })
+        collectionsByKind = Dictionary(uniqueKeysWithValues: c.map { ($0.1.kind.name, $0.1) })
+        appDirectories = Set(
+            documentTypes.compactMap { t -> String? in
+                if case .collection(let dir, _) = t.kind.location { return String(dir.split(separator: "/")[0]) }
+                if case .singleton(let path) = t.kind.location, path.contains("/") { return String(path.split(separator: "/")[0]) }
+                return nil
+            } + attachmentTypes.map { String($0.directory.split(separator: "/")[0]) })
+    }
+
+    /// The document type with this kind name (`waterline.session`).
+    public func documentType(named name: String) -> DocumentType? {
         documentTypes.first { $0.kind.name == name }
+    }
+
+    /// The document type whose location `path` (relative to the ledger root) is, or nil when
+    /// the path is not where a document can be (the same classification `check` uses).
+    public func documentType(forPath path: String) -> DocumentType? {
+        if case .document(let t, _) = FileRole.classify(path, type: .file, in: self) { return t }
+        return nil
+    }
+
+    /// The attachment type whose directory holds `path`, when it is an allowed file there.
+    public func attachmentType(forPath path: String) -> AttachmentType? {
+        if case .attachment(let a) = FileRole.classify(path, type: .file, in: self) { return a }
+        return nil
     }
 }
 

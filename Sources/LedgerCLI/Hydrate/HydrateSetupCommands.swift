@@ -1,0 +1,177 @@
+import ArgumentParser
+import LedgerKit
+
+extension HydrateCommand {
+    /// `ledger hydrate setup [--start HH:MM] [--end HH:MM] [--interval MIN] [--follow-up MIN]`
+    struct Setup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "setup",
+            abstract: "Set the reminder schedule: start, end, interval and follow-up interval.",
+            discussion: """
+                On a terminal, asks for what the flags leave out, offering the current values. \
+                Without a terminal, what the flags leave out keeps its current value (a new ledger \
+                starts with 09:00–17:00, every 60 minutes, follow-ups every 15 minutes). The change \
+                applies at once, to the current day too; earlier days keep the schedule they were \
+                planned with.
+                """)
+
+        @Option(help: ArgumentHelp("The first reminder of the day.", valueName: "HH:MM"))
+        var start: String?
+
+        @Option(help: ArgumentHelp("The end of the window (exclusive); at or before --start, the window runs past midnight.", valueName: "HH:MM"))
+        var end: String?
+
+        @Option(help: ArgumentHelp("Minutes between reminders (1–1440).", valueName: "MIN"))
+        var interval: Int?
+
+        @Option(name: .customLong("follow-up"), help: ArgumentHelp("Minutes between follow-ups of an unconfirmed reminder, shorter than the interval.", valueName: "MIN"))
+        var followUp: Int?
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let env = try global.environment()
+            let log = HydrationLog(store: env.store)
+            var answers = Answers(start: try start.map { try Self.time($0, flag: "--start") }, end: try end.map { try Self.time($0, flag: "--end") },
+                                  interval: interval, followUp: followUp)
+            if CLIContext.current.stdinIsTerminal, answers.missing {
+                answers = try Self.ask(answers, current: log.schedule().reminders)
+            }
+            let (schedule, changed) = try env.store.withWriterLock { () -> (ReminderSchedule, Bool) in
+                var r = try log.schedule().reminders
+                if let v = answers.start { r.startTime = v }
+                if let v = answers.end { r.endTime = v }
+                if let v = answers.interval { r.intervalMinutes = v }
+                if let v = answers.followUp { r.followUpIntervalMinutes = v }
+                let problems = r.validate(at: .root)
+                if let first = problems.first {
+                    let field = first.pointer.tokens.last ?? ""
+                    throw LedgerError.usage("\(Self.flags[field] ?? field) (\(field)) \(first.message)")
+                }
+                return (r, try log.changeSchedule(to: r, at: env.now, timeZone: env.clock.timeZone))
+            }
+            let count = schedule.nominalSlotOffsets.count
+            Console.print((changed ? "Saved" : "Unchanged") + ": \(count) reminder\(count == 1 ? "" : "s") a day, " + schedule.summary + ".")
+            if changed {
+                Console.print(Style.dim("To be notified, run `ledger hydrate due` every minute (see the README's crontab line), or import `ledger hydrate export --ics FILE` into a calendar."))
+            }
+        }
+
+        /// What the flags (or the prompts) gave.
+        struct Answers {
+            var start: ClockTime?
+            var end: ClockTime?
+            var interval: Int?
+            var followUp: Int?
+            var missing: Bool { start == nil || end == nil || interval == nil || followUp == nil }
+        }
+
+        static let flags = ["startTime": "--start", "endTime": "--end", "intervalMinutes": "--interval", "followUpIntervalMinutes": "--follow-up"]
+
+        /// `HH:MM`, or `H:MM`.
+        static func parseTime(_ text: String) -> ClockTime? {
+            let t = text.trimmingCharacters(in: .whitespaces)
+            return ClockTime(t) ?? ClockTime("0" + t)
+        }
+
+        static func time(_ text: String, flag: String) throws -> ClockTime {
+            guard let t = parseTime(text) else { throw LedgerError.usage("\(flag) must be a time of day written HH:MM, like 09:00 (found \"\(text)\")") }
+            return t
+        }
+
+        /// The onboarding: asks for each value the flags left out, checking each answer at once.
+        static func ask(_ given: Answers, current: ReminderSchedule) throws -> Answers {
+            var a = given
+            var r = current
+            if let v = a.start { r.startTime = v }
+            if let v = a.end { r.endTime = v }
+            if let v = a.interval { r.intervalMinutes = v }
+            if let v = a.followUp { r.followUpIntervalMinutes = v }
+            Console.print("Water Reminder reminds you to drink water during your waking hours, and again until you confirm.")
+            Console.print(Style.dim("Press Enter to keep the value in brackets."))
+            if a.start == nil {
+                r.startTime = try prompt("Start time (HH:MM)", r.startTime, parse: { parseTime($0) }, check: { _ in nil })
+                a.start = r.startTime
+            }
+            if a.end == nil {
+                r.endTime = try prompt("End time (HH:MM; earlier than the start means past midnight)", r.endTime, parse: { parseTime($0) },
+                                       check: { $0 == r.startTime ? "the end must differ from the start (\(r.startTime))" : nil })
+                a.end = r.endTime
+            }
+            if a.interval == nil {
+                r.intervalMinutes = try prompt("Minutes between reminders", r.intervalMinutes, parse: { Int($0) }, check: { v in
+                    (1...ReminderSchedule.maximumIntervalMinutes).contains(v) ? nil : "give a number of minutes from 1 to \(ReminderSchedule.maximumIntervalMinutes)"
+                })
+                a.interval = r.intervalMinutes
+            }
+            if a.followUp == nil {
+                let suggestion = r.followUpIntervalMinutes < r.intervalMinutes ? r.followUpIntervalMinutes : max(1, r.intervalMinutes / 4)
+                let interval = r.intervalMinutes
+                r.followUpIntervalMinutes = try prompt("Minutes between follow-ups until you confirm (less than \(interval))", suggestion,
+                                                       parse: { Int($0) }, check: { v in
+                    (1..<max(2, interval)).contains(v) ? nil : "give a number of minutes from 1 to \(interval - 1)"
+                })
+                a.followUp = r.followUpIntervalMinutes
+            }
+            return a
+        }
+
+        /// One question, asked again until the answer is usable; Enter keeps `current`.
+        static func prompt<T: CustomStringConvertible>(_ question: String, _ current: T, parse: (String) -> T?,
+                                                       check: (T) -> String?) throws -> T {
+            let context = CLIContext.current
+            while true {
+                context.stdout.write("\(question) [\(current)]: ")
+                context.stdout.flush()
+                guard let line = context.stdin.readLine() else {
+                    Console.print()
+                    throw LedgerError.usage("setup stopped before \"\(question)\" was answered; nothing was saved")
+                }
+                let text = line.trimmingCharacters(in: .whitespaces)
+                guard let value = text.isEmpty ? current : parse(text) else {
+                    Console.print("  \"\(text)\" is not \(T.self == ClockTime.self ? "a time like 09:00" : "a whole number of minutes"); try again.")
+                    continue
+                }
+                if let problem = check(value) {
+                    Console.print("  \(problem); try again.")
+                    continue
+                }
+                return value
+            }
+        }
+    }
+
+    /// `ledger hydrate export --ics FILE [--follow-ups]`
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write the schedule as an iCalendar file, so any calendar application can do the notifying.",
+            discussion: """
+                One daily event per reminder with a display alarm, at floating local times. A \
+                calendar cannot see confirmations, so follow-ups are left out unless --follow-ups \
+                asks for alarms that repeat at the follow-up interval regardless.
+                """)
+
+        @Option(help: ArgumentHelp("The file to write (- for stdout).", valueName: "FILE"))
+        var ics: String
+
+        @Flag(name: .customLong("follow-ups"), help: "Repeat each alarm at the follow-up interval until the next reminder.")
+        var followUps = false
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let env = try global.environment()
+            let schedule = try HydrationLog(store: env.store).schedule()
+            let text = HydrationCalendar.ics(schedule, followUps: followUps)
+            if ics == "-" {
+                CLIContext.current.stdout.write(text)
+                return
+            }
+            let path = CLIContext.current.absolutePath(ics)
+            try FileSystem.writeAtomically(path, Array(text.utf8))
+            let count = schedule.reminders.nominalSlotOffsets.count
+            Console.print("Wrote \(count) daily reminder\(count == 1 ? "" : "s") (\(schedule.reminders.summary)) to \(path).")
+        }
+    }
+}

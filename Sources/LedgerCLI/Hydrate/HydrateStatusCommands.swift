@@ -1,0 +1,113 @@
+import ArgumentParser
+import LedgerKit
+
+extension HydrateCommand {
+    /// `ledger hydrate status [--date D] [--json]`
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Today's progress: \"3 out of 8 reminders completed\", with a bar.")
+
+        @Option(help: ArgumentHelp("The day to show (default: the current one; a window past midnight belongs to the day it starts).", valueName: "YYYY-MM-DD"))
+        var date: String?
+
+        @Flag(help: "Print completed, total, upcoming, next, … as JSON.")
+        var json = false
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let env = try global.environment()
+            let day = try HydrateOutput.day(date, env)
+            let progress = day.progress(at: env.now)
+            if json {
+                Output.json(.object(HydrateOutput.progressJSON(day, progress)))
+                return
+            }
+            Console.print(Style.bold(HydrateOutput.progressSentence(progress)) + Style.dim(" · " + HydrateOutput.title(day.date)))
+            Console.print(HydrateOutput.bar(progress))
+            let plan = day.plan
+            if let open = progress.current, open.state == .due {
+                Console.print("The \(HydrateOutput.clock(open.slot.time, plan)) reminder is open: `ledger hydrate drank` once you have had a glass.")
+            } else if let next = progress.next {
+                Console.print("\(progress.upcoming == progress.total ? "First" : "Next") reminder at \(HydrateOutput.clock(next.time, plan)).")
+            } else {
+                Console.print("The day's reminders are over.")
+            }
+        }
+    }
+
+    /// `ledger hydrate plan [--date D] [--json]`
+    struct Plan: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "plan",
+            abstract: "The day's timeline: each reminder done, due, not confirmed or upcoming, with its follow-ups.")
+
+        @Option(help: ArgumentHelp("The day to show (default: the current one).", valueName: "YYYY-MM-DD"))
+        var date: String?
+
+        @Flag(help: "Print the timeline as JSON.")
+        var json = false
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let env = try global.environment()
+            let day = try HydrateOutput.day(date, env)
+            let progress = day.progress(at: env.now)
+            if json {
+                var o = HydrateOutput.progressJSON(day, progress)
+                o["slots"] = .array(progress.slots.map(Self.slotJSON))
+                Output.json(.object(o))
+                return
+            }
+            let plan = day.plan
+            Console.print(Style.bold(HydrateOutput.title(day.date)) + Style.dim(" · reminders " + plan.schedule.summary))
+            Console.print()
+            for s in progress.slots {
+                let time = HydrateOutput.clock(s.slot.time, plan)
+                let times = { (list: [Timestamp]) in list.map { HydrateOutput.clock($0, plan) }.joined(separator: " ") }
+                let (mark, label, detail): (String, String, String)
+                switch s.state {
+                case .done:
+                    mark = Style.green("✓")
+                    label = "done"
+                    let after = s.followUps.isEmpty ? "" : ", after " + (s.followUps.count == 1 ? "a follow-up" : "\(s.followUps.count) follow-ups")
+                    detail = "confirmed at " + HydrateOutput.clock(s.confirmedAt!, plan) + after
+                case .due:
+                    mark = Style.bold("▸")
+                    label = "due"
+                    let sent = s.followUps.filter { $0.epochMilliseconds <= env.now.epochMilliseconds }
+                    let planned = s.followUps.filter { $0.epochMilliseconds > env.now.epochMilliseconds }
+                    var parts: [String] = []
+                    if !sent.isEmpty { parts.append("follow-ups sent " + times(sent)) }
+                    if !planned.isEmpty { parts.append("next follow-ups " + times(planned)) }
+                    detail = parts.isEmpty ? "`ledger hydrate drank` confirms it" : parts.joined(separator: "; ")
+                case .unconfirmed:
+                    mark = Style.dim("·")
+                    label = "not confirmed"
+                    detail = s.followUps.isEmpty ? "" : "follow-ups " + times(s.followUps)
+                case .upcoming:
+                    mark = " "
+                    label = "upcoming"
+                    detail = ""
+                }
+                var line = "  \(time)  \(mark) \(label.padding(toLength: 15, withPad: " ", startingAt: 0))\(detail)"
+                while line.hasSuffix(" ") { line.removeLast() }
+                Console.print(s.state == .unconfirmed ? Style.dim(line) : line)
+            }
+            Console.print()
+            Console.print(HydrateOutput.progressSentence(progress) + "  " + HydrateOutput.bar(progress))
+        }
+
+        static func slotJSON(_ s: HydrationProgress.SlotStatus) -> JSONValue {
+            .object([
+                "time": .string(s.slot.time.iso8601),
+                "end": .string(s.slot.end.iso8601),
+                "state": .string(s.state.rawValue),
+                "confirmedAt": s.confirmedAt.map { .string($0.iso8601) } ?? .null,
+                "followUps": .array(s.followUps.map { .string($0.iso8601) }),
+            ])
+        }
+    }
+}

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Byte-level helpers for the hot paths of parsing and checking.
+enum Bytes {
+    /// Whether `a` sorts before `b` by their UTF-8 bytes (the canonical key order).
+    @inline(__always)
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let n = Swift.min(x.count, y.count)
+                if n > 0 {
+                    let c = memcmp(x.baseAddress!, y.baseAddress!, n)
+                    if c != 0 { return c < 0 }
+                }
+                return x.count < y.count
+            }
+        }
+    }
+
+    /// Whether two byte sequences are equal.
+    @inline(__always)
+    static func equal(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    }
+
+    /// Whether `haystack` contains `needle` (ASCII needles).
+    static func contains(_ haystack: String, _ needle: StaticString) -> Bool {
+        var h = haystack
+        return h.withUTF8 { hb in
+            let n = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+            guard n.count > 0, hb.count >= n.count else { return false }
+            for i in 0...(hb.count - n.count) where hb[i] == n[0] {
+                if memcmp(hb.baseAddress! + i, n.baseAddress!, n.count) == 0 { return true }
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The kinds of alcoholic drink (seeds: beer, wine, liquor, cocktail).
+public enum DrinkType: String, JSONEnum, Sendable {
+    case beer, wine, liquor, cocktail
+
+    /// The usual serving, in US fluid ounces (nil for cocktails, which vary too much).
+    public var typicalSizeOz: Double? {
+        switch self {
+        case .beer: 12
+        case .wine: 5
+        case .liquor: 1.5
+        case .cocktail: nil
+        }
+    }
+
+    /// The usual alcohol by volume, in percent (nil for cocktails).
+    public var typicalABV: Double? {
+        switch self {
+        case .beer: 5
+        case .wine: 12
+        case .liquor: 40
+        case .cocktail: nil
+        }
+    }
+}
+
+/// `waterline/presets/<id>.json`: a one-tap drink (seeds: DrinkPreset).
+public struct DrinkPreset: CollectionDocument, Equatable {
+    public static let kind = DocumentKind("waterline.preset", app: .waterline, .collection("waterline/presets", .none))
+
+    /// The file name; the defaults have fixed ids (`beer`, `glass-of-wine`, …).
+    public var id = ""
+    /// What the user calls it ("Glass of Wine").
+    public var name = ""
+    /// The kind of drink.
+    public var drinkType = DrinkType.beer
+    /// Serving size in US fluid ounces, when it has one.
+    public var sizeOz: Double?
+    /// Alcohol by volume in percent, when known.
+    public var abv: Double?
+    /// How far one of these moves the Waterline (a double is 2.0).
+    public var standardDrinkEstimate = 1.0
+    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    /// A preset created at `createdAt`.
+    public init(id: String, name: String, drinkType: DrinkType, sizeOz: Double?, abv: Double? = nil,
+                standardDrinkEstimate: Double, createdAt: Timestamp) {
+        self.id = id
+        self.name = name
+        self.drinkType = drinkType
+        self.sizeOz = sizeOz
+        self.abv = abv
+        self.standardDrinkEstimate = standardDrinkEstimate
+        self.createdAt = createdAt
+        updatedAt = createdAt
+    }
+
+    public static let fields: [Field<DrinkPreset>] = [
+        .required("id", \.id),
+        .required("name", \.name),
+        .required("drinkType", \.drinkType),
+        .optional("sizeOz", \.sizeOz),
+        .optional("abv", \.abv),
+        .required("standardDrinkEstimate", \.standardDrinkEstimate),
+        .required("createdAt", \.createdAt),
+        .required("updatedAt", \.updatedAt),
+    ]
+
+    /// The five presets a new ledger starts with (US-016), with ids that do not depend on the
+    /// machine, so that two ledgers initialised separately agree.
+    public static func defaults(createdAt now: Timestamp) -> [DrinkPreset] {
+        [
+            DrinkPreset(id: "beer", name: "Beer", drinkType: .beer, sizeOz: 12, standardDrinkEstimate: 1.0, createdAt: now),
+            DrinkPreset(id: "glass-of-wine", name: "Glass of Wine", drinkType: .wine, sizeOz: 5, standardDrinkEstimate: 1.0, createdAt: now),
+            DrinkPreset(id: "shot", name: "Shot", drinkType: .liquor, sizeOz: 1.5, standardDrinkEstimate: 1.0, createdAt: now),
+            DrinkPreset(id: "cocktail", name: "Cocktail", drinkType: .cocktail, sizeOz: nil, standardDrinkEstimate: 1.0, createdAt: now),
+            DrinkPreset(id: "double", name: "Double", drinkType: .liquor, sizeOz: 3, standardDrinkEstimate: 2.0, createdAt: now),
+        ]
+    }
+
+    public func validate() -> [Issue] {
+        var issues: [Issue] = []
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            issues.append(.error(.root.appending("name"), "must not be empty"))
+        } else if name.count > 80 {
+            issues.append(.error(.root.appending("name"), "must be at most 80 characters (found \(name.count))"))
+        }
+        issues += AlcoholMeta.validate(sizeOz: sizeOz, abv: abv, standardDrinkEstimate: standardDrinkEstimate, at: .root)
+        return issues
+    }
+}

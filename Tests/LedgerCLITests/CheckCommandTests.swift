@@ -1,0 +1,98 @@
+import Foundation
+import LedgerKit
+import LedgerSync
+import LedgerTestSupport
+import Testing
+
+@Suite struct CheckCommandTests {
+    @Test func cleanLedgerExitsZero() throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("check")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.hasSuffix("checked: no problems.\n"))
+    }
+
+    @Test func problemsArePrintedOnePerLineAndExitOne() throws {
+        let ledger = try TestLedger()
+        try ledger.write("ledger.json", "{\"format\": \"1\", \"createdAt\": \"2026-11-21T22:30:00+01:00\", \"updatedAt\": \"x\", \"formt\": 1}")
+        let r = ledger.run("check")
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("ledger.json: /format: error: must be an integer (found a string)"))
+        #expect(lines.contains { $0.hasPrefix("ledger.json: /updatedAt: error: must be an ISO-8601 timestamp") })
+        #expect(lines.contains("ledger.json: /formt: warning: unknown field \"formt\" (did you mean 'format'?); it is kept as it is"))
+        // A new ledger also holds the apps' default documents, so only the tail is fixed.
+        #expect(lines.last?.hasSuffix(" checked: 2 errors, 2 warnings (1 fixable with `ledger check --fix`).") == true)
+    }
+
+    @Test func jsonReportHasTheSpecKeys() throws {
+        let ledger = try TestLedger()
+        try ledger.write("ledger.json", "{\n")
+        let r = ledger.run("check", "--json")
+        #expect(r.status == 1)
+        let json = r.json
+        #expect(json["errors"] == .number(1))
+        #expect(json["warnings"] == .number(0))
+        let p = try #require(json["problems"]?.arrayValue?.first)
+        #expect(p["path"] == .string("ledger.json"))
+        #expect(p["pointer"] == .string(""))
+        #expect(p["severity"] == .string("error"))
+        #expect(p["line"] == .number(2))
+        #expect(p["message"]?.stringValue?.contains("unexpected end of file") == true)
+    }
+
+    @Test func fixRewritesFormattingAndReportsWhatIsLeft() throws {
+        let ledger = try TestLedger()
+        try ledger.write("ledger.json", "{\"format\":1,\"createdAt\":\"2026-11-21T22:30:00+01:00\",\"updatedAt\":\"2026-11-21T22:30:00+01:00\",\"note\":\"mine\"}")
+        let r = ledger.run("check", "--fix")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("fixed ledger.json: /: warning: is not in canonical format"))
+        #expect(r.stdout.contains("ledger.json: /note: warning: unknown field \"note\""))
+        #expect(ledger.read("ledger.json") == """
+            {
+              "createdAt": "2026-11-21T22:30:00+01:00",
+              "format": 1,
+              "note": "mine",
+              "updatedAt": "2026-11-21T22:30:00+01:00"
+            }
+
+            """)
+    }
+
+    @Test func pathsChooseTheirLedgerAndMustBeInsideIt() throws {
+        let ledger = try TestLedger()
+        try ledger.write("ledger.json", "[]")
+        var env = ledger.environment
+        env["LEDGER_REPO"] = "/nonexistent"
+        let r = TestLedgerRunner(env).run(["check", ledger.root + "/ledger.json"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("ledger.json: /: error: must be an object (found an array)"))
+        let outside = ledger.run("check", "/etc/hostname")
+        #expect(outside.status == 2)
+        #expect(outside.stderr.contains("/etc/hostname is outside the ledger at \(ledger.root)"))
+        let relative = ledger.run("check", "./ledger.json", cwd: ledger.root)
+        #expect(relative.status == 1)
+    }
+
+    @Test func aFutureFormatIsRefusedClearly() throws {
+        let ledger = try TestLedger()
+        try ledger.write("ledger.json", CanonicalJSON.string(.object(["format": .number(2), "createdAt": .string("2026-11-21T22:30:00+01:00"), "updatedAt": .string("2026-11-21T22:30:00+01:00")])))
+        let r = ledger.run("check")
+        #expect(r.stdout.contains("ledger.json: /format: error: this ledger uses format 2, written by a newer version of ledger; upgrade ledger to read it"))
+    }
+}
+
+@Suite struct StatusCommandTests {
+    @Test func reportsUncommittedChangesAndTheRemote() throws {
+        let ledger = try TestLedger()
+        let clean = ledger.run("status")
+        #expect(clean.status == 0)
+        #expect(clean.stdout.contains("no uncommitted changes"))
+        #expect(clean.stdout.contains("no remote"))
+        try ledger.write("ledger.json", ledger.read("ledger.json")!.replacingOccurrences(of: "\"format\": 1", with: "\"format\": 1, \"x\": 1"))
+        let dirty = ledger.run("status", "--json")
+        #expect(dirty.json["sync"]?["uncommitted"] == .number(1))
+        #expect(dirty.json["sync"]?["branch"] == .string("main"))
+        #expect(dirty.json["path"] == .string(ledger.root))
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// `ledger waterline …` end to end, in-process, on temporary ledgers.
+@Suite struct WaterlineCommandTests {
+    static let evening = "2026-11-21T21:00:00+01:00"
+
+    /// A ledger whose clock reads `at(minutes)` after 21:00.
+    func at(_ minutes: Int) -> [String: String] {
+        ["LEDGER_NOW": Timestamp(iso8601: Self.evening)!.adding(minutes: Double(minutes)).iso8601]
+    }
+
+    func started(_ ledger: TestLedger) -> String {
+        let r = ledger.run("waterline", "start", "--json", env: at(0))
+        #expect(r.status == 0, "\(r)")
+        return r.json["sessionId"]?.stringValue ?? ""
+    }
+
+    func sessionFile(_ ledger: TestLedger, _ id: String) -> String { "waterline/sessions/2026/\(id).json" }
+
+    @Test func aNightOutFromStartToSummary() throws {
+        let ledger = try TestLedger()
+        let id = started(ledger)
+        #expect(ledger.run("waterline", "drink", "--preset", "beer", env: at(10)).stdout.contains("1.0 standard drink (preset Beer)"))
+        let warned = ledger.run("waterline", "drink", "--preset", "GLASS OF WINE", env: at(25))
+        #expect(warned.stdout.contains("→ Water Reminder: You've had 2 drinks — time for water"))
+        #expect(warned.stdout.contains("→ Pacing Warning: Your Waterline is high — drink water to return to center"))
+        // Above the threshold already: no second warning for the double.
+        let double = ledger.run("waterline", "drink", "--preset", "double", env: at(40))
+        #expect(double.stdout.contains("2.0 standard drinks (preset Double)"))
+        #expect(!double.stdout.contains("Pacing Warning"))
+        #expect(ledger.run("waterline", "water", env: at(50)).status == 0)
+
+        let status = ledger.run("waterline", "status", "--json", env: at(55))
+        #expect(status.status == 0)
+        let s = status.json
+        #expect(s["sessionId"] == .string(id))
+        #expect(s["waterlineValue"] == .number(3))
+        #expect(s["alcoholCountSinceLastWater"] == .number(0))
+        #expect(s["totalAlcoholCount"] == .number(3))
+        #expect(s["totalWaterCount"] == .number(1))
+        #expect(s["totalStandardDrinks"] == .number(4))
+        #expect(s["isWarning"] == .bool(true))
+        #expect(s["nextReminder"] == .string("2026-11-21T22:00:00+01:00"))
+
+        let text = ledger.run("waterline", "status", env: at(55)).stdout
+        for expected in ["Drink water to return to center", "Water due in: 1 drink", "Next reminder: 22:00", "┃"] {
+            #expect(text.contains(expected), "\(expected) missing in\n\(text)")
+        }
+
+        let entries = ledger.run("waterline", "entries", "--json", env: at(56)).json.arrayValue ?? []
+        #expect(entries.map { $0["type"] } == [.string("alcohol"), .string("alcohol"), .string("alcohol"), .string("water")])
+        #expect(entries.allSatisfy { $0["id"]?.stringValue != nil && $0["timestamp"]?.stringValue != nil && $0["source"] == .string("cli") })
+        #expect(entries[2]["alcoholMeta"]?["standardDrinkEstimate"] == .number(2))
+        #expect(entries[3]["waterMeta"] == .object(["amount": .number(8), "units": .string("oz")]))
+
+        let refused = ledger.run("waterline", "end", env: at(60))
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--yes"))
+        #expect(ledger.run("waterline", "status", "--json", env: at(60)).json["sessionId"] == .string(id))
+
+        let ended = ledger.run("waterline", "end", "--yes", "--json", env: at(70))
+        #expect(ended.status == 0, "\(ended)")
+        let summary = ledger.run("waterline", "summary", id, "--json", env: at(80)).json
+        #expect(summary["totalAlcoholCount"] == .number(3))
+        #expect(summary["totalWaterCount"] == .number(1))
+        #expect(summary["totalStandardDrinks"] == .number(4))
+        #expect(summary["durationMinutes"] == .number(70))
+        // Reminder points after each drink (N = 1); only the double was followed by water.
+        #expect(summary["adherencePercent"] == .number(33.3))
+        #expect(summary["finalWaterlineValue"] == .number(3))
+        #expect(summary["highestWaterlineValue"] == .number(4))
+        #expect(ledger.run("waterline", "summary", "--json", env: at(80)).json["sessionId"] == .string(id))
+
+        let sessions = ledger.run("waterline", "sessions", "--json", env: at(80)).json.arrayValue ?? []
+        #expect(sessions.count == 1)
+        #expect(sessions.first?["id"] == .string(id))
+        #expect(sessions.first?["isActive"] == .bool(false))
+        #expect(sessions.first?["endTime"] == .string("2026-11-21T22:10:00+01:00"))
+        #expect(ledger.run("waterline", "status", "--json", env: at(80)).json["sessionId"] == .null)
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func withoutASessionStatusIsEmptyAndLoggingIsRefused() throws {
+        let ledger = try TestLedger()
+        let status = ledger.run("waterline", "status", "--json").json
+        #expect(status["sessionId"] == .null)
+        #expect(status["waterlineValue"] == .number(0))
+        #expect(status["isWarning"] == .bool(false))
+        let drink = ledger.run("waterline", "drink")
+        #expect(drink.status == 1)
+        #expect(drink.stderr.contains("ledger waterline start"))
+        #expect(ledger.run("waterline", "end", "--yes").status == 1)
+        #expect(ledger.run("waterline", "summary").status == 1)
+        #expect(ledger.run("waterline", "sessions").stdout.contains("No sessions yet"))
+    }
+
+    @Test func onlyOneSessionIsActive() throws {
+        let ledger = try TestLedger()
+        let id = started(ledger)
+        let second = ledger.run("waterline", "start", env: at(5))
+        #expect(second.status == 1)
+        #expect(second.stderr.contains(id))
+        #expect(ledger.files(under: "waterline/sessions").count == 1)
+    }
+
+    @Test func drinkFlagsAndTheEstimateTheyGive() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        #expect(ledger.run("waterline", "drink", "--type", "liquor", "--size", "3", env: at(1)).stdout.contains("2.0 standard drinks (3 oz at 40% ABV, typical for liquor)"))
+        #expect(ledger.run("waterline", "drink", "--type", "beer", "--size", "16", "--std", "1.5", env: at(2)).stdout.contains("1.5 standard drinks (as given)"))
+        #expect(ledger.run("waterline", "drink", "--preset", "beer", "--size", "500ml", env: at(3)).stdout.contains("16.9 oz at 5% ABV"))
+        #expect(ledger.run("waterline", "drink", env: at(4)).stdout.contains("1.0 standard drink (one standard drink)"))
+        let unknown = ledger.run("waterline", "drink", "--preset", "bier", env: at(5))
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("did you mean 'Beer'"))
+        #expect(ledger.run("waterline", "drink", "--type", "vodka", env: at(5)).status == 2)
+        #expect(ledger.run("waterline", "drink", "--std", "0", env: at(5)).status == 2)
+        #expect(ledger.run("waterline", "drink", "--time", "20:00", env: at(5)).status == 1)  // before the start
+        #expect(ledger.run("waterline", "status", "--json", env: at(6)).json["totalStandardDrinks"] == .number(5.9))
+    }
+
+    @Test func waterAmountsAndUnits() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        let r = ledger.run("waterline", "water", "--amount", "250ml", "--json", env: at(1))
+        #expect(r.json["entry"]?["waterMeta"] == .object(["amount": .number(250), "units": .string("ml")]))
+        #expect(ledger.run("waterline", "settings", "set", "units", "ml").stdout.contains("units: oz → ml"))
+        let settings = ledger.run("waterline", "settings", "--json").json
+        #expect(settings["units"] == .string("ml") && settings["defaultWaterAmount"] == .number(250))
+        #expect(ledger.run("waterline", "water", "--json", env: at(2)).json["entry"]?["waterMeta"]?["amount"] == .number(250))
+        #expect(ledger.run("waterline", "water", "--amount", "0", env: at(3)).status == 2)
+        #expect(ledger.run("waterline", "summary", "--json", env: at(4)).json["totalWaterVolume"] == .number(500))
+    }
+
+    @Test func editAndDeleteRecompute() throws {
+        let ledger = try TestLedger()
+        let id = started(ledger)
+        let drink = ledger.run("waterline", "drink", "--json", env: at(10)).json["entry"]?["id"]?.stringValue ?? ""
+        let water = ledger.run("waterline", "water", "--json", env: at(20)).json["entry"]?["id"]?.stringValue ?? ""
+        #expect(ledger.run("waterline", "status", "--json", env: at(21)).json["waterlineValue"] == .number(0))
+
+        let edit = ledger.run("waterline", "edit", String(drink.prefix(6)), "--std", "2", env: at(22))
+        #expect(edit.status == 0, "\(edit)")
+        #expect(ledger.run("waterline", "status", "--json", env: at(22)).json["waterlineValue"] == .number(1))
+
+        let before = ledger.read(sessionFile(ledger, id))
+        let early = ledger.run("waterline", "edit", water, "--time", "2026-11-21T20:30:00+01:00", env: at(23))
+        #expect(early.status == 1)
+        #expect(early.stderr.contains("before session"))
+        #expect(ledger.read(sessionFile(ledger, id)) == before)
+        #expect(ledger.run("waterline", "edit", water, "--std", "2", env: at(23)).status == 2)
+
+        // Moving the water before the drink: the drink is now the last entry, water is due.
+        #expect(ledger.run("waterline", "edit", water, "--time", "21:05", env: at(24)).status == 0)
+        #expect(ledger.run("waterline", "status", "--json", env: at(24)).json["alcoholCountSinceLastWater"] == .number(1))
+
+        #expect(ledger.run("waterline", "delete", water, env: at(25)).status == 0)
+        let s = ledger.run("waterline", "status", "--json", env: at(25)).json
+        #expect(s["waterlineValue"] == .number(2) && s["totalWaterCount"] == .number(0))
+        #expect(ledger.run("waterline", "delete", water, env: at(26)).status == 1)
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func endAsksOnATerminalAndWorksWithoutEntries() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        let no = ledger.run("waterline", "end", env: at(5), stdin: ["n"], terminal: true)
+        #expect(no.status == 0 && no.stdout.contains("End this session"))
+        #expect(ledger.run("waterline", "status", "--json", env: at(5)).json["sessionId"] != .null)
+        let yes = ledger.run("waterline", "end", env: at(6), stdin: ["y"], terminal: true)
+        #expect(yes.status == 0)
+        #expect(yes.stdout.contains("Pacing adherence  — (no reminder points)"))
+        #expect(ledger.run("waterline", "status", "--json", env: at(7)).json["sessionId"] == .null)
+    }
+
+    @Test func everyCommandMentionsAnAbandonedSession() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        _ = ledger.run("waterline", "drink", env: at(30))
+        let late = at(13 * 60 + 10)
+        for args in [["status"], ["entries"], ["summary"], ["sessions"], ["presets"], ["settings"], ["reminders"], ["settings", "set", "units", "oz"], ["presets", "add", "Cider", "--type", "beer"], ["drink"]] {
+            let r = ledger.run(arguments: ["waterline"] + args, env: late)
+            #expect(r.status == 0)
+            #expect(r.stdout.contains("Your session has been running for 13 hours"), "waterline \(args)")
+            #expect(r.stdout.contains("ledger waterline end"))
+        }
+        let json = ledger.run("waterline", "status", "--json", env: late)
+        #expect(json.json["abandoned"] == .bool(true))
+        #expect(json.stderr.contains("running for 13 hours"))
+        #expect(ledger.run("status", env: late).stdout.contains("running for 13 hours"))
+        #expect(!ledger.run("waterline", "status", env: at(11 * 60)).stdout.contains("running for"))
+        #expect(ledger.run("waterline", "water", env: at(13 * 60 + 11)).stdout.contains("running for 13 hours"))
+        // The notice offers to end at the last log.
+        #expect(ledger.run("waterline", "status", env: at(14 * 60)).stdout.contains("--time 2026-11-22T10:11:00+01:00"))
+        #expect(ledger.run("waterline", "end", "--yes", "--time", "2026-11-22T10:11:00+01:00", env: at(14 * 60)).status == 0)
+        #expect(ledger.run("waterline", "sessions", "--json", env: at(14 * 60)).json.arrayValue?.first?["durationMinutes"] == .number(791))
+    }
+
+    @Test func settingsAreValidatedAndApplyToTheActiveSession() throws {
+        let ledger = try TestLedger()
+        let id = started(ledger)
+        let zero = ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "0")
+        #expect(zero.status == 2)
+        #expect(zero.stderr.contains("waterEveryNDrinks"))
+        let typo = ledger.run("waterline", "settings", "set", "waterEveryNDrink", "2")
+        #expect(typo.status == 2 && typo.stderr.contains("did you mean 'waterEveryNDrinks'"))
+        #expect(ledger.run("waterline", "settings", "set", "warningThreshold", "0").status == 2)
+        #expect(ledger.run("waterline", "settings", "set", "timeRemindersEnabled", "maybe").status == 2)
+        _ = ledger.run("waterline", "drink", env: at(5))
+        #expect(ledger.run("waterline", "status", "--json", env: at(6)).json["waterDueInDrinks"] == .number(0))
+        #expect(ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "2", env: at(7)).status == 0)
+        #expect(ledger.document(sessionFile(ledger, id))?["waterEveryNDrinks"] == .number(2))
+        #expect(ledger.run("waterline", "status", "--json", env: at(8)).json["waterDueInDrinks"] == .number(1))
+        #expect(ledger.run("waterline", "settings", "set", "warningThreshold", "1", env: at(9)).status == 0)
+        #expect(ledger.document(sessionFile(ledger, id))?["state"]?["isWarning"] == .bool(true))
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func presetsCanBeAddedEditedAndDeleted() throws {
+        let ledger = try TestLedger()
+        let listed = ledger.run("waterline", "presets", "--json").json.arrayValue ?? []
+        #expect(Set(listed.compactMap { $0["id"]?.stringValue }) == ["beer", "glass-of-wine", "shot", "cocktail", "double"])
+        #expect(listed.allSatisfy { $0["name"] != nil && $0["drinkType"] != nil && $0["standardDrinkEstimate"] != nil })
+
+        let added = ledger.run("waterline", "presets", "add", "Vodka soda", "--type", "liquor", "--json")
+        #expect(added.json["id"] == .string("vodka-soda") && added.json["standardDrinkEstimate"] == .number(1))
+        #expect(ledger.run("waterline", "presets", "add", "vodka SODA", "--type", "liquor").status == 1)
+        #expect(ledger.run("waterline", "presets", "add", "Pint").status == 2)
+        let edited = ledger.run("waterline", "presets", "edit", "beer", "--size", "16", "--json")
+        #expect(edited.json["standardDrinkEstimate"] == .number(1.3))
+        #expect(ledger.run("waterline", "presets", "edit", "Beer", "--name", "Pint", "--json").json["name"] == .string("Pint"))
+        #expect(ledger.run("waterline", "presets", "delete", "cocktail").status == 0)
+        #expect(ledger.run("waterline", "presets", "delete", "cocktail").status == 1)
+        let after = ledger.run("waterline", "presets", "list", "--json").json.arrayValue ?? []
+        #expect(Set(after.compactMap { $0["id"]?.stringValue }) == ["beer", "glass-of-wine", "shot", "double", "vodka-soda"])
+        _ = started(ledger)
+        #expect(ledger.run("waterline", "drink", "--preset", "pint", "--json", env: at(1)).json["entry"]?["alcoholMeta"]?["presetId"] == .string("beer"))
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func remindersSayWhatFiresNextAndRespectDiscretion() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        _ = ledger.run("waterline", "drink", env: at(5))
+        var r = ledger.run("waterline", "reminders", "--json", env: at(25)).json
+        #expect(r["next"]?["at"] == .string("2026-11-21T21:40:00+01:00"))
+        #expect(r["next"]?["body"] == .string("Time for a break"))
+        #expect(r["perDrink"]?["dueNow"] == .bool(true))
+        #expect(r["perDrink"]?["notification"]?["body"] == .string("Time for a break"))
+        #expect(ledger.run("waterline", "reminders", env: at(25)).stdout.contains("21:40"))
+        _ = ledger.run("waterline", "settings", "set", "discreetNotifications", "false")
+        r = ledger.run("waterline", "reminders", "--json", env: at(25)).json
+        #expect(r["next"]?["body"] == .string("Time for water"))
+        // What fires next is the reminder after the next drink.
+        #expect(r["perDrink"]?["notification"]?["body"] == .string("You've had 2 drinks — time for water"))
+        // 90 minutes after the last log, nothing more fires.
+        r = ledger.run("waterline", "reminders", "--json", env: at(100)).json
+        #expect(r["next"] == .null)
+        #expect(r["timeReminder"]?["pausedForInactivity"] == .bool(true))
+    }
+
+    @Test func theLedgerStatusLine() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("status").stdout.contains("no active session"))
+        let id = started(ledger)
+        _ = ledger.run("waterline", "drink", "--preset", "double", env: at(5))
+        #expect(ledger.run("status", env: at(6)).stdout.contains("session \(id) active since 21:00 · Waterline +2.0 (drink water)"))
+        #expect(ledger.run("status", "--json", env: at(6)).json["waterline"]?["sessionId"] == .string(id))
+    }
+}

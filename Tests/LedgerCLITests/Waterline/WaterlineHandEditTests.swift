@@ -1,0 +1,158 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// Hand edits, concurrent processes and the sample data.
+@Suite struct WaterlineHandEditTests {
+    func at(_ minutes: Int) -> [String: String] {
+        ["LEDGER_NOW": Timestamp(iso8601: "2026-11-21T21:00:00+01:00")!.adding(minutes: Double(minutes)).iso8601]
+    }
+
+    /// A ledger with a session of two drinks and a water; returns it and the session file.
+    func night(end: Bool = false) throws -> (TestLedger, String) {
+        let ledger = try TestLedger()
+        let id = ledger.run("waterline", "start", "--json", env: at(0)).json["sessionId"]?.stringValue ?? ""
+        _ = ledger.run("waterline", "drink", env: at(10))
+        _ = ledger.run("waterline", "drink", env: at(20))
+        _ = ledger.run("waterline", "water", env: at(30))
+        if end { _ = ledger.run("waterline", "end", "--yes", env: at(40)) }
+        return (ledger, "waterline/sessions/2026/\(id).json")
+    }
+
+    func edit(_ ledger: TestLedger, _ path: String, _ change: (inout String) -> Void) throws {
+        var text = try #require(ledger.read(path))
+        change(&text)
+        try ledger.write(path, text)
+    }
+
+    @Test func aChangedEstimateIsUsedAtOnceAndItsStaleStateReportedAndFixed() throws {
+        let (ledger, path) = try night()
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"standardDrinkEstimate\": 1", with: "\"standardDrinkEstimate\": 1.5") }
+        // Derived values are never trusted: the state is recomputed on read.
+        #expect(ledger.run("waterline", "status", "--json", env: at(31)).json["waterlineValue"] == .number(2))
+        let check = ledger.run("check", "--json")
+        #expect(check.status == 0)
+        let problems = check.json["problems"]?.arrayValue ?? []
+        #expect(problems.contains { $0["pointer"] == .string("/state/waterlineValue") && $0["fixable"] == .bool(true) })
+        #expect(ledger.run("check", "--fix").status == 0)
+        #expect(ledger.document(path)?["state"]?["waterlineValue"] == .number(2))
+        #expect(ledger.run("check").stdout.contains("no problems"))
+    }
+
+    @Test func aRemovedEntryAndAStaleSummaryAreRecomputed() throws {
+        let (ledger, path) = try night(end: true)
+        var json = try #require(ledger.document(path)?.objectValue)
+        var entries = try #require(json["entries"]?.arrayValue)
+        entries.removeLast()  // the water
+        json["entries"] = .array(entries)
+        try ledger.write(path, CanonicalJSON.string(.object(json)))
+        let summary = ledger.run("waterline", "summary", "--json", env: at(50)).json
+        #expect(summary["totalWaterCount"] == .number(0) && summary["finalWaterlineValue"] == .number(2))
+        let check = ledger.run("check").stdout
+        #expect(check.contains("\(path): /computedSummary/"))
+        #expect(check.contains("derived value is stale"))
+        #expect(ledger.run("check", "--fix").status == 0)
+        #expect(ledger.document(path)?["computedSummary"]?["totalWaterCount"] == .number(0))
+    }
+
+    @Test func anInvalidTypeIsReportedAndRefused() throws {
+        let (ledger, path) = try night()
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"type\": \"water\"", with: "\"type\": \"watr\"") }
+        let check = ledger.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("\(path): /entries/2/type: error: must be one of \"alcohol\", \"water\" (found \"watr\") (did you mean 'water'?)"))
+        let drink = ledger.run("waterline", "drink", env: at(35))
+        #expect(drink.status == 1)
+        #expect(drink.stderr.contains(path) && drink.stderr.contains("/entries/2/type"))
+        #expect(ledger.run("waterline", "status", env: at(35)).status == 1)
+        // `ledger status` still shows everything else, and names the file.
+        let overall = ledger.run("status", env: at(35))
+        #expect(overall.status == 0)
+        #expect(overall.stdout.contains("\(path) is invalid; see `ledger check`"))
+    }
+
+    @Test func aSyntaxErrorIsReportedWithItsLine() throws {
+        let (ledger, path) = try night()
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"isActive\": true,", with: "\"isActive\": true") }
+        let check = ledger.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains(path + ":"))
+        #expect(ledger.run("waterline", "water", env: at(35)).status == 1)
+    }
+
+    @Test func anEntryBeforeTheStartIsAnError() throws {
+        let (ledger, path) = try night()
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"timestamp\": \"2026-11-21T21:10:00+01:00\"", with: "\"timestamp\": \"2026-11-21T20:10:00+01:00\"") }
+        let check = ledger.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("/entries/0/timestamp: error: 2026-11-21T20:10:00+01:00 is before the session started"))
+    }
+
+    @Test func twoActiveSessionsAreReportedThenMergedByTheNextCommand() throws {
+        let (ledger, path) = try night()
+        // A second active session of the same night, as a sync from another device would bring.
+        var other = try #require(ledger.document(path)?.objectValue)
+        other["id"] = .string("otherdevice")
+        var entries = try #require(other["entries"]?.arrayValue)
+        for i in entries.indices {
+            if case .object(var e) = entries[i] { e["id"] = .string("other\(i)"); entries[i] = .object(e) }
+        }
+        other["entries"] = .array(entries)
+        try ledger.write("waterline/sessions/2026/otherdevice.json", CanonicalJSON.string(.object(other)))
+        let check = ledger.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("only one session may be active"))
+        let status = ledger.run("waterline", "status", env: at(35))
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("were both active"))
+        #expect(ledger.run("waterline", "status", "--json", env: at(35)).json["totalAlcoholCount"] == .number(4))
+        #expect(ledger.files(under: "waterline/sessions").count == 1)
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func concurrentDrinkProcessesLoseNothing() throws {
+        let ledger = try TestLedger()
+        #expect(try ledger.runBinary("waterline", "start").status == 0)
+        let count = 8
+        let results = ResultBox(count: count)
+        let group = DispatchGroup()
+        for i in 0..<count {
+            DispatchQueue.global().async(group: group) {
+                results.set(i, (try? ledger.runBinary("waterline", i % 2 == 0 ? "drink" : "water"))?.status ?? -1)
+            }
+        }
+        group.wait()
+        #expect(results.values == Array(repeating: 0, count: count))
+        let status = ledger.run("waterline", "status", "--json").json
+        #expect(status["totalAlcoholCount"] == .number(4))
+        #expect(status["totalWaterCount"] == .number(4))
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func theSampleDataIsValidAndTellsAStory() throws {
+        let ledger = try TestLedger(now: "2026-11-21T23:30:00+01:00")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path
+        let sample = root + "/sample-data/waterline"
+        let files = try FileManager.default.subpathsOfDirectory(atPath: sample).filter { $0.hasSuffix(".json") }
+        #expect(files.count >= 10)
+        for f in files { try ledger.write("waterline/" + f, try String(contentsOfFile: sample + "/" + f, encoding: .utf8)) }
+        let check = ledger.run("check")
+        #expect(check.stdout.hasSuffix("no problems.\n"), "\(check)")
+        let status = ledger.run("waterline", "status", "--json").json
+        #expect(status["sessionId"] != .null)
+        #expect(status["abandoned"] == .bool(false))
+        #expect((ledger.run("waterline", "sessions", "--json").json.arrayValue ?? []).count >= 4)
+    }
+}
+
+/// Exit statuses written by concurrent threads, each to its own slot.
+private final class ResultBox: @unchecked Sendable {
+    // @unchecked: every slot is written under `lock`.
+    private let lock = NSLock()
+    private var storage: [Int32]
+    init(count: Int) { storage = Array(repeating: 99, count: count) }
+    func set(_ i: Int, _ v: Int32) { lock.withLock { storage[i] = v } }
+    var values: [Int32] { lock.withLock { storage } }
+}

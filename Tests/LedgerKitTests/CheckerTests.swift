@@ -1,0 +1,268 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// A ledger on disk with test kinds, for exercising `Checker` without the apps.
+final class CheckFixture: @unchecked Sendable {
+    let dir = TemporaryDirectory()
+    var store: LedgerStore { LedgerStore(root: dir.path) }
+
+    init() throws {
+        try store.write("ledger.json", LedgerManifest(createdAt: Timestamp(iso8601: "2026-11-01T09:00:00+01:00")!).json)
+    }
+
+    func save(_ note: Note) throws { try store.write(note.path, note.recomputed.json) }
+
+    func write(_ relative: String, _ text: String) throws {
+        try write(relative, Array(text.utf8))
+    }
+
+    func write(_ relative: String, _ bytes: [UInt8]) throws {
+        let path = dir.url(relative)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    }
+
+    func read(_ relative: String) -> String { (try? String(contentsOfFile: dir.url(relative), encoding: .utf8)) ?? "" }
+
+    func check(_ scope: [String]? = nil, fix: Bool = false, cache: Bool = false) throws -> CheckReport {
+        try Checker(store: store, schema: TestSchema.schema, useCache: cache).check(scope: scope, fix: fix)
+    }
+
+    /// Makes a file look untouched for a while (older than the cache's racy window).
+    func age(_ relative: String) {
+        var times = [timespec(tv_sec: time(nil) - 60, tv_nsec: 0), timespec(tv_sec: time(nil) - 60, tv_nsec: 0)]
+        _ = utimensat(AT_FDCWD, dir.url(relative), &times, 0)
+    }
+}
+
+extension CheckReport {
+    func messages(_ path: String) -> [String] { problems.filter { $0.path == path }.map(\.description) }
+}
+
+@Suite struct CheckerTests {
+    let notePath = "notes/items/2026/n1.json"
+
+    @Test func aCleanLedgerHasNoProblems() throws {
+        let f = try CheckFixture()
+        try f.save(Note.make("n1", "hello world"))
+        try f.save(Note.make("n2", "reply", at: "2025-01-01T08:00:00-05:00"))
+        let r = try f.check()
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        #expect(r.filesChecked == 3)
+    }
+
+    @Test func truncatedJSONReportsLineAndColumn() throws {
+        let f = try CheckFixture()
+        try f.write(notePath, "{\n  \"id\": \"n1\",\n  \"text\": \"hel")
+        let r = try f.check()
+        #expect(r.messages(notePath) == ["\(notePath): 3:11: error: unterminated string (it starts at line 3, column 11)"])
+        #expect(r.errorCount == 1)
+    }
+
+    @Test func reportsEveryTypeRequiredAndEnumErrorWithItsPointer() throws {
+        let f = try CheckFixture()
+        var json = Note.make("n1", "hi").json.objectValue!
+        json["mood"] = .string("clam")
+        json["at"] = .number(5)
+        json["text"] = nil
+        json["attachments"] = .array([.object(["label": .number(1)])])
+        try f.write(notePath, CanonicalJSON.string(.object(json)))
+        let m = try f.check().messages(notePath)
+        #expect(m.contains("\(notePath): /mood: error: must be one of \"calm\", \"busy\", \"tired\" (found \"clam\") (did you mean 'calm'?)"))
+        #expect(m.contains { $0.hasPrefix("\(notePath): /at: error: must be an ISO-8601 timestamp") && $0.hasSuffix("(found an integer)") })
+        #expect(m.contains("\(notePath): /text: error: required field \"text\" is missing (it must be a string)"))
+        #expect(m.contains("\(notePath): /attachments/0/label: error: must be a string (found an integer)"))
+    }
+
+    @Test func unknownFieldsAreWarnedWithASuggestionAndSurviveFix() throws {
+        let f = try CheckFixture()
+        var json = Note.make("n1", "hi").json.objectValue!
+        json["txet"] = .string("typo")
+        try f.write(notePath, CanonicalJSON.string(.object(json)).replacingOccurrences(of: "\n  ", with: " "))
+        let r = try f.check()
+        #expect(r.messages(notePath).contains("\(notePath): /txet: warning: unknown field \"txet\" (did you mean 'text'?); it is kept as it is"))
+        #expect(r.errorCount == 0)
+        _ = try f.check(fix: true)
+        #expect(f.read(notePath).contains("\"txet\": \"typo\""))
+        #expect(f.read(notePath) == CanonicalJSON.string(.object(json)))
+    }
+
+    @Test func aByteOrderMarkIsAnErrorThatFixRemoves() throws {
+        let f = try CheckFixture()
+        try f.write(notePath, [0xEF, 0xBB, 0xBF] + CanonicalJSON.encode(Note.make("n1", "hi").json))
+        let r = try f.check()
+        #expect(r.messages(notePath) == ["\(notePath): /: error: starts with a UTF-8 byte order mark (BOM), which JSON does not allow"])
+        let fixed = try f.check(fix: true)
+        #expect(fixed.problems.isEmpty)
+        #expect(!f.read(notePath).hasPrefix("\u{FEFF}"))
+        #expect(try f.check().problems.isEmpty)
+    }
+
+    @Test func invalidUTF8IsReportedWhereItIs() throws {
+        let f = try CheckFixture()
+        let bytes = Array("{\n  \"id\": \"n1\",\n  \"text\": \"caf".utf8) + [0xE9] + Array("\"\n}".utf8)
+        try f.write(notePath, bytes)
+        #expect(try f.check().messages(notePath) == ["\(notePath): 3:15: error: the string holds bytes that are not valid UTF-8"])
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() throws {
+        let f = try CheckFixture()
+        try f.write(notePath, String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000))
+        #expect(try f.check().messages(notePath).first?.contains("nesting is deeper than 64 levels") == true)
+    }
+
+    @Test func aHugeFileIsRefusedWithoutBeingRead() throws {
+        let f = try CheckFixture()
+        let path = f.dir.url(notePath)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let h = FileHandle(forWritingAtPath: path)!
+        try h.truncate(atOffset: 50 * 1024 * 1024)  // 50 MiB, sparse
+        try h.close()
+        #expect(try f.check().messages(notePath) == ["\(notePath): /: error: is 50.0 MiB, larger than the 4.0 MiB a ledger document may be"])
+    }
+
+    @Test func directoriesSymlinksAndBadNamesAreNotDocuments() throws {
+        let f = try CheckFixture()
+        try FileManager.default.createDirectory(atPath: f.dir.url("notes/items/2026/n1.json"), withIntermediateDirectories: true)
+        try f.write("outside.json", "{}")
+        try FileManager.default.createSymbolicLink(atPath: f.dir.url("notes/items/2026/n2.json"), withDestinationPath: f.dir.url("outside.json"))
+        try f.write("notes/items/2026/Bad_Name.json", "{}")
+        try f.write("notes/items/2026/n3.txt", "{}")
+        try f.write("notes/items/n4.json", "{}")
+        try f.write("notes/misc/n5.json", "{}")
+        try f.write("notes/items/2026/.n6.json.swp", "editor junk")
+        let r = try f.check()
+        #expect(r.messages("notes/items/2026/n1.json") == ["notes/items/2026/n1.json: /: error: is a directory, but its name is that of a document"])
+        #expect(r.messages("notes/items/2026/n2.json") == ["notes/items/2026/n2.json: /: error: is a symbolic link; ledger documents must be regular files inside the ledger (it is not followed)"])
+        #expect(r.messages("notes/items/2026/Bad_Name.json").first?.contains("is not a valid document id") == true)
+        #expect(r.messages("notes/items/2026/n3.txt").first?.contains("documents are .json files") == true)
+        #expect(r.messages("notes/items/n4.json").first?.contains("test.note documents are notes/items/<YYYY>/<id>.json") == true)
+        #expect(r.messages("notes/misc/n5.json").first?.contains("is not a ledger document") == true)
+        #expect(r.messages("notes/items/2026/.n6.json.swp").isEmpty)
+        #expect(r.messages("outside.json").isEmpty)  // top-level files are the user's
+    }
+
+    @Test func idMustMatchTheFileNameAndPathsCannotEscape() throws {
+        let f = try CheckFixture()
+        var note = Note.make("n1", "hi")
+        note.id = "../n2"
+        try f.write(notePath, CanonicalJSON.string(note.json))
+        #expect(try f.check().messages(notePath).contains("\(notePath): /id: error: the id \"../n2\" does not match the file name n1.json"))
+        let repo = f.store.repository(Note.self)
+        #expect(try repo.path(of: "../../ledger") == nil)
+        #expect(throws: LedgerError.self) { try repo.load(id: "/etc/passwd") }
+    }
+
+    @Test func duplicateIdsAcrossShardsAreErrorsOnBothFiles() throws {
+        let f = try CheckFixture()
+        try f.save(Note.make("n1", "one", at: "2025-05-01T10:00:00+02:00"))
+        try f.save(Note.make("n1", "two"))
+        let r = try f.check()
+        #expect(r.messages("notes/items/2025/n1.json") == ["notes/items/2025/n1.json: /id: error: duplicate id \"n1\": also used by notes/items/2026/n1.json"])
+        #expect(r.messages("notes/items/2026/n1.json") == ["notes/items/2026/n1.json: /id: error: duplicate id \"n1\": also used by notes/items/2025/n1.json"])
+    }
+
+    @Test func danglingReferencesAreWarningsAndCrossDocumentRulesRun() throws {
+        let f = try CheckFixture()
+        var reply = Note.make("n2", "reply", pinned: true)
+        reply.replyTo = "gone"
+        try f.save(reply)
+        try f.save(Note.make("n1", "first", pinned: true))
+        let r = try f.check()
+        #expect(r.messages("notes/items/2026/n2.json").contains("notes/items/2026/n2.json: /replyTo: warning: refers to the test note \"gone\", which does not exist"))
+        #expect(r.problems.filter { $0.message == "at most one note may be pinned (2 are)" }.count == 2)
+    }
+
+    @Test func domainRulesAreErrors() throws {
+        let f = try CheckFixture()
+        try f.save(Note.make("n1", String(repeating: "x", count: 41)))
+        #expect(try f.check().messages(notePath) == ["\(notePath): /text: error: must be at most 40 characters (found 41)"])
+    }
+
+    @Test func staleDerivedValuesAndFormattingAreFixedWithoutLosingAnything() throws {
+        let f = try CheckFixture()
+        var json = Note.make("n1", "three words here").json.objectValue!
+        json["wordCount"] = .number(7)
+        try f.write(notePath, CanonicalJSON.compact(.object(json)))
+        let r = try f.check()
+        #expect(r.messages(notePath) == [
+            "\(notePath): /wordCount: warning: derived value is stale: stored 7, a recompute gives 3",
+            "\(notePath): /: warning: is not in canonical format (sorted keys, 2-space indentation, one array element per line, final newline)",
+        ])
+        #expect(r.problems.allSatisfy { $0.issue.fixable })
+        let fixed = try f.check(fix: true)
+        #expect(fixed.fixed.count == 2 && fixed.problems.isEmpty)
+        #expect(f.read(notePath) == CanonicalJSON.string(Note.make("n1", "three words here").json))
+        #expect(try f.check().problems.isEmpty)
+    }
+
+    @Test func aDocumentInTheWrongYearFolderIsMovedByFix() throws {
+        let f = try CheckFixture()
+        let note = Note.make("n1", "hi", at: "2025-12-31T23:30:00-08:00")  // 2025 where it was written
+        try f.write("notes/items/2026/n1.json", CanonicalJSON.string(note.json))
+        let r = try f.check()
+        #expect(r.messages("notes/items/2026/n1.json") == ["notes/items/2026/n1.json: /: warning: is in the wrong directory: by its date it belongs at notes/items/2025/n1.json"])
+        _ = try f.check(fix: true)
+        #expect(!FileSystem.exists(f.dir.url("notes/items/2026/n1.json")))
+        #expect(f.read("notes/items/2025/n1.json") == CanonicalJSON.string(note.json))
+        #expect(try f.check().problems.isEmpty)
+    }
+
+    @Test func fixNeverTouchesWhatItCannotRead() throws {
+        let f = try CheckFixture()
+        try f.write(notePath, "{\"id\": \"n1\", \"text\": 5}")
+        let before = f.read(notePath)
+        let r = try f.check(fix: true)
+        #expect(r.errorCount > 0)
+        // Only the formatting may change; the wrong value stays for the user to correct.
+        #expect(try JSONParser.parse(f.read(notePath)) == JSONParser.parse(before))
+    }
+
+    @Test func conflictFilesAndAttachmentsAreChecked() throws {
+        let f = try CheckFixture()
+        try f.save(Note.make("n1", "mine"))
+        try f.write("notes/items/2026/n1.conflict-a1b2c3d.json", CanonicalJSON.string(Note.make("n1", "theirs").json))
+        try f.write("notes/files/ok.txt", "# fine")
+        try f.write("notes/files/bad.txt", "no hash")
+        try f.write("notes/files/big.txt", "#" + String(repeating: "x", count: 2000))
+        try f.write("notes/files/pic.gif", "#")
+        let r = try f.check()
+        #expect(r.messages("notes/items/2026/n1.conflict-a1b2c3d.json").first?.contains("unresolved sync conflict: this is the other machine's version of notes/items/2026/n1.json") == true)
+        #expect(r.messages("notes/files/ok.txt").isEmpty)
+        #expect(r.messages("notes/files/bad.txt") == ["notes/files/bad.txt: /: error: must start with '#'"])
+        #expect(r.messages("notes/files/big.txt").first?.contains("larger than the 1000 bytes") == true)
+        #expect(r.messages("notes/files/pic.gif").first?.contains("expected one of: .txt") == true)
+    }
+
+    @Test func scopeLimitsTheReportToTheGivenFiles() throws {
+        let f = try CheckFixture()
+        try f.write(notePath, "{")
+        try f.write("notes/items/2026/n2.json", "{")
+        let r = try f.check([notePath, "notes/items/2026/missing.json"])
+        #expect(Set(r.problems.map(\.path)) == [notePath, "notes/items/2026/missing.json"])
+        #expect(r.messages("notes/items/2026/missing.json") == ["notes/items/2026/missing.json: /: error: no such file in the ledger"])
+        #expect(try f.check(["notes"]).problems.count == 2)
+    }
+
+    @Test func theCacheSkipsUntouchedCleanFilesAndNoticesEdits() throws {
+        let f = try CheckFixture()
+        for i in 0..<20 { try f.save(Note.make("n\(i)", "note \(i)")) }
+        for i in 0..<20 { f.age("notes/items/2026/n\(i).json") }
+        f.age("ledger.json")
+        let first = try f.check(cache: true)
+        #expect(first.problems.isEmpty && first.filesFromCache == 0)
+        let second = try f.check(cache: true)
+        #expect(second.filesFromCache == 21)
+        // An in-place hand edit that keeps the size is still seen (mtime/ctime change).
+        try f.write("notes/items/2026/n3.json", f.read("notes/items/2026/n3.json").replacingOccurrences(of: "\"calm\"", with: "\"cxlm\""))
+        let third = try f.check(cache: true)
+        #expect(third.errorCount == 1 && third.filesFromCache == 20)
+        // A file edited just before the record was written is never trusted (racily clean).
+        try f.save(Note.make("n3", "note 3"))
+        _ = try f.check(cache: true)
+        #expect(try f.check(cache: true).filesFromCache == 20)
+    }
+}

@@ -1,0 +1,41 @@
+import LedgerKit
+
+/// Building sessions for tests from a compact pattern: `D` a 1.0 drink, `X` a double (2.0),
+/// `H` a 1.5 drink, `W` water (8 oz); one entry per `spacing` minutes from `start` + 5 min.
+enum WaterlineFixture {
+    static let start = Timestamp(iso8601: "2026-11-21T21:00:00+01:00")!
+
+    static func at(_ minutes: Int) -> Timestamp { start.adding(minutes: Double(minutes)) }
+
+    static func drink(_ minute: Int, std: Double = 1, id: String? = nil) -> LogEntry {
+        LogEntry.alcohol(id: id ?? "d\(minute)", at: at(minute),
+                         AlcoholMeta(drinkType: .beer, sizeOz: 12, abv: nil, standardDrinkEstimate: std, presetId: nil), now: at(minute))
+    }
+
+    static func water(_ minute: Int, id: String? = nil, amount: Double = 8, units: VolumeUnit = .oz) -> LogEntry {
+        LogEntry.water(id: id ?? "w\(minute)", at: at(minute), WaterMeta(amount: amount, units: units), now: at(minute))
+    }
+
+    static func entries(_ pattern: String, spacing: Int = 10) -> [LogEntry] {
+        pattern.enumerated().map { i, c in
+            let minute = 5 + i * spacing
+            switch c {
+            case "W": return water(minute, id: "e\(i)")
+            case "X": return drink(minute, std: 2, id: "e\(i)")
+            case "H": return drink(minute, std: 1.5, id: "e\(i)")
+            default: return drink(minute, id: "e\(i)")
+            }
+        }
+    }
+
+    static func session(_ pattern: String, n: Int = 1, threshold: Int = 2, id: String = "s1", endAfter: Int? = nil) -> Session {
+        var s = Session(id: id, start: start, rules: WaterlineRules(waterEveryNDrinks: n, warningThreshold: threshold))
+        s.entries = entries(pattern)
+        if let endAfter {
+            s.endTime = at(endAfter)
+            s.isActive = false
+        }
+        s.recomputeDerived()
+        return s
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// The store operations, and above all the device-local hint that finds the active session
+/// without reading every session: it must notice sessions arriving by sync and hand edits.
+@Suite struct WaterlineStoreTests {
+    let dir = TemporaryDirectory("waterline-store")
+    var store: LedgerStore { LedgerStore(root: dir.path) }
+    var waterline: WaterlineStore { WaterlineStore(store) }
+
+    init() throws {
+        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
+        for (path, doc) in WaterlineApp.initialDocuments(now: WaterlineFixture.start) { try store.write(path, doc) }
+    }
+
+    var hintPath: String { dir.path + "/.git/ledger/waterline-active.json" }
+
+    /// Writes a session file as another program would (sync, an editor), without ledger.
+    func writeBehindLedgersBack(_ s: Session, inPlace: Bool = false) throws {
+        let path = dir.path + "/" + s.path
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if inPlace {
+            // Truncate and rewrite the same file, as nano or VS Code do: the directory does not change.
+            let h = try #require(FileHandle(forWritingAtPath: path))
+            try h.truncate(atOffset: 0)
+            try h.write(contentsOf: Data(CanonicalJSON.encode(s.recomputed.json)))
+            try h.close()
+        } else {
+            try Data(CanonicalJSON.encode(s.recomputed.json)).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    @Test func startLogEndKeepsTheHintRight() throws {
+        #expect(try waterline.activeSession().active == nil)
+        let (s, _) = try waterline.start(id: "night1", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        #expect(FileManager.default.fileExists(atPath: hintPath))
+        #expect(try waterline.activeSession().active?.session.id == s.id)
+        _ = try waterline.log(now: WaterlineFixture.at(10)) { _, _ in WaterlineFixture.drink(10, id: "a") }
+        #expect(try waterline.activeSession().active?.session.entries.map(\.id) == ["a"])
+        #expect(throws: LedgerError.self) { try waterline.start(id: "night2", at: WaterlineFixture.at(11), now: WaterlineFixture.at(11)) }
+        _ = try waterline.end(at: WaterlineFixture.at(20), now: WaterlineFixture.at(20))
+        #expect(try waterline.activeSession().active == nil)
+        #expect(try waterline.sessions.load(id: "night1").storedSummary["durationMinutes"] == .number(20))
+    }
+
+    @Test func entriesLoggedAtTheSameInstantKeepTheirOrder() throws {
+        _ = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        // "zzz" would replay after "aaa" if both had the same instant.
+        _ = try waterline.log(now: WaterlineFixture.at(10)) { _, _ in WaterlineFixture.drink(10, id: "zzz") }
+        let logged = try waterline.log(now: WaterlineFixture.at(10)) { _, _ in WaterlineFixture.water(10, id: "aaa") }
+        #expect(logged.session.entries.map(\.id) == ["zzz", "aaa"])
+        #expect(logged.step.entry.timestamp == WaterlineFixture.at(10).adding(seconds: 0.001))
+        #expect(logged.session.state.alcoholCountSinceLastWater == 0)
+    }
+
+    @Test func aSessionArrivingBySyncIsNoticed() throws {
+        #expect(try waterline.activeSession().active == nil)  // the hint now says "none"
+        let other = WaterlineFixture.session("DW", id: "fromphone")
+        try writeBehindLedgersBack(other)
+        #expect(try waterline.activeSession().active?.session.id == "fromphone")
+    }
+
+    @Test func aSessionArrivingInAnotherYearIsNoticed() throws {
+        _ = try waterline.start(id: "now", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        var old = WaterlineFixture.session("D", id: "lastyear")
+        old.startTime = Timestamp(iso8601: "2025-12-31T22:00:00+01:00")!
+        old.entries[0].timestamp = Timestamp(iso8601: "2025-12-31T22:10:00+01:00")!
+        old.createdAt = old.startTime
+        try writeBehindLedgersBack(old)
+        // Two active sessions a day apart: the older one is ended at its last log.
+        let (active, notes) = try waterline.activeSession()
+        #expect(active?.session.id == "now")
+        #expect(notes.count == 1)
+        #expect(try waterline.sessions.load(id: "lastyear").endTime == old.entries[0].timestamp)
+    }
+
+    @Test func twoActiveSessionsOfOneNightAreMergedOnFirstUse() throws {
+        _ = try waterline.start(id: "laptop", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        _ = try waterline.log(now: WaterlineFixture.at(10)) { _, _ in WaterlineFixture.drink(10, id: "l1") }
+        var phone = WaterlineFixture.session("", id: "phone")
+        phone.startTime = WaterlineFixture.at(5)
+        phone.entries = [WaterlineFixture.water(12, id: "p1")]
+        try writeBehindLedgersBack(phone)
+        let (active, notes) = try waterline.activeSession()
+        #expect(active?.session.id == "laptop")
+        #expect(active?.session.entries.map(\.id) == ["l1", "p1"])
+        #expect(notes.first?.contains("merged phone") == true)
+        #expect(try waterline.sessions.path(of: "phone") == nil)
+        let report = try Checker(store: store, useCache: false).check()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+    }
+
+    @Test func endingTheActiveSessionByHandInPlaceIsNoticed() throws {
+        let (s, _) = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        var ended = s
+        ended.endTime = WaterlineFixture.at(30)
+        ended.isActive = false
+        try writeBehindLedgersBack(ended, inPlace: true)
+        #expect(try waterline.activeSession().active == nil)
+    }
+
+    @Test func aDamagedOrMissingHintOnlyCostsAScan() throws {
+        _ = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: hintPath))
+        #expect(try waterline.activeSession().active?.session.id == "night")
+        try FileManager.default.removeItem(atPath: hintPath)
+        #expect(try waterline.activeSession().active?.session.id == "night")
+        #expect(FileManager.default.fileExists(atPath: hintPath))
+    }
+
+    @Test func aHintPointingAtAnotherSessionIsNotTrusted() throws {
+        _ = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        _ = try waterline.activeSession()
+        // The hinted file replaced (same path) by a session with another id: rescan.
+        var text = try String(contentsOfFile: hintPath, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"session\": \"night\"", with: "\"session\": \"other\"")
+        try text.write(toFile: hintPath, atomically: true, encoding: .utf8)
+        #expect(try waterline.activeSession().active?.session.id == "night")
+    }
+
+    @Test func anInvalidActiveSessionIsRefusedWithCheckMessages() throws {
+        let (s, _) = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        try "{\"id\": \"night\", \"isActive\": true}".write(toFile: dir.path + "/" + s.path, atomically: false, encoding: .utf8)
+        #expect { try waterline.activeSession() } throws: { error in
+            let e = error as? LedgerError
+            return e?.code == .invalid && e?.problems.contains { $0.issue.pointer.description == "/startTime" } == true
+        }
+    }
+
+    @Test func recentSessionsReadOnlyTheNewestYears() throws {
+        for (i, year) in [2019, 2024, 2025, 2026].enumerated() {
+            var s = WaterlineFixture.session("D", id: "y\(year)", endAfter: 30)
+            let start = Timestamp(iso8601: "\(year)-06-0\(i + 1)T21:00:00+02:00")!
+            s.startTime = start
+            s.endTime = start.adding(minutes: 30)
+            s.entries[0].timestamp = start.adding(minutes: 5)
+            try waterline.sessions.save(s)
+        }
+        #expect(try waterline.recentSessions(limit: 2).map(\.id) == ["y2026", "y2025"])
+        #expect(try waterline.allSessions().map(\.id) == ["y2026", "y2025", "y2024", "y2019"])
+    }
+
+    @Test func entriesAreFoundInAnySession() throws {
+        var past = WaterlineFixture.session("DW", id: "past", endAfter: 40)
+        past.entries[0].id = "pastdrink1"
+        try waterline.sessions.save(past)
+        _ = try waterline.start(id: "night", at: WaterlineFixture.at(100), now: WaterlineFixture.at(100))
+        _ = try waterline.log(now: WaterlineFixture.at(110)) { _, _ in WaterlineFixture.drink(110, id: "nowdrink1") }
+        #expect(try waterline.findEntry("now").session.id == "night")
+        #expect(try waterline.findEntry("pastd").session.id == "past")
+        let edited = try waterline.editEntry("pastdrink1", now: WaterlineFixture.at(120)) { $0.alcoholMeta?.standardDrinkEstimate = 2 }
+        #expect(edited.session.storedSummary["totalStandardDrinks"] == .number(2))
+        #expect(try waterline.activeSession().active?.session.id == "night")
+        #expect(throws: LedgerError.self) { try waterline.findEntry("zzz") }
+    }
+}
