@@ -112,11 +112,7 @@ extension SyncReport {
             x["conflictFile"] = r.conflictFile.map(JSONValue.string) ?? .null
             return .object(x)
         })
-        o["reconciled"] = .array(reconciled.map { r in
-            var x = r.change.json.objectValue ?? [:]
-            x["note"] = .string(r.note)
-            return .object(x)
-        })
+        o["reconciled"] = .array(reconciled.map(JSONValue.string))
         return .object(o)
     }
 
@@ -134,7 +130,7 @@ extension SyncReport {
         for r in resolutions {
             Console.print("Resolved \(r.document.path): " + (r.notes.isEmpty ? "merged both versions." : r.notes.joined(separator: "; ") + "."))
         }
-        for r in reconciled { Console.print("Adjusted \(r.change.path): \(r.note).") }
+        for r in reconciled { Console.print("Adjusted: \(r).") }
         if !conflictFiles.isEmpty {
             Console.print(Style.yellow("\(Output.plural(conflictFiles.count, "conflict file")) to look at") + ": compare each with the document beside it, keep what you want in the document, delete the conflict file, then `ledger sync` (`ledger check` lists them until then).")
         }

@@ -11,8 +11,8 @@ public enum PathRole: Sendable {
     case other
 
     /// Classifies a path relative to the ledger root (as a regular file).
-    public init(path: String) {
-        switch FileRole.classify(path, type: .file) {
+    public init(path: String, schema: Schema = LedgerSchema.standard) {
+        switch FileRole.classify(path, type: .file, in: schema) {
         case .document(let t, _): self = .document(t)
         case .attachment: self = .attachment
         case .conflict(let original): self = .conflictCopy(original: original)
@@ -37,16 +37,28 @@ public enum PathRole: Sendable {
 /// sessions, each started on its own machine while offline, both active after the merge.
 ///
 /// Sync gives it every document of `kind` that either side changed since the common
-/// ancestor, as merged; it returns the documents it changed (same paths), each with a note
-/// for the sync report. It must be deterministic, so that every machine reaching the same
-/// merge reaches the same repair.
+/// ancestor, as merged; it returns the changes to make among those paths (a new document, or
+/// nil to remove the file), with notes for the sync report. It must be deterministic, so that
+/// every machine reaching the same merge reaches the same repair.
 public struct MergeReconciliation: Sendable {
+    /// What a reconciliation decided.
+    public struct Repair: Sendable {
+        /// Documents to write (by path, among the given ones), or nil to remove the file.
+        public var changes: [(path: String, document: JSONValue?)]
+        /// What was done, one sentence each.
+        public var notes: [String]
+
+        public init(changes: [(path: String, document: JSONValue?)] = [], notes: [String] = []) {
+            self.changes = changes
+            self.notes = notes
+        }
+    }
+
     /// The kind name (`DocumentKind.name`) of the documents it looks at.
     public let kind: String
-    public let reconcile: @Sendable (_ documents: [(path: String, document: JSONValue)]) -> [(path: String, document: JSONValue, note: String)]
+    public let reconcile: @Sendable (_ documents: [(path: String, document: JSONValue)]) -> Repair
 
-    public init(kind: DocumentKind,
-                reconcile: @escaping @Sendable (_ documents: [(path: String, document: JSONValue)]) -> [(path: String, document: JSONValue, note: String)]) {
+    public init(kind: DocumentKind, reconcile: @escaping @Sendable (_ documents: [(path: String, document: JSONValue)]) -> Repair) {
         self.kind = kind.name
         self.reconcile = reconcile
     }

@@ -279,11 +279,16 @@ private struct Run {
                 documents.append((path, json))
             }
             guard documents.count > 1 else { continue }
-            for (path, document, note) in rule.reconcile(documents) {
-                guard case .document(let t) = PathRole(path: path), !t.inspect(document).issues.contains(where: { $0.severity == .error }) else { continue }
-                try index.add(path, blob: repo.createBlob(CanonicalJSON.encode(document)))
-                report.reconciled.append((DocumentChange(PathChange(path, .modified)), note))
+            let repair = rule.reconcile(documents)
+            for (path, document) in repair.changes {
+                if let document {
+                    guard case .document(let t) = PathRole(path: path), !t.inspect(document).issues.contains(where: { $0.severity == .error }) else { continue }
+                    try index.add(path, blob: repo.createBlob(CanonicalJSON.encode(document)))
+                } else {
+                    try index.remove(path)
+                }
             }
+            report.reconciled += repair.notes
         }
     }
 }

@@ -104,8 +104,8 @@ public struct SyncReport: Sendable {
     /// Files this push changed on the remote.
     public var pushed: [DocumentChange] = []
     public var resolutions: [Resolution] = []
-    /// Documents repaired across documents after the merge (e.g. a second active session ended).
-    public var reconciled: [(change: DocumentChange, note: String)] = []
+    /// Repairs across documents after the merge (e.g. two active sessions made one).
+    public var reconciled: [String] = []
     /// Problems `check` found in the files the merge changed (the merge still happened).
     public var problems: [Problem] = []
     /// The branch's commit at the end.

@@ -124,11 +124,9 @@ import Testing
         #expect(b.read(conflict) == "{\"v\": \"from a\"}\n")
         #expect(a.run("sync").status == 0)
         #expect(try a.headTree() == b.headTree())
-        if LedgerSchema.appDirectories.contains("waterline") {
-            let check = a.run("check")
-            #expect(check.status == 1)
-            #expect(check.stdout.contains("\(conflict): /: error: unresolved sync conflict"))
-        }
+        let check = a.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("\(conflict): /: error: unresolved sync conflict"))
         // Resolving: delete the conflict file and sync.
         try a.remove(conflict)
         #expect(a.run("sync").status == 0)
