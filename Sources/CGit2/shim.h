@@ -2,6 +2,7 @@
 #define LEDGER_CGIT2_SHIM_H
 
 #include <git2.h>
+#include <git2/sys/merge.h>
 
 /* git_libgit2_opts is variadic, which Swift cannot call: one inline wrapper per option used. */
 static inline int ledger_git_set_search_path(int level, const char *path) {

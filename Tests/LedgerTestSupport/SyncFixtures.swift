@@ -1,4 +1,5 @@
 import Foundation
+import LedgerCLI
 import LedgerKit
 import LedgerSync
 
@@ -273,4 +274,79 @@ extension Processes {
         try p.run()
         return SpawnedProcess(p, out: out, err: err)
     }
+}
+
+/// A ledger for tests that sync many times (the convergence histories): like `TestLedger`,
+/// but kept on a memory file system when there is one (`/dev/shm`), where the fsyncs that
+/// make every write durable cost nothing, so that hundreds of histories stay fast.
+public final class Replica: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    public let directory: String
+    public let root: String
+    public let environment: [String: String]
+
+    /// A directory for a history's remote and replicas: on /dev/shm when available.
+    public static func scratchDirectory() -> String {
+        let base = FileSystem.stamp("/dev/shm")?.type == .directory ? "/dev/shm/" : NSTemporaryDirectory()
+        var template = Array(((base.hasSuffix("/") ? base : base + "/") + "ledger-replicas-XXXXXX").utf8CString)
+        guard let p = mkdtemp(&template) else { fatalError("mkdtemp failed") }
+        return String(cString: p)
+    }
+
+    public init(in directory: String, name: String, now: String) throws {
+        TestGit.isolate()
+        self.directory = directory
+        root = directory + "/" + name
+        let home = directory + "/home-" + name
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        environment = ["HOME": home, "LEDGER_REPO": root, "LEDGER_NOW": now, "TZ": "Europe/Paris", "NO_COLOR": "1",
+                       "PATH": LedgerBinary.directory + ":/usr/local/bin:/usr/bin:/bin"]
+    }
+
+    /// Runs `ledger` in-process.
+    @discardableResult
+    public func run(arguments: [String], env: [String: String] = [:]) -> CommandResult {
+        let out = TextOutput(), err = TextOutput()
+        let context = CLIContext(environment: environment.merging(env) { $1 }, currentDirectory: root,
+                                 stdout: out, stderr: err, stdin: TextInput(lines: []), stdinIsTerminal: false, stdoutIsTerminal: false)
+        let status = LedgerCLI.run(arguments, context: context)
+        return CommandResult(status: status, stdout: out.text, stderr: err.text)
+    }
+
+    public func document(_ relative: String) -> JSONValue? {
+        guard let bytes = try? FileSystem.read(root + "/" + relative) else { return nil }
+        return try? JSONParser.parse(bytes)
+    }
+
+    public func write(_ relative: String, _ text: String) throws {
+        let path = root + "/" + relative
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    public func remove(_ relative: String) throws { try FileManager.default.removeItem(atPath: root + "/" + relative) }
+
+    /// Every file under a directory of the ledger (relative paths, sorted).
+    public func files(under relative: String) -> [String] {
+        let base = root + "/" + relative
+        guard let e = FileManager.default.enumerator(atPath: base) else { return [] }
+        var out: [String] = []
+        while let p = e.nextObject() as? String {
+            if p.hasSuffix(".json") { out.append(relative + "/" + p) }
+        }
+        return out.sorted()
+    }
+
+    /// `git ls-tree -r HEAD` as path → blob id.
+    public func headTree() throws -> [String: String] {
+        let r = try GitCLI.run(["ls-tree", "-r", "HEAD"], in: root)
+        var out: [String: String] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            if parts.count == 2 { out[String(parts[1])] = String(parts[0].split(separator: " ")[2]) }
+        }
+        return out
+    }
+
+    public func gitStatus() throws -> String { try GitCLI.run(["status", "--porcelain"], in: root).stdout }
 }

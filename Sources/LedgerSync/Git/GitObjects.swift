@@ -165,6 +165,7 @@ extension Repository {
     /// changed on both sides comes back as a conflict (nothing is merged line by line), and
     /// without rename detection (a moved document is a deletion and an addition).
     public func mergeCommits(ours: ObjectID, theirs: ObjectID) throws -> Index {
+        _ = LedgerMergeDriver.registered
         var o: OpaquePointer?, t: OpaquePointer?
         var oo = ours.raw, to = theirs.raw
         try check(git_commit_lookup(&o, pointer, &oo), "git_commit_lookup")
@@ -254,6 +255,21 @@ extension Repository {
         }
         return out
     }
+}
+
+/// The `ledger` merge driver as libgit2 sees it: it resolves nothing, so that every file
+/// the work tree's `.gitattributes` sends to `merge=ledger` comes back as a conflict for
+/// sync's resolver. (libgit2 never runs external drivers; an unregistered name would silently
+/// fall back to a line-by-line text merge of the JSON.)
+enum LedgerMergeDriver {
+    static let registered: Void = {
+        _ = Libgit2.initialized
+        let driver = UnsafeMutablePointer<git_merge_driver>.allocate(capacity: 1)  // lives for the process
+        driver.initialize(to: git_merge_driver())
+        driver.pointee.version = UInt32(GIT_MERGE_DRIVER_VERSION)
+        driver.pointee.apply = { _, _, _, _, _, _ in GIT_EMERGECONFLICT.rawValue }
+        _ = git_merge_driver_register("ledger", driver)
+    }()
 }
 
 // MARK: - Index
