@@ -131,6 +131,41 @@ extension Repository {
         return out
     }
 
+    /// `baseline` with some files replaced (a blob and its mode) or removed (nil): a new
+    /// tree built along the changed paths only, so the cost follows the changes, not the
+    /// size of the repository (writing a whole merge index would rewrite every tree).
+    public func updatedTree(_ baseline: ObjectID, _ changes: [(path: String, entry: (id: ObjectID, mode: UInt32)?)]) throws -> ObjectID {
+        var t: OpaquePointer?
+        var oid = baseline.raw
+        try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
+        defer { git_tree_free(t) }
+        // Removing what the baseline does not have is an error in libgit2: leave those out.
+        let changes = changes.filter { c in
+            guard c.entry == nil else { return true }
+            var e: OpaquePointer?
+            guard git_tree_entry_bypath(&e, t, c.path) == 0 else { return false }
+            git_tree_entry_free(e)
+            return true
+        }
+        guard !changes.isEmpty else { return baseline }
+        let paths = changes.map { strdup($0.path) }
+        defer { paths.forEach { free($0) } }
+        var updates = [git_tree_update](repeating: git_tree_update(), count: changes.count)
+        for (i, c) in changes.enumerated() {
+            updates[i].path = UnsafePointer(paths[i])
+            if let e = c.entry {
+                updates[i].action = GIT_TREE_UPDATE_UPSERT
+                updates[i].id = e.id.raw
+                updates[i].filemode = git_filemode_t(e.mode)
+            } else {
+                updates[i].action = GIT_TREE_UPDATE_REMOVE
+            }
+        }
+        var out = git_oid()
+        try check(git_tree_create_updated(&out, pointer, t, updates.count, updates), "git_tree_create_updated")
+        return ObjectID(out)
+    }
+
     // MARK: - References
 
     /// Moves `reference` to `target` only if it still points at `expected` (nil: only if it
@@ -186,8 +221,9 @@ extension Repository {
     /// Makes the work tree and the index match `tree`, starting from HEAD's tree. Files that
     /// differ from HEAD in the work tree are not overwritten (libgit2's safe checkout), so
     /// a hand edit made during a sync is never lost; `force` overwrites everything (a fresh
-    /// clone). `progress` is called per file.
-    public func checkout(tree: ObjectID, force: Bool = false, progress: ((String) -> Void)? = nil) throws {
+    /// clone). `paths`, when given, limits the work to those files (the ones that differ),
+    /// so that a sync does not look at every file of the work tree. `progress` is called per file.
+    public func checkout(tree: ObjectID, force: Bool = false, paths: [String]? = nil, progress: ((String) -> Void)? = nil) throws {
         var t: OpaquePointer?
         var oid = tree.raw
         try check(git_object_lookup(&t, pointer, &oid, GIT_OBJECT_TREE), "git_object_lookup")
@@ -204,8 +240,17 @@ extension Repository {
             }
             opts.progress_payload = box.map { Unmanaged.passUnretained($0).toOpaque() }
         }
+        guard let paths else {
+            try withExtendedLifetime(box) { try check(git_checkout_tree(pointer, t, &opts), "git_checkout_tree") }
+            return
+        }
+        guard !paths.isEmpty else { return }
+        opts.checkout_strategy |= GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH.rawValue
         try withExtendedLifetime(box) {
-            try check(git_checkout_tree(pointer, t, &opts), "git_checkout_tree")
+            try Remote.withStrArray(paths) { specs in
+                opts.paths = specs.pointee
+                try check(git_checkout_tree(pointer, t, &opts), "git_checkout_tree")
+            }
         }
     }
 
@@ -314,6 +359,12 @@ public final class Index {
     public func entry(at path: String) -> ObjectID? {
         guard let e = git_index_get_bypath(pointer, path, 0) else { return nil }
         return ObjectID(e.pointee.id)
+    }
+
+    /// The blob and file mode staged at `path` (stage 0), or nil.
+    public func entryWithMode(at path: String) -> (id: ObjectID, mode: UInt32)? {
+        guard let e = git_index_get_bypath(pointer, path, 0) else { return nil }
+        return (ObjectID(e.pointee.id), e.pointee.mode)
     }
 
     /// Every stage-0 path under `directory` (a prefix ending without `/`), with its blob.

@@ -222,7 +222,10 @@ private struct Run {
     /// and merges again to the same result.
     func moveBranch(to commit: ObjectID, tree: ObjectID, from old: ObjectID?) throws {
         var first = true
-        try repo.checkout(tree: tree) { _ in
+        // Only the files that differ are looked at (after a crash the next sync commits
+        // whatever the work tree holds first, so HEAD's tree is the right baseline).
+        let paths = try old.map { try repo.diff(from: repo.treeOf(commit: $0), to: tree).map(\.path) }
+        try repo.checkout(tree: tree, paths: paths) { _ in
             if first { first = false; options.checkpoint(.duringCheckout) }
         }
         try repo.updateReference(branchRef, to: commit, expecting: old, message: "ledger: sync")
@@ -232,6 +235,9 @@ private struct Run {
         let index = try repo.mergeCommits(ours: local, theirs: upstream)
         let base = try repo.mergeBase(local, upstream)
         var resolutions: [Resolution] = []
+        // The paths where the merge may differ from our tree: changed upstream, resolved,
+        // created or repaired.
+        var touched = Set(try repo.diff(from: base.map { try repo.treeOf(commit: $0) }, to: repo.treeOf(commit: upstream)).map(\.path))
         let siblings = SiblingReader(repo: repo, index: index)
         for c in try index.conflicts() {
             options.checkpoint(.duringMerge)
@@ -240,14 +246,18 @@ private struct Run {
                                       siblings: siblings.reader(for: c.path))
             try index.removeConflict(c.path)
             if let bytes = r.result { try index.add(c.path, blob: repo.createBlob(bytes)) }
-            for (path, bytes) in r.created { try index.add(path, blob: repo.createBlob(bytes)) }
+            for (path, bytes) in r.created {
+                try index.add(path, blob: repo.createBlob(bytes))
+                touched.insert(path)
+            }
+            touched.insert(c.path)
             let change: FileChange = c.ours == nil ? .added : (r.result == nil ? .deleted : .modified)
             resolutions.append(Resolution(document: DocumentChange(PathChange(c.path, change)), created: r.created.map(\.path),
                                           conflictFile: r.conflictFile, notes: r.notes))
         }
-        try reconcile(index: index, base: base, local: local, upstream: upstream)
+        touched.formUnion(try reconcile(index: index, base: base, local: local, upstream: upstream))
         report.resolutions += resolutions
-        let tree = try index.writeTree()
+        let tree = try repo.updatedTree(repo.treeOf(commit: local), touched.sorted().map { ($0, index.entryWithMode(at: $0)) })
         var lines = ["ledger sync on \(report.device.name): merge \(remoteName)/\(branch)"]
         if !resolutions.isEmpty {
             lines.append("")
@@ -264,10 +274,12 @@ private struct Run {
         }
     }
 
-    /// Runs the apps' cross-document repairs over the documents either side changed.
-    mutating func reconcile(index: Index, base: ObjectID?, local: ObjectID, upstream: ObjectID) throws {
+    /// Runs the apps' cross-document repairs over the documents either side changed; returns
+    /// the paths it changed.
+    mutating func reconcile(index: Index, base: ObjectID?, local: ObjectID, upstream: ObjectID) throws -> [String] {
         let rules = LedgerSchema.mergeReconciliations
-        guard !rules.isEmpty else { return }
+        guard !rules.isEmpty else { return [] }
+        var changed: [String] = []
         let baseTree = try base.map { try repo.treeOf(commit: $0) }
         let touched = Set(try repo.diff(from: baseTree, to: repo.treeOf(commit: local)).map(\.path)
             + repo.diff(from: baseTree, to: repo.treeOf(commit: upstream)).map(\.path))
@@ -281,6 +293,7 @@ private struct Run {
             guard documents.count > 1 else { continue }
             let repair = rule.reconcile(documents)
             for (path, document) in repair.changes {
+                changed.append(path)
                 if let document {
                     guard case .document(let t) = PathRole(path: path), !t.inspect(document).issues.contains(where: { $0.severity == .error }) else { continue }
                     try index.add(path, blob: repo.createBlob(CanonicalJSON.encode(document)))
@@ -290,6 +303,7 @@ private struct Run {
             }
             report.reconciled += repair.notes
         }
+        return changed
     }
 }
 
