@@ -268,8 +268,10 @@ private struct Run {
         report.mergeCommit = merge
         options.checkpoint(.afterMergeCommit)
         try moveBranch(to: merge, tree: tree, from: local)
+        // Files taken whole from one side were valid there; what the resolver and the repairs
+        // wrote is checked again, with the rules that span documents.
         let changed = try repo.diff(from: repo.treeOf(commit: local), to: tree).filter { $0.change != .deleted }.map(\.path)
-        if !changed.isEmpty {
+        if !changed.isEmpty, !resolutions.isEmpty || !report.reconciled.isEmpty {
             report.problems += try Checker(store: store).check(scope: changed).problems.filter { $0.severity == .error }
         }
     }
