@@ -273,6 +273,8 @@ private struct Run {
             result.kindName = t.kind.name
             if id != nil { result.collectionKind = t.kind.name; result.id = id }
         }
+        // Attachments are referred to by file name, as documents are by id.
+        if case .attachment(let a) = role { result.collectionKind = a.name; result.id = item.name }
         // Clean last time and untouched since: trust it.
         let stamp = item.directory.fd >= 0 ? FileSystem.stamp(in: item.directory.fd, item.name) : FileSystem.stamp(store.absolute(item.path))
         if let cached, let stamp, !fix, cached.stamp.size == stamp.size,

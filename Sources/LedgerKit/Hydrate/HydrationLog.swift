@@ -82,7 +82,9 @@ public struct HydrationLog: Sendable {
         guard let slot = today.plan.slot(containing: now) else {
             return now.epochMilliseconds < today.plan.start.epochMilliseconds ? .beforeFirstReminder(today) : .windowClosed(today)
         }
-        if let earlier = today.progress(at: now).slots[slot.index].confirmedAt {
+        // Every confirmation of the slot counts, even one stamped a little later than `now`
+        // (another process or device whose clock is ahead got the writer lock first).
+        if let earlier = today.progress(at: nil).slots[slot.index].confirmedAt {
             return .alreadyConfirmed(slot, at: earlier, today)
         }
         var document = today.document

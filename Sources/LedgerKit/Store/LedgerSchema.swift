@@ -86,6 +86,8 @@ public struct Schema: Sendable {
 
 /// A kind of non-JSON file kept in the ledger, such as a photo stored under its content hash.
 public struct AttachmentType: Sendable {
+    /// A stable name used in messages and references, such as `moments.photo`.
+    public let name: String
     /// The directory holding the files, relative to the ledger root.
     public let directory: String
     /// File name extensions allowed (lowercase, without the dot).
@@ -95,8 +97,10 @@ public struct AttachmentType: Sendable {
     /// Problems with one file, given its name and contents.
     public let inspect: @Sendable (_ name: String, _ contents: [UInt8]) -> [Issue]
 
-    public init(directory: String, extensions: Set<String>, maximumBytes: Int,
+    /// An attachment type; `name` defaults to the directory.
+    public init(name: String? = nil, directory: String, extensions: Set<String>, maximumBytes: Int,
                 inspect: @escaping @Sendable (_ name: String, _ contents: [UInt8]) -> [Issue]) {
+        self.name = name ?? directory
         self.directory = directory
         self.extensions = extensions
         self.maximumBytes = maximumBytes

@@ -60,6 +60,12 @@ public struct DocumentReference: Sendable, Hashable {
         self.id = id
     }
 
+    /// A reference to the file `file` (its name, such as `<hash>.jpg`) of an attachment type;
+    /// `check` warns when no such file exists.
+    public init(_ pointer: JSONPointer, attachment: AttachmentType, file: String) {
+        self.init(pointer: pointer, kindName: attachment.name, id: file)
+    }
+
     init(pointer: JSONPointer, kindName: String, id: String) {
         self.pointer = pointer
         self.kind = kindName

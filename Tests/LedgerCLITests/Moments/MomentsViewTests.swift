@@ -1,0 +1,225 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+@Suite struct MomentsViewTests {
+    /// A ledger with experiences recorded in several offsets around one week.
+    static func ledger(timeZone: String = "Europe/Paris") throws -> TestLedger {
+        let ledger = try TestLedger(now: "2026-11-21T23:30:00+01:00", timeZone: timeZone)
+        for (i, (t, type, moment)) in [
+            ("2026-11-16T08:10:00+01:00", "note", "now"), ("2026-11-18T15:05:00+01:00", "dot", "today"),
+            ("2026-11-18T15:55:00-05:00", "note", "now"),  // 15h on its own clock, in New York
+            ("2026-11-21T09:00:00+01:00", "link", "thisWeek"), ("2026-11-22T23:59:00+14:00", "dot", "now"),
+            ("2026-12-31T23:30:00+01:00", "dot", "now"), ("2027-01-01T00:30:00+01:00", "dot", "now"),
+        ].enumerated() {
+            let payload = type == "note" ? "\"note \(i)\"" : type == "link" ? "\"https://example.com/\(i)\"" : "null"
+            let month = String(t.prefix(7)).replacingOccurrences(of: "-", with: "/")
+            try ledger.write("moments/experiences/\(month)/e\(i).json", """
+                {"id": "e\(i)", "timestamp": "\(t)", "momentType": "\(moment)", "experienceType": "\(type)",
+                 "payload": \(payload), "createdAt": "\(t)", "updatedAt": "\(t)"}
+                """)
+        }
+        return ledger
+    }
+
+    static func counts(_ r: CommandResult) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for b in r.json["buckets"]?.arrayValue ?? [] {
+            if case .number(let n)? = b["count"], n > 0, let label = b["bucket"]?.stringValue { out[label] = Int(n) }
+        }
+        return out
+    }
+
+    @Test func todayIs24HourDotsOfTheReadersDate() throws {
+        let ledger = try Self.ledger()
+        let r = ledger.run("moments", "today", "--date", "2026-11-18", "--json")
+        #expect(r.status == 0, "\(r)")
+        let buckets = try #require(r.json["buckets"]?.arrayValue)
+        #expect(buckets.count == 24)
+        #expect(buckets[0]["start"] == .string("2026-11-18T00:00:00"))
+        #expect(buckets[15]["start"] == .string("2026-11-18T15:00:00"))
+        #expect(Self.counts(r) == ["2026-11-18T15": 2])
+        let today = ledger.run("moments", "today", "--json")
+        #expect(today.json["date"] == .string("2026-11-21"))
+        #expect(Self.counts(today) == ["2026-11-21T09": 1])
+    }
+
+    @Test func weekMonthAndYear() throws {
+        let ledger = try Self.ledger()
+        let week = ledger.run("moments", "week", "--json")
+        #expect(week.json["span"] == .string("2026-W47"))
+        #expect(week.json["buckets"]?.arrayValue?.count == 7)
+        #expect(week.json["buckets"]?.arrayValue?.first?["start"] == .string("2026-11-16T00:00:00"))
+        #expect(Self.counts(week) == ["2026-11-16": 1, "2026-11-18": 2, "2026-11-21": 1, "2026-11-22": 1])
+        #expect(week.json["total"] == .number(5))
+        let month = ledger.run("moments", "month", "--date", "2026-11-02", "--json")
+        #expect(month.json["buckets"]?.arrayValue?.count == 30)
+        #expect(Self.counts(month).values.reduce(0, +) == 5)
+        let year = ledger.run("moments", "year", "--json")
+        #expect(year.json["buckets"]?.arrayValue?.count == 365)
+        #expect(Self.counts(year)["2026-12-31"] == 1)
+        let months = ledger.run("moments", "year", "--months", "--json")
+        #expect(months.json["buckets"]?.arrayValue?.count == 12)
+        #expect(Self.counts(months) == ["2026-11": 5, "2026-12": 1])
+    }
+
+    @Test func theISOWeekAcrossTheNewYear() throws {
+        let ledger = try Self.ledger()
+        let r = ledger.run("moments", "week", "--date", "2027-01-01", "--json")
+        #expect(r.json["span"] == .string("2026-W53"))
+        #expect(Self.counts(r) == ["2026-12-31": 1, "2027-01-01": 1])
+        let text = ledger.run("moments", "week", "--date", "2026-12-31")
+        #expect(text.stdout.hasPrefix("Week 53 of 2026 · 28 December 2026 – 3 January 2027\n"))
+    }
+
+    @Test func theDotsAreMonochromeMarks() throws {
+        let ledger = try Self.ledger()
+        let r = ledger.run("moments", "week")
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "Week 47 of 2026 · 16–22 November 2026")
+        #expect(lines[2] == "  Mon  Tue  Wed  Thu  Fri  Sat  Sun")
+        #expect(lines[3] == "   ●    ·    ◉    ·    ·    ●    ●")
+        #expect(!r.stdout.contains("\u{1B}["), "no colour without a terminal")
+    }
+
+    @Test func aBadDateIsAUsageError() throws {
+        let ledger = try Self.ledger()
+        let r = ledger.run("moments", "month", "--date", "2026-02-30")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--date is a date like 2026-11-18 (found \"2026-02-30\")"))
+    }
+
+    /// The same ledger read from six time zones and two locales prints the same, byte for byte.
+    @Test func everyViewIsTheSameInEveryTimeZoneAndLocale() throws {
+        let commands: [[String]] = [
+            ["moments", "today"], ["moments", "today", "--date", "2026-11-18"], ["moments", "week"],
+            ["moments", "week", "--date", "2027-01-01"], ["moments", "month"], ["moments", "year"], ["moments", "year", "--months"],
+            ["moments", "show", "2026-W47"], ["moments", "show", "2026-11-18T15"], ["moments", "show", "2026-11-20"],
+        ]
+        let settings: [[String: String]] = [
+            ["TZ": "Europe/Paris"], ["TZ": "UTC"], ["TZ": "America/Los_Angeles"], ["TZ": "Asia/Tokyo"],
+            ["TZ": "Pacific/Kiritimati"], ["TZ": "Pacific/Pago_Pago", "LC_ALL": "de_DE.UTF-8", "LANG": "ar_EG.UTF-8"],
+        ]
+        let ledger = try Self.ledger()
+        for command in commands {
+            let reference = ledger.run(arguments: command)
+            let referenceJSON = ledger.run(arguments: command + ["--json"])
+            #expect(reference.status == 0, "\(reference)")
+            for env in settings.dropFirst() {
+                #expect(ledger.run(arguments: command, env: env).stdout == reference.stdout, "\(command) under \(env)")
+                #expect(ledger.run(arguments: command + ["--json"], env: env).stdout == referenceJSON.stdout, "\(command) --json under \(env)")
+            }
+        }
+    }
+
+    /// The real executable, whose Foundation reads TZ and the locale from its environment.
+    @Test func theExecutableDrawsTheSameWeekInTokyoAndLosAngeles() throws {
+        let ledger = try Self.ledger()
+        let tokyo = try ledger.runBinary("moments", "month", "--date", "2026-11-18", env: ["TZ": "Asia/Tokyo", "LC_ALL": "ja_JP.UTF-8"])
+        let la = try ledger.runBinary("moments", "month", "--date", "2026-11-18", env: ["TZ": "America/Los_Angeles", "LC_ALL": "C"])
+        #expect(tokyo.status == 0, "\(tokyo)")
+        #expect(tokyo.stdout == la.stdout)
+        #expect(tokyo.stdout == ledger.run("moments", "month", "--date", "2026-11-18").stdout)
+    }
+
+    @Test func showListsNewestFirstWithTypeContentAndMoment() throws {
+        let ledger = try Self.ledger()
+        let r = ledger.run("moments", "show", "2026-11-18T15")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == """
+            Wednesday 18 November 2026, 15:00–16:00  2026-11-18T15
+              15:55  note   note 2  · now
+              15:05  dot    ●  · today
+
+            """)
+        let week = ledger.run("moments", "show", "2026-W47", "--json")
+        let rows = try #require(week.json["experiences"]?.arrayValue)
+        #expect(rows.map { $0["id"]?.stringValue ?? "" } == ["e4", "e3", "e2", "e1", "e0"])
+        #expect(rows.map { $0["momentLabel"]?.stringValue ?? "" } == ["now", "this week", "now", "today", "now"])
+        #expect(rows[1]["payload"] == .string("https://example.com/3"))
+        #expect(week.json["count"] == .number(5))
+    }
+
+    @Test func anEmptyBucketOffersTheCommandThatFillsIt() throws {
+        let ledger = try Self.ledger()
+        let r = ledger.run("moments", "show", "2026-11-17")
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("ledger moments add TEXT --at 2026-11-17T12:00 --moment today"), "\(r)")
+        let hour = ledger.run("moments", "show", "2026-11-19T07", "--json")
+        let add = try #require(hour.json["add"]?.stringValue)
+        #expect(add == "ledger moments add TEXT --at 2026-11-19T07:00")
+        // Following the suggestion puts an experience in that very bucket.
+        var args = add.split(separator: " ").dropFirst().map(String.init)
+        args[args.firstIndex(of: "TEXT")!] = "an early swim"
+        #expect(ledger.run(arguments: args).status == 0)
+        let after = ledger.run("moments", "show", "2026-11-19T07", "--json")
+        #expect(after.json["experiences"]?.arrayValue?.first?["payload"] == .string("an early swim"))
+        // The bucket holding now needs no --at; one still ahead waits.
+        #expect(ledger.run("moments", "show", "2026-11-21T23", "--json").json["add"] == .string("ledger moments add TEXT"))
+        #expect(ledger.run("moments", "show", "2026-W48", "--json").json["add"] == .null)
+        #expect(ledger.run("moments", "show", "2026-W48").stdout.contains("still ahead"))
+    }
+
+    @Test func aNoteCannotDriveTheTerminal() throws {
+        let ledger = try Self.ledger()
+        try ledger.write("moments/experiences/2026/11/esc.json", """
+            {"id": "esc", "timestamp": "2026-11-20T10:00:00+01:00", "momentType": "now", "experienceType": "note",
+             "payload": "tea\\u001b[2J and\\ncake", "createdAt": "2026-11-20T10:00:00+01:00", "updatedAt": "2026-11-20T10:00:00+01:00"}
+            """)
+        let r = ledger.run("moments", "show", "2026-11-20")
+        #expect(r.status == 0, "\(r)")
+        #expect(!r.stdout.contains("\u{1B}"))
+        #expect(r.stdout.contains("\n  10:00  note   tea\\u{1b}[2J and\n                cake  · now\n"), "\(r)")
+    }
+
+    @Test(arguments: ["2026-W54", "yesterday", "2026-11-31", "11/18"])
+    func aBucketThatIsNotOneIsAUsageError(bucket: String) throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("moments", "show", bucket)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("BUCKET is 2026-11-18T15 (an hour)"), "\(r)")
+    }
+
+    @Test func anUnknownMomentIsKeptCountedAndShownAsItIs() throws {
+        let ledger = try Self.ledger()
+        try ledger.write("moments/experiences/2026/11/later.json", """
+            {"id": "later", "timestamp": "2026-11-20T10:00:00+01:00", "momentType": "thisMonth", "experienceType": "note",
+             "payload": "a moment from a newer version", "createdAt": "2026-11-20T10:00:00+01:00", "updatedAt": "2026-11-20T10:00:00+01:00"}
+            """)
+        let check = ledger.run("check", "moments/experiences/2026/11/later.json")
+        #expect(check.status == 0, "a warning, not an error: \(check)")
+        #expect(check.stdout.contains("/momentType: warning: \"thisMonth\" is a moment this version of ledger does not know"), "\(check)")
+        #expect(ledger.run("moments", "show", "2026-11-20").stdout.contains("a moment from a newer version  · thisMonth"))
+        #expect(Self.counts(ledger.run("moments", "week", "--json"))["2026-11-20"] == 1)
+    }
+
+    @Test func anInvalidExperienceIsRefusedWithWhatCheckSays() throws {
+        let ledger = try Self.ledger()
+        try ledger.write("moments/experiences/2026/11/bad.json", """
+            {"id": "bad", "timestamp": "2026-11-20T10:00:00+01:00", "momentType": "now", "experienceType": "link",
+             "payload": "not a link", "createdAt": "2026-11-20T10:00:00+01:00", "updatedAt": "2026-11-20T10:00:00+01:00"}
+            """)
+        let r = ledger.run("moments", "week")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("moments/experiences/2026/11/bad.json is invalid"), "\(r)")
+        #expect(r.stderr.contains("/payload: error: links are http or https URLs"), "\(r)")
+        // Views of other months do not read it; the status screen says where to look.
+        #expect(ledger.run("moments", "month", "--date", "2026-12-01").status == 0)
+        let status = ledger.run("status")
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("DotLife Moments an experience of this week needs a look: run `ledger check`"), "\(status)")
+    }
+
+    @Test func theStatusLine() throws {
+        let ledger = try Self.ledger()
+        let r = ledger.run("status")
+        #expect(r.stdout.contains("DotLife Moments 1 experience today · 5 this week"), "\(r)")
+        let j = ledger.run("status", "--json")
+        #expect(j.json["moments"]?["today"] == .number(1))
+        #expect(j.json["moments"]?["thisWeek"] == .number(5))
+        let empty = try TestLedger()
+        #expect(empty.run("status").stdout.contains("DotLife Moments capture one with `ledger moments add TEXT`"))
+    }
+}
