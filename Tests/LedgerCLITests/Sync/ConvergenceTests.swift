@@ -37,6 +37,8 @@ struct History {
     /// Minutes since 18:00 on the day of the history.
     var minute = 0
     var created: Set<String> = []
+    /// Moments created (append-only: every one must survive).
+    var moments: Set<String> = []
     var deleted: Set<String> = []
     var notes = 0
     var log: [String] = []
@@ -76,7 +78,7 @@ struct History {
     mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int(random.next() % UInt64(items.count))] }
 
     mutating func operate(_ r: Int) {
-        switch random.next() % 12 {
+        switch random.next() % 14 {
         case 0, 1: run(r, "waterline", "start")
         case 2, 3, 4:
             let res = random.next() % 3 == 0 ? run(r, "waterline", "drink", "--std", "2", "--json") : run(r, "waterline", "drink", "--json")
@@ -96,6 +98,9 @@ struct History {
             } else {
                 run(r, "hydrate", "setup", "--start", "08:00", "--end", "22:00", "--interval", String([30, 60, 90][Int(random.next() % 3)]), "--follow-up", "15")
             }
+        case 11, 12:
+            let res = random.next() % 4 == 0 ? run(r, "moments", "add", "--dot", "--json") : run(r, "moments", "add", "moment \(minute)", "--json")
+            if res.status == 0, let id = res.json["id"]?.stringValue { moments.insert(id) }
         default:
             // A file of the user's own, outside the apps: written, rewritten or deleted.
             notes += 1
@@ -152,6 +157,9 @@ struct History {
         if active > 1 { problems.append("\(active) sessions are active") }
         let missing = created.subtracting(deleted).subtracting(present)
         if !missing.isEmpty { problems.append("missing entries \(missing.sorted())") }
+        let experiences = Set(a.files(under: "moments/experiences").map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "") })
+        let lost = moments.subtracting(experiences)
+        if !lost.isEmpty { problems.append("missing moments \(lost.sorted())") }
         let conflicts = tree.keys.filter { $0.contains(".conflict-") && !$0.hasPrefix("notes/") }
         if !conflicts.isEmpty { problems.append("conflict files: \(conflicts)") }
         failed = !problems.isEmpty
