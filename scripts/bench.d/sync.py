@@ -46,6 +46,9 @@ def run(bench):
             remote = os.path.join(work, "remote.git")
             print(f"  preparing a remote and four clones of the x{scale} ledger…", flush=True)
             git("clone", "-q", "--bare", src, remote, cwd=work)
+            # No background gc in the remote: it would repack while the next clone copies objects.
+            git("config", "gc.auto", "0", cwd=remote)
+            git("config", "receive.autogc", "false", cwd=remote)
             base = git_out("rev-parse", "HEAD", cwd=remote)
             # The remote's side: one commit with 10 other documents changed.
             other = os.path.join(work, "other")
@@ -59,6 +62,7 @@ def run(bench):
             for name in ("ledger", "git"):
                 path = os.path.join(work, name)
                 git("clone", "-q", remote, path, cwd=work)
+                git("config", "gc.auto", "0", cwd=path)
                 git("config", "merge.ledger.driver", "ledger merge-driver %O %A %B %P", cwd=path)
                 git("config", "user.name", "bench", cwd=path)
                 git("config", "user.email", "bench@example.com", cwd=path)
