@@ -49,6 +49,13 @@ public enum Git {
         try check(ledger_git_set_search_path(Int32(GIT_CONFIG_LEVEL_XDG.rawValue), directory), "git_libgit2_opts")
         try check(ledger_git_set_search_path(Int32(GIT_CONFIG_LEVEL_SYSTEM.rawValue), directory), "git_libgit2_opts")
     }
+
+    /// Trusts the certificate authorities in `file` (PEM) for HTTPS remotes instead of the
+    /// system's bundle. Process-wide: call it before any transfer.
+    public static func trustCertificates(inFile file: String) throws {
+        _ = Libgit2.initialized
+        try check(ledger_git_set_ssl_cert_file(file), "git_libgit2_opts")
+    }
 }
 
 /// A 20-byte git object id.
@@ -101,7 +108,7 @@ public struct Signature: Sendable {
 public final class Repository {
     let pointer: OpaquePointer
 
-    private init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
     deinit { git_repository_free(pointer) }
 
