@@ -20,16 +20,6 @@ public struct PathChange: Sendable, Hashable {
     }
 }
 
-/// One path left conflicted by a merge: the blob of each side (nil when absent there).
-public struct MergeConflict: Sendable {
-    public var path: String
-    public var ancestor: ObjectID?
-    public var ours: ObjectID?
-    public var theirs: ObjectID?
-    /// The file mode of our side (or theirs when ours is absent).
-    var mode: UInt32
-}
-
 extension ObjectID {
     /// The id git gives a blob with these contents (`git hash-object`), without storing it.
     public static func blob(hashing bytes: [UInt8]) -> ObjectID {
@@ -196,28 +186,6 @@ extension Repository {
 
     // MARK: - Merging and checking out
 
-    /// Merges two commits in memory with `binary` as the default driver, so that every file
-    /// changed on both sides comes back as a conflict (nothing is merged line by line), and
-    /// without rename detection (a moved document is a deletion and an addition).
-    public func mergeCommits(ours: ObjectID, theirs: ObjectID) throws -> Index {
-        _ = LedgerMergeDriver.registered
-        var o: OpaquePointer?, t: OpaquePointer?
-        var oo = ours.raw, to = theirs.raw
-        try check(git_commit_lookup(&o, pointer, &oo), "git_commit_lookup")
-        defer { git_commit_free(o) }
-        try check(git_commit_lookup(&t, pointer, &to), "git_commit_lookup")
-        defer { git_commit_free(t) }
-        var opts = git_merge_options()
-        try check(git_merge_options_init(&opts, UInt32(GIT_MERGE_OPTIONS_VERSION)), "git_merge_options_init")
-        opts.flags = 0
-        var index: OpaquePointer?
-        try "binary".withCString { driver in
-            opts.default_driver = driver
-            try check(git_merge_commits(&index, pointer, o, t, &opts), "git_merge_commits")
-        }
-        return Index(index!, owner: self)
-    }
-
     /// Makes the work tree and the index match `tree`, starting from HEAD's tree. Files that
     /// differ from HEAD in the work tree are not overwritten (libgit2's safe checkout), so
     /// a hand edit made during a sync is never lost; `force` overwrites everything (a fresh
@@ -302,21 +270,6 @@ extension Repository {
     }
 }
 
-/// The `ledger` merge driver as libgit2 sees it: it resolves nothing, so that every file
-/// the work tree's `.gitattributes` sends to `merge=ledger` comes back as a conflict for
-/// sync's resolver. (libgit2 never runs external drivers; an unregistered name would silently
-/// fall back to a line-by-line text merge of the JSON.)
-enum LedgerMergeDriver {
-    static let registered: Void = {
-        _ = Libgit2.initialized
-        let driver = UnsafeMutablePointer<git_merge_driver>.allocate(capacity: 1)  // lives for the process
-        driver.initialize(to: git_merge_driver())
-        driver.pointee.version = UInt32(GIT_MERGE_DRIVER_VERSION)
-        driver.pointee.apply = { _, _, _, _, _, _ in GIT_EMERGECONFLICT.rawValue }
-        _ = git_merge_driver_register("ledger", driver)
-    }()
-}
-
 // MARK: - Index
 
 /// A git index: the repository's staging area, or the in-memory result of a merge. Owns
@@ -333,59 +286,10 @@ public final class Index {
 
     deinit { git_index_free(pointer) }
 
-    /// Whether the merge left conflicts.
-    public var hasConflicts: Bool { git_index_has_conflicts(pointer) != 0 }
-
-    /// Every conflicted path with its three sides, read before any is resolved.
-    public func conflicts() throws -> [MergeConflict] {
-        var it: OpaquePointer?
-        try check(git_index_conflict_iterator_new(&it, pointer), "git_index_conflict_iterator_new")
-        defer { git_index_conflict_iterator_free(it) }
-        var out: [MergeConflict] = []
-        var a: UnsafePointer<git_index_entry>?, o: UnsafePointer<git_index_entry>?, t: UnsafePointer<git_index_entry>?
-        while true {
-            let rc = git_index_conflict_next(&a, &o, &t, it)
-            if rc == GIT_ITEROVER.rawValue { break }
-            try check(rc, "git_index_conflict_next")
-            guard let any = o ?? t ?? a, let p = any.pointee.path else { continue }
-            out.append(MergeConflict(path: String(cString: p), ancestor: a.map { ObjectID($0.pointee.id) },
-                                     ours: o.map { ObjectID($0.pointee.id) }, theirs: t.map { ObjectID($0.pointee.id) },
-                                     mode: (o ?? t ?? a)!.pointee.mode))
-        }
-        return out
-    }
-
     /// The blob staged at `path` (stage 0), or nil.
     public func entry(at path: String) -> ObjectID? {
         guard let e = git_index_get_bypath(pointer, path, 0) else { return nil }
         return ObjectID(e.pointee.id)
-    }
-
-    /// The blob and file mode staged at `path` (stage 0), or nil.
-    public func entryWithMode(at path: String) -> (id: ObjectID, mode: UInt32)? {
-        guard let e = git_index_get_bypath(pointer, path, 0) else { return nil }
-        return (ObjectID(e.pointee.id), e.pointee.mode)
-    }
-
-    /// Every stage-0 path under `directory` (a prefix ending without `/`), with its blob.
-    public func entries(under directory: String) -> [(path: String, id: ObjectID)] {
-        let prefix = directory + "/"
-        var out: [(String, ObjectID)] = []
-        var pos = 0
-        if git_index_find_prefix(&pos, pointer, prefix) != 0 { return [] }
-        let n = git_index_entrycount(pointer)
-        while pos < n, let e = git_index_get_byindex(pointer, pos) {
-            let path = String(cString: e.pointee.path)
-            guard path.hasPrefix(prefix) else { break }
-            if (UInt32(e.pointee.flags) >> 12) & 3 == 0 { out.append((path, ObjectID(e.pointee.id))) }
-            pos += 1
-        }
-        return out
-    }
-
-    /// Clears the conflict at `path` (a stage-0 entry alone does not).
-    public func removeConflict(_ path: String) throws {
-        try check(git_index_conflict_remove(pointer, path), "git_index_conflict_remove")
     }
 
     /// Stages `blob` at `path` as a regular file.

@@ -1,3 +1,4 @@
+import CGit2
 import Foundation
 import LedgerKit
 
@@ -217,47 +218,75 @@ private struct Run {
         try merge(local: local, upstream: upstream)
     }
 
-    /// Checks the work tree out first, then moves the branch with a compare-and-swap: a crash
+    /// Updates the work tree first, then moves the branch with a compare-and-swap: a crash
     /// in between leaves the merged files as uncommitted changes, which the next sync commits
     /// and merges again to the same result.
+    ///
+    /// Only the files that differ between the old and the new tree are written, and only where
+    /// the work tree still holds the old version: a hand edit made during the sync is kept
+    /// (the next sync commits it). Their index entries are updated, so the cost follows the
+    /// changes, not the size of the ledger.
     func moveBranch(to commit: ObjectID, tree: ObjectID, from old: ObjectID?) throws {
-        var first = true
-        // Only the files that differ are looked at (after a crash the next sync commits
-        // whatever the work tree holds first, so HEAD's tree is the right baseline).
-        let paths = try old.map { try repo.diff(from: repo.treeOf(commit: $0), to: tree).map(\.path) }
-        try repo.checkout(tree: tree, paths: paths) { _ in
-            if first { first = false; options.checkpoint(.duringCheckout) }
+        guard let old else {
+            try repo.checkout(tree: tree) { _ in options.checkpoint(.duringCheckout) }
+            try repo.updateReference(branchRef, to: commit, expecting: nil, message: "ledger: sync")
+            return
         }
+        let oldTree = try repo.treeOf(commit: old)
+        let index = try repo.index()
+        var first = true
+        for change in try repo.diff(from: oldTree, to: tree) {
+            let path = change.path
+            guard repo.workTreeBlobID(path) == (try repo.entry(at: path, inTree: oldTree))?.id else { continue }
+            if first { first = false; options.checkpoint(.duringCheckout) }
+            if let entry = try repo.entry(at: path, inTree: tree) {
+                try FileSystem.writeAtomically(repo.workdir + "/" + path, repo.blob(entry.id))
+                if entry.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) { chmod(repo.workdir + "/" + path, 0o755) }
+                try index.addFromWorkTree(path)
+            } else {
+                try store.remove(path)
+                try index.removeFromWorkTree(path)
+            }
+        }
+        try index.write()
         try repo.updateReference(branchRef, to: commit, expecting: old, message: "ledger: sync")
     }
 
+    /// A three-way merge along the changed paths: what changed on one side since the merge
+    /// base is taken from it; what changed differently on both goes to the kind's rule
+    /// (`FileMerge`); nothing is merged line by line and no rename is guessed (a moved
+    /// document is a deletion and an addition). The cost follows the changes.
     mutating func merge(local: ObjectID, upstream: ObjectID) throws {
-        let index = try repo.mergeCommits(ours: local, theirs: upstream)
         let base = try repo.mergeBase(local, upstream)
+        let baseTree = try base.map { try repo.treeOf(commit: $0) }
+        let ours = try repo.treeOf(commit: local), theirs = try repo.treeOf(commit: upstream)
+        let oursChanged = try repo.diff(from: baseTree, to: ours).map(\.path)
+        let theirsChanged = try repo.diff(from: baseTree, to: theirs).map(\.path)
+        let merged = MergedTree(repo: repo, ours: ours)
+        let changedHere = Set(oursChanged)
         var resolutions: [Resolution] = []
-        // The paths where the merge may differ from our tree: changed upstream, resolved,
-        // created or repaired.
-        var touched = Set(try repo.diff(from: base.map { try repo.treeOf(commit: $0) }, to: repo.treeOf(commit: upstream)).map(\.path))
-        let siblings = SiblingReader(repo: repo, index: index)
-        for c in try index.conflicts() {
-            options.checkpoint(.duringMerge)
-            let r = FileMerge.resolve(path: c.path, base: try c.ancestor.map { try repo.blob($0) },
-                                      ours: try c.ours.map { try repo.blob($0) }, theirs: try c.theirs.map { try repo.blob($0) },
-                                      siblings: siblings.reader(for: c.path))
-            try index.removeConflict(c.path)
-            if let bytes = r.result { try index.add(c.path, blob: repo.createBlob(bytes)) }
-            for (path, bytes) in r.created {
-                try index.add(path, blob: repo.createBlob(bytes))
-                touched.insert(path)
+        for path in theirsChanged {
+            let t = try repo.entry(at: path, inTree: theirs)
+            guard changedHere.contains(path) else {
+                merged.set(path, t)
+                continue
             }
-            touched.insert(c.path)
-            let change: FileChange = c.ours == nil ? .added : (r.result == nil ? .deleted : .modified)
-            resolutions.append(Resolution(document: DocumentChange(PathChange(c.path, change)), created: r.created.map(\.path),
+            let o = try repo.entry(at: path, inTree: ours)
+            if o == t { continue }
+            options.checkpoint(.duringMerge)
+            let b = try baseTree.flatMap { try repo.entry(at: path, inTree: $0) }
+            let r = FileMerge.resolve(path: path, base: try b.map { try repo.blob($0.id) },
+                                      ours: try o.map { try repo.blob($0.id) }, theirs: try t.map { try repo.blob($0.id) },
+                                      siblings: merged.siblings(of: path))
+            merged.set(path, try r.result.map { TreeEntry(id: try repo.createBlob($0), mode: o?.mode ?? t?.mode ?? 0o100644) })
+            for (created, bytes) in r.created { merged.set(created, TreeEntry(id: try repo.createBlob(bytes))) }
+            let change: FileChange = o == nil ? .added : (r.result == nil ? .deleted : .modified)
+            resolutions.append(Resolution(document: DocumentChange(PathChange(path, change)), created: r.created.map(\.path),
                                           conflictFile: r.conflictFile, notes: r.notes))
         }
-        touched.formUnion(try reconcile(index: index, base: base, local: local, upstream: upstream))
+        try reconcile(merged, paths: Set(oursChanged + theirsChanged))
         report.resolutions += resolutions
-        let tree = try repo.updatedTree(repo.treeOf(commit: local), touched.sorted().map { ($0, index.entryWithMode(at: $0)) })
+        let tree = try repo.updatedTree(ours, merged.changes.map { ($0.path, $0.entry.map { ($0.id, $0.mode) }) })
         var lines = ["ledger sync on \(report.device.name): merge \(remoteName)/\(branch)"]
         if !resolutions.isEmpty {
             lines.append("")
@@ -270,63 +299,76 @@ private struct Run {
         try moveBranch(to: merge, tree: tree, from: local)
         // Files taken whole from one side were valid there; what the resolver and the repairs
         // wrote is checked again, with the rules that span documents.
-        let changed = try repo.diff(from: repo.treeOf(commit: local), to: tree).filter { $0.change != .deleted }.map(\.path)
-        if !changed.isEmpty, !resolutions.isEmpty || !report.reconciled.isEmpty {
-            report.problems += try Checker(store: store).check(scope: changed).problems.filter { $0.severity == .error }
+        if !resolutions.isEmpty || !report.reconciled.isEmpty {
+            let changed = merged.changes.filter { $0.entry != nil }.map(\.path)
+            if !changed.isEmpty {
+                report.problems += try Checker(store: store).check(scope: changed).problems.filter { $0.severity == .error }
+            }
         }
     }
 
-    /// Runs the apps' cross-document repairs over the documents either side changed; returns
-    /// the paths it changed.
-    mutating func reconcile(index: Index, base: ObjectID?, local: ObjectID, upstream: ObjectID) throws -> [String] {
-        let rules = LedgerSchema.mergeReconciliations
-        guard !rules.isEmpty else { return [] }
-        var changed: [String] = []
-        let baseTree = try base.map { try repo.treeOf(commit: $0) }
-        let touched = Set(try repo.diff(from: baseTree, to: repo.treeOf(commit: local)).map(\.path)
-            + repo.diff(from: baseTree, to: repo.treeOf(commit: upstream)).map(\.path))
-        for rule in rules {
+    /// Runs the apps' cross-document repairs over the documents either side changed, as merged.
+    mutating func reconcile(_ merged: MergedTree, paths: Set<String>) throws {
+        for rule in LedgerSchema.mergeReconciliations {
             var documents: [(path: String, document: JSONValue)] = []
-            for path in touched.sorted() {
+            for path in paths.sorted() {
                 guard case .document(let t) = PathRole(path: path), t.kind.name == rule.kind,
-                      let id = index.entry(at: path), let json = try? JSONParser.parse(repo.blob(id)) else { continue }
+                      let entry = try merged.entry(at: path), let json = try? JSONParser.parse(repo.blob(entry.id)) else { continue }
                 documents.append((path, json))
             }
             guard documents.count > 1 else { continue }
             let repair = rule.reconcile(documents)
             for (path, document) in repair.changes {
-                changed.append(path)
                 if let document {
-                    guard case .document(let t) = PathRole(path: path), !t.inspect(document).issues.contains(where: { $0.severity == .error }) else { continue }
-                    try index.add(path, blob: repo.createBlob(CanonicalJSON.encode(document)))
+                    guard case .document(let t) = PathRole(path: path), !t.inspect(document).issues.contains(where: { $0.severity == .error })
+                    else { continue }
+                    merged.set(path, TreeEntry(id: try repo.createBlob(CanonicalJSON.encode(document))))
                 } else {
-                    try index.remove(path)
+                    merged.set(path, nil)
                 }
             }
             report.reconciled += repair.notes
         }
-        return changed
     }
 }
 
-/// The other documents of a kind in a merge's result, read only if a kind's rule asks for them.
-private final class SiblingReader: @unchecked Sendable {
+/// A merge's result as changes on top of our tree, read through for the rules that look at
+/// other documents (a recipe's conflicted copy needs the names of the others).
+private final class MergedTree: @unchecked Sendable {
     // @unchecked: used only on the thread running the merge, synchronously inside
     // `FileMerge.resolve`; the closures never outlive the merge.
     let repo: Repository
-    let index: Index
+    let ours: ObjectID
+    /// Files replaced (an entry) or removed (nil), in the order they were set.
+    private(set) var changes: [(path: String, entry: TreeEntry?)] = []
+    private var byPath: [String: Int] = [:]
 
-    init(repo: Repository, index: Index) {
+    init(repo: Repository, ours: ObjectID) {
         self.repo = repo
-        self.index = index
+        self.ours = ours
     }
 
-    func reader(for path: String) -> @Sendable () -> [JSONValue] {
+    func set(_ path: String, _ entry: TreeEntry?) {
+        if let i = byPath[path] { changes[i].entry = entry } else {
+            byPath[path] = changes.count
+            changes.append((path, entry))
+        }
+    }
+
+    func entry(at path: String) throws -> TreeEntry? {
+        if let i = byPath[path] { return changes[i].entry }
+        return try repo.entry(at: path, inTree: ours)
+    }
+
+    /// The other documents of `path`'s kind in the merged tree, read when a rule asks.
+    func siblings(of path: String) -> @Sendable () -> [JSONValue] {
         guard case .document(let t) = PathRole(path: path), case .collection(let dir, _) = t.kind.location else { return { [] } }
         return { [self] in
-            self.index.entries(under: dir).compactMap { entry in
-                guard entry.path != path, let bytes = try? self.repo.blob(entry.id) else { return nil }
-                return try? JSONParser.parse(bytes)
+            var ids: [String: ObjectID] = [:]
+            for (p, id) in (try? self.repo.files(under: dir, inTree: self.ours)) ?? [] { ids[p] = id }
+            for (p, e) in self.changes where p.hasPrefix(dir + "/") { ids[p] = e?.id }
+            return ids.filter { $0.key != path }.sorted { $0.key < $1.key }.compactMap { _, id in
+                (try? self.repo.blob(id)).flatMap { try? JSONParser.parse($0) }
             }
         }
     }
