@@ -229,9 +229,8 @@ extension Repository {
         return Index(index!, owner: self)
     }
 
-    /// Work-tree changes against HEAD (staged or not), one per path: added, modified or
-    /// deleted, as a commit of everything would record them. Ignored files are left out.
-    public func workTreeChanges() throws -> [PathChange] {
+    /// Work-tree changes against HEAD through libgit2's status (see `workTreeChanges`).
+    func statusWorkTreeChanges() throws -> [PathChange] {
         var opts = git_status_options()
         try check(git_status_options_init(&opts, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
