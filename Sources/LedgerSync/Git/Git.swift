@@ -288,27 +288,4 @@ public final class Repository {
         }
         return ObjectID(out)
     }
-
-    // MARK: - Status
-
-    /// Paths (relative to the work tree) that differ from HEAD: staged, modified, new or deleted.
-    public func changedPaths() throws -> [String] {
-        var opts = git_status_options()
-        try check(git_status_options_init(&opts, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
-        opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
-        opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
-            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
-        var list: OpaquePointer?
-        try check(git_status_list_new(&list, pointer, &opts), "git_status_list_new")
-        defer { git_status_list_free(list) }
-        var paths: [String] = []
-        for i in 0..<git_status_list_entrycount(list) {
-            guard let e = git_status_byindex(list, i) else { continue }
-            let delta = e.pointee.index_to_workdir ?? e.pointee.head_to_index
-            guard let delta else { continue }
-            let file = delta.pointee.new_file.path ?? delta.pointee.old_file.path
-            if let file { paths.append(String(cString: file)) }
-        }
-        return paths
-    }
 }

@@ -53,17 +53,7 @@ extension Repository {
 
     /// The blob at `path` in `tree`, or nil when there is none.
     public func blobID(at path: String, inTree tree: ObjectID) throws -> ObjectID? {
-        var t: OpaquePointer?
-        var oid = tree.raw
-        try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
-        defer { git_tree_free(t) }
-        var entry: OpaquePointer?
-        let rc = git_tree_entry_bypath(&entry, t, path)
-        if rc == GIT_ENOTFOUND.rawValue { return nil }
-        try check(rc, "git_tree_entry_bypath")
-        defer { git_tree_entry_free(entry) }
-        guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
-        return ObjectID(git_tree_entry_id(entry)!.pointee)
+        try entry(at: path, inTree: tree)?.id
     }
 
     /// The contents of the file at `path` in `tree`, or nil when there is none.

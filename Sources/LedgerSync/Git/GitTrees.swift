@@ -17,6 +17,14 @@ public struct TreeEntry: Sendable, Hashable {
 extension Repository {
     /// The file at `path` in `tree` (nil when there is none, or when it is not a file).
     public func entry(at path: String, inTree tree: ObjectID) throws -> TreeEntry? {
+        try withEntry(at: path, inTree: tree) { entry in
+            guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
+            return TreeEntry(id: ObjectID(git_tree_entry_id(entry)!.pointee), mode: git_tree_entry_filemode(entry).rawValue)
+        }
+    }
+
+    /// Calls `body` with the entry at `path` in `tree`; nil when there is no such entry.
+    private func withEntry<T>(at path: String, inTree tree: ObjectID, _ body: (OpaquePointer) -> T?) throws -> T? {
         var t: OpaquePointer?
         var oid = tree.raw
         try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
@@ -26,8 +34,7 @@ extension Repository {
         if rc == GIT_ENOTFOUND.rawValue { return nil }
         try check(rc, "git_tree_entry_bypath")
         defer { git_tree_entry_free(entry) }
-        guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
-        return TreeEntry(id: ObjectID(git_tree_entry_id(entry)!.pointee), mode: git_tree_entry_filemode(entry).rawValue)
+        return body(entry!)
     }
 
     /// Every file under `directory` in `tree`, by path relative to the root.
@@ -53,17 +60,9 @@ extension Repository {
 
     /// The tree at `path` in `tree`, or nil.
     func subtree(at path: String, inTree tree: ObjectID) throws -> ObjectID? {
-        var t: OpaquePointer?
-        var oid = tree.raw
-        try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
-        defer { git_tree_free(t) }
-        var entry: OpaquePointer?
-        let rc = git_tree_entry_bypath(&entry, t, path)
-        if rc == GIT_ENOTFOUND.rawValue { return nil }
-        try check(rc, "git_tree_entry_bypath")
-        defer { git_tree_entry_free(entry) }
-        guard git_tree_entry_type(entry) == GIT_OBJECT_TREE else { return nil }
-        return ObjectID(git_tree_entry_id(entry)!.pointee)
+        try withEntry(at: path, inTree: tree) { entry in
+            git_tree_entry_type(entry) == GIT_OBJECT_TREE ? ObjectID(git_tree_entry_id(entry)!.pointee) : nil
+        }
     }
 
     /// The blob id the work tree's file at `path` would have, or nil when there is no file.

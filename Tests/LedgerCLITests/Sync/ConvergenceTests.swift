@@ -31,7 +31,7 @@ import Testing
 
 /// One randomized history.
 struct History {
-    var random: SplitMix
+    var random: SplitMix64
     let directory: String
     let replicas: [Replica]
     /// Minutes since 18:00 on the day of the history.
@@ -47,7 +47,7 @@ struct History {
 
     init(seed: UInt64) throws {
         self.seed = seed
-        random = SplitMix(seed: seed)
+        random = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15)
         directory = Replica.scratchDirectory()
         let remote = directory + "/remote.git"
         try GitCLI.initBare(remote)
@@ -164,18 +164,5 @@ struct History {
         if !conflicts.isEmpty { problems.append("conflict files: \(conflicts)") }
         failed = !problems.isEmpty
         #expect(problems.isEmpty, "seed \(seed) (replicas kept in \(directory)):\n\(problems.joined(separator: "\n"))\n\(log.joined(separator: "\n"))")
-    }
-}
-
-/// A small seeded random source (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
