@@ -67,11 +67,13 @@ class Bench:
         return out.stdout.split()
 
     # -- measuring --------------------------------------------------------------------------
-    def run_once(self, cmd, cwd=None, env=None, stdin=None):
+    def run_once(self, cmd, cwd=None, env=None, stdin=None, shell=False):
         """Runs a command; returns (seconds, peak RSS in MiB, exit status).
 
         The command runs under GNU time, whose report is the command's own peak resident set
         (a child forked from this Python process would otherwise inherit Python's)."""
+        if shell:
+            cmd = ["/bin/sh", "-c", cmd]
         with tempfile.NamedTemporaryFile(mode="r") as report:
             start = time.perf_counter()
             p = subprocess.Popen(["/usr/bin/time", "-q", "-f", "%M", "-o", report.name] + list(cmd), cwd=cwd,

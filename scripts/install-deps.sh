@@ -12,8 +12,9 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 for p in libgit2-dev pkg-config git; do have_pkg "$p" || need+=("$p"); done
 if [ "$what" = test ]; then
     # sshd and ssh-agent for ssh remotes, lighttpd for smart HTTP(S) (git http-backend),
-    # tmux to drive the terminal brew, jq and GNU time for the benchmarks, openssl for the test CA.
-    for p in openssh-server openssh-client lighttpd tmux jq openssl procps time; do have_pkg "$p" || need+=("$p"); done
+    # tmux to drive the terminal brew, jq and GNU time for the benchmarks, openssl for the test CA,
+    # lighttpd-mod-openssl for the HTTPS remote.
+    for p in openssh-server openssh-client lighttpd lighttpd-mod-openssl tmux jq openssl procps time; do have_pkg "$p" || need+=("$p"); done
 fi
 
 if [ ${#need[@]} -gt 0 ]; then

@@ -2,6 +2,7 @@
 #define LEDGER_CGIT2_SHIM_H
 
 #include <git2.h>
+#include <git2/sys/merge.h>
 
 /* git_libgit2_opts is variadic, which Swift cannot call: one inline wrapper per option used. */
 static inline int ledger_git_set_search_path(int level, const char *path) {
@@ -10,6 +11,10 @@ static inline int ledger_git_set_search_path(int level, const char *path) {
 
 static inline int ledger_git_set_owner_validation(int enabled) {
     return git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, enabled);
+}
+
+static inline int ledger_git_set_ssl_cert_file(const char *file) {
+    return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, (const char *)0);
 }
 
 #endif

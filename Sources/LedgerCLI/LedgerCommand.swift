@@ -17,7 +17,7 @@ public struct LedgerCommand: ParsableCommand {
             """,
         version: version,
         subcommands: [
-            InitCommand.self, CheckCommand.self, StatusCommand.self,
+            InitCommand.self, CloneCommand.self, CheckCommand.self, StatusCommand.self, SyncCommand.self, MergeDriverCommand.self,
             WaterlineCommand.self, BrewCommand.self, HydrateCommand.self, MomentsCommand.self,
         ]
     )

@@ -119,7 +119,7 @@ public struct RepositoryStatus: Sendable {
         let repo = try Repository.open(path)
         let branchRef = repo.headReferenceName
         let branch = branchRef.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
-        var status = RepositoryStatus(branch: branch, uncommitted: try repo.changedPaths())
+        var status = RepositoryStatus(branch: branch, uncommitted: try repo.workTreeChanges().map(\.path))
         if let branch {
             status.remoteName = repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
             if let remote = status.remoteName {

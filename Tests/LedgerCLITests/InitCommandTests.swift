@@ -15,7 +15,7 @@ import Testing
         #expect(repo.headReferenceName == "refs/heads/main")
         #expect(repo.headCommit() != nil)
         #expect(repo.config("merge.ledger.driver") == "ledger merge-driver %O %A %B %P")
-        #expect(try repo.changedPaths().isEmpty)
+        #expect(try repo.workTreeChanges().isEmpty)
         #expect(ledger.run("check").status == 0)
     }
 

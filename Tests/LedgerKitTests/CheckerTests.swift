@@ -265,4 +265,38 @@ extension CheckReport {
         _ = try f.check(cache: true)
         #expect(try f.check(cache: true).filesFromCache == 20)
     }
+
+    @Test func aScopedCheckReadsOnlyItsFilesYetSeesDuplicatesAndDanglingReferences() throws {
+        let f = try CheckFixture()
+        for i in 0..<30 { try f.save(Note.make("n\(i)", "note \(i)")) }
+        try f.write("notes/items/2026/broken.json", "{")  // out of scope: not read, not reported
+        try f.save(Note.make("n1", "same id, other year", at: "2025-03-01T10:00:00+01:00"))
+        var reply = Note.make("r1", "reply", at: "2025-03-02T10:00:00+01:00")
+        reply.replyTo = "n5"
+        try f.save(reply)
+        var lost = Note.make("r2", "lost reply", at: "2025-03-02T11:00:00+01:00")
+        lost.replyTo = "gone"
+        try f.save(lost)
+        let r = try f.check(["notes/items/2025/n1.json", "notes/items/2025/r1.json", "notes/items/2025/r2.json"])
+        #expect(r.filesChecked == 3)
+        #expect(r.messages("notes/items/2025/n1.json") == ["notes/items/2025/n1.json: /id: error: duplicate id \"n1\": also used by notes/items/2026/n1.json"])
+        #expect(r.messages("notes/items/2025/r1.json").isEmpty)
+        #expect(r.messages("notes/items/2025/r2.json") == ["notes/items/2025/r2.json: /replyTo: warning: refers to the test note \"gone\", which does not exist"])
+        #expect(r.messages("notes/items/2026/broken.json").isEmpty)
+    }
+
+    @Test func aScopedCheckJudgesTagRulesWithWhatTheLastFullCheckRecorded() throws {
+        let f = try CheckFixture()
+        try f.save(Note.make("n1", "pinned first", pinned: true))
+        f.age("notes/items/2026/n1.json")
+        _ = try f.check(cache: true)  // records n1 as clean and pinned
+        try f.save(Note.make("n2", "pinned too", pinned: true))
+        let r = try f.check(["notes/items/2026/n2.json"], cache: true)
+        #expect(r.filesChecked == 1)
+        // Reported on the file asked about; the rule counted the recorded one too.
+        #expect(r.problems.map(\.description) == ["notes/items/2026/n2.json: /pinned: error: at most one note may be pinned (2 are)"])
+        // Without the record, only the given files are judged.
+        try FileSystem.remove(f.dir.url(".git/ledger/check-cache"))
+        #expect(try f.check(["notes/items/2026/n2.json"], cache: true).problems.isEmpty)
+    }
 }

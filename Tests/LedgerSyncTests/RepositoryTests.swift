@@ -17,8 +17,8 @@ import Testing
         #expect(try repo.commitAll(message: "nothing", signature: sig) == nil)
         try FileSystem.remove(dir.url("a.json"))
         try FileSystem.writeAtomically(dir.url("b.json"), Array("[]\n".utf8))
-        #expect(try repo.changedPaths().sorted() == ["a.json", "b.json"])
+        #expect(try repo.workTreeChanges().map(\.path).sorted() == ["a.json", "b.json"])
         #expect(try repo.commitAll(message: "two", signature: sig) != nil)
-        #expect(try repo.changedPaths().isEmpty)
+        #expect(try repo.workTreeChanges().isEmpty)
     }
 }

@@ -266,6 +266,32 @@ enum CheckCache {
         }
     }
 
+    /// The facts of every file the record lists with tags, whose stamp still matches and that
+    /// is not in `except` (for a scoped check's rules across documents).
+    static func taggedFacts(path: String, schema: Schema, store: LedgerStore, except: Set<String>) -> [DocumentFacts] {
+        guard let lines = LineReader(path: path), let first = lines.next(),
+              String(decoding: first, as: UTF8.self) == header(schema) else { return [] }
+        var dir = ""
+        var out: [DocumentFacts] = []
+        while let line = lines.next() {
+            if line.first == UInt8(ascii: "D"), line.count >= 2 {
+                dir = String(decoding: line.dropFirst(2), as: UTF8.self)
+                continue
+            }
+            // Cheap test first: most lines have neither tags nor references.
+            guard line.count > 2, line.last != 0x09 || line.dropLast().last != 0x09,
+                  let entry = parse(line), !entry.tags.isEmpty,
+                  let tab = line.dropFirst(2).firstIndex(of: 0x09) else { continue }
+            let name = String(decoding: line[(line.startIndex + 2)..<tab], as: UTF8.self)
+            let file = dir.isEmpty ? name : dir + "/" + name
+            guard !except.contains(file), let stamp = FileSystem.stamp(store.absolute(file)), stamp.size == entry.stamp.size,
+                  stamp.modifiedNanoseconds == entry.stamp.modifiedNanoseconds, stamp.inode == entry.stamp.inode,
+                  case .document(let t, let id) = FileRole.classify(file, type: .file, in: schema) else { continue }
+            out.append(DocumentFacts(path: file, kind: t.kind.name, id: id, references: entry.references, tags: entry.tags))
+        }
+        return out
+    }
+
     /// The order `check` visits directories in: depth first, names compared byte by byte.
     static func walkOrderPrecedes(_ a: String, _ b: String) -> Bool {
         let x = a.split(separator: "/", omittingEmptySubsequences: false)

@@ -46,20 +46,32 @@ public struct Checker: Sendable {
 
     /// Checks the whole ledger, or only the files at or under `scope` (paths relative to the
     /// root); with `fix`, rewrites what can be fixed without guessing.
+    ///
+    /// A scoped check reads only the given files and directories. Its rules across documents
+    /// look up what they need — the other shards for a duplicate id, the target of each
+    /// reference — and judge the apps' rules (such as one active session) with the given
+    /// documents and what the last full check recorded about the others.
     public func check(scope: [String]? = nil, fix: Bool = false) throws -> CheckReport {
-        var run = Run(store: store, schema: schema, scope: scope.map { Set($0.map { Self.normalize($0) }) }, fix: fix,
-                      threads: threads,
-                      cache: useCache ? CheckCache.Reader(path: cachePath, schema: schema) : nil,
-                      writer: useCache ? CheckCache.Writer(path: cachePath, schema: schema) : nil)
-        // The root holds one document; the app directories hold the rest; anything else at
-        // the top level (README, .git, scripts) is the user's business.
-        if let manifest = FileSystem.stamp(store.absolute("ledger.json")) {
-            try run.process(dir: "", names: [("ledger.json", manifest.type)])
+        let scope = scope.map { Set($0.map { Self.normalize($0) }) }
+        let targeted = scope.map { !$0.contains("") && !$0.contains(".") } ?? false
+        var run = Run(store: store, schema: schema, scope: scope, fix: fix, threads: threads,
+                      cache: useCache && !targeted ? CheckCache.Reader(path: cachePath, schema: schema) : nil,
+                      writer: useCache && !targeted ? CheckCache.Writer(path: cachePath, schema: schema) : nil)
+        if targeted, let scope {
+            run.targeted = true
+            try visit(scope, with: &run)
+            if useCache { run.tagged += CheckCache.taggedFacts(path: cachePath, schema: schema, store: store, except: run.seen) }
         } else {
-            run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (run `ledger init`)")))
-        }
-        for dir in schema.appDirectories.sorted(by: { Bytes.precedes($0, $1) }) {
-            try run.walk(dir)
+            // The root holds one document; the app directories hold the rest; anything else at
+            // the top level (README, .git, scripts) is the user's business.
+            if let manifest = FileSystem.stamp(store.absolute("ledger.json")) {
+                try run.process(dir: "", names: [("ledger.json", manifest.type)])
+            } else {
+                run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (run `ledger init`)")))
+            }
+            for dir in schema.appDirectories.sorted(by: { Bytes.precedes($0, $1) }) {
+                try run.walk(dir)
+            }
         }
         if let scope = run.scope {
             for path in scope.sorted() where !run.seen.contains(path) && !run.scopeDirectories.contains(path) {
@@ -85,6 +97,26 @@ public struct Checker: Sendable {
             a.element.path == b.element.path ? a.offset < b.offset : Bytes.precedes(a.element.path, b.element.path)
         }.map(\.element)
         return CheckReport(problems: order, fixed: run.fixed, filesChecked: run.filesChecked, filesFromCache: run.filesFromCache)
+    }
+
+    /// A scoped check's files: each directory walked, the files grouped by directory.
+    private func visit(_ scope: Set<String>, with run: inout Run) throws {
+        var files: [String: [(String, FileSystem.EntryType)]] = [:]
+        for path in scope.sorted(by: { Bytes.precedes($0, $1) }) {
+            let parts = path.split(separator: "/").map(String.init)
+            // Hidden files and the top level (but for ledger.json) are not the ledger's.
+            guard let stamp = FileSystem.stamp(store.absolute(path)), !parts.contains(where: { $0.hasPrefix(".") }),
+                  path == "ledger.json" || (parts.count > 1 || stamp.type == .directory) && schema.appDirectories.contains(parts[0])
+            else { continue }
+            if stamp.type == .directory, !path.hasSuffix(".json") {
+                try run.walk(path)
+            } else {
+                files[parts.dropLast().joined(separator: "/"), default: []].append((parts.last!, stamp.type))
+            }
+        }
+        for (dir, names) in files.sorted(by: { Bytes.precedes($0.key, $1.key) }) {
+            try run.process(dir: dir, names: names)
+        }
     }
 
     static func normalize(_ path: String) -> String {
@@ -119,6 +151,9 @@ private struct Run {
     var references: [(path: String, reference: DocumentReference)] = []
     /// Facts of documents carrying tags, for the apps' cross-document rules.
     var tagged: [DocumentFacts] = []
+    /// Whether only some files are read (a scoped check), and the collection documents among them.
+    var targeted = false
+    var scopedDocuments: [(path: String, kind: String, id: String)] = []
 
     init(store: LedgerStore, schema: Schema, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?,
          writer: CheckCache.Writer?) {
@@ -198,6 +233,9 @@ private struct Run {
             guard result.details != nil || scope != nil else { continue }
             let path = item.path
             if scope != nil, inScope(path) { seen.insert(path) }
+            if targeted, result.idHash != 0, let named = Run.kindAndID(of: item, in: schema) {
+                scopedDocuments.append((path, named.kind, named.id))
+            }
             guard let d = result.details else { continue }
             for issue in d.issues { report(Problem(path, issue)) }
             for issue in d.fixed where inScope(path) { fixed.append(Problem(path, issue)) }
@@ -431,6 +469,15 @@ private struct Run {
     // MARK: - Across documents
 
     mutating func crossDocumentChecks() {
+        if targeted {
+            // Only some files were read: look up what the rules need.
+            duplicateCandidates = scopedDocuments.map { ($0.kind, $0.id) }
+            for (path, ref) in references where !exists(ref) {
+                let kind = ref.kind.replacingOccurrences(of: ".", with: " ")
+                report(Problem(path, .warning(ref.pointer, "refers to the \(kind) \"\(ref.id)\", which does not exist")))
+            }
+            references = []
+        }
         for (kind, id) in duplicateCandidates {
             guard let t = schema.collectionsByKind[kind] else { continue }
             let paths = Run.paths(of: id, in: t.kind, store: store)
@@ -447,6 +494,15 @@ private struct Run {
         for rule in schema.crossDocumentRules {
             for p in rule.check(tagged) { report(p) }
         }
+    }
+
+    /// Whether the target of a reference exists (a document of a collection, or an attachment).
+    func exists(_ ref: DocumentReference) -> Bool {
+        if let t = schema.collectionsByKind[ref.kind] { return !Run.paths(of: ref.id, in: t.kind, store: store).isEmpty }
+        if let a = schema.attachmentTypes.first(where: { $0.name == ref.kind }) {
+            return FileSystem.stamp(store.absolute(a.directory + "/" + ref.id))?.type == .file
+        }
+        return true
     }
 
     /// Every file of `kind` named `id`, in any shard.

@@ -125,24 +125,32 @@ public struct RandomIDSource: IDSource {
     }
 }
 
-/// A reproducible id sequence from a seed (SplitMix64); thread-safe.
+/// A reproducible id sequence from a seed; thread-safe.
 public final class SeededIDSource: IDSource, @unchecked Sendable {
-    // @unchecked: `state` is only touched under `lock`.
-    private var state: UInt64
+    // @unchecked: `random` is only touched under `lock`.
+    private var random: SplitMix64
     private let lock = NSLock()
+
+    public init(seed: UInt64) { random = SplitMix64(seed: seed) }
+
+    public func next() -> String {
+        lock.withLock { IDAlphabet.make(count: 10) { random.next() % 36 } }
+    }
+}
+
+/// A small, fast random number generator whose sequence is fixed by its seed (SplitMix64),
+/// for reproducible ids, benchmark data and randomized tests.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
 
     public init(seed: UInt64) { state = seed }
 
-    public func next() -> String {
-        lock.withLock {
-            IDAlphabet.make(count: 10) {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return (z ^ (z >> 31)) % 36
-            }
-        }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
 

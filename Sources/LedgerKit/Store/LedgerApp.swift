@@ -9,6 +9,8 @@ public protocol LedgerApp: Sendable {
     static var attachmentTypes: [AttachmentType] { get }
     /// Rules over many documents at once (e.g. at most one active session).
     static var crossDocumentRules: [CrossDocumentRule] { get }
+    /// Repairs across documents after a sync merge (e.g. two sessions left active).
+    static var mergeReconciliations: [MergeReconciliation] { get }
     /// The documents `ledger init` creates for the app (defaults such as drink presets).
     static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)]
 }
@@ -17,5 +19,6 @@ extension LedgerApp {
     public static var documentTypes: [DocumentType] { [] }
     public static var attachmentTypes: [AttachmentType] { [] }
     public static var crossDocumentRules: [CrossDocumentRule] { [] }
+    public static var mergeReconciliations: [MergeReconciliation] { [] }
     public static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] { [] }
 }

@@ -49,6 +49,13 @@ public enum Git {
         try check(ledger_git_set_search_path(Int32(GIT_CONFIG_LEVEL_XDG.rawValue), directory), "git_libgit2_opts")
         try check(ledger_git_set_search_path(Int32(GIT_CONFIG_LEVEL_SYSTEM.rawValue), directory), "git_libgit2_opts")
     }
+
+    /// Trusts the certificate authorities in `file` (PEM) for HTTPS remotes instead of the
+    /// system's bundle. Process-wide: call it before any transfer.
+    public static func trustCertificates(inFile file: String) throws {
+        _ = Libgit2.initialized
+        try check(ledger_git_set_ssl_cert_file(file), "git_libgit2_opts")
+    }
 }
 
 /// A 20-byte git object id.
@@ -101,7 +108,7 @@ public struct Signature: Sendable {
 public final class Repository {
     let pointer: OpaquePointer
 
-    private init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
     deinit { git_repository_free(pointer) }
 
@@ -280,28 +287,5 @@ public final class Repository {
             try check(git_commit_create(&out, pointer, reference, sig, sig, nil, message, t, parents.count, buf.baseAddress), "git_commit_create")
         }
         return ObjectID(out)
-    }
-
-    // MARK: - Status
-
-    /// Paths (relative to the work tree) that differ from HEAD: staged, modified, new or deleted.
-    public func changedPaths() throws -> [String] {
-        var opts = git_status_options()
-        try check(git_status_options_init(&opts, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
-        opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
-        opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
-            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
-        var list: OpaquePointer?
-        try check(git_status_list_new(&list, pointer, &opts), "git_status_list_new")
-        defer { git_status_list_free(list) }
-        var paths: [String] = []
-        for i in 0..<git_status_list_entrycount(list) {
-            guard let e = git_status_byindex(list, i) else { continue }
-            let delta = e.pointee.index_to_workdir ?? e.pointee.head_to_index
-            guard let delta else { continue }
-            let file = delta.pointee.new_file.path ?? delta.pointee.old_file.path
-            if let file { paths.append(String(cString: file)) }
-        }
-        return paths
     }
 }

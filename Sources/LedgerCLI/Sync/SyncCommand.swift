@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import LedgerKit
+import LedgerSync
+
+/// `ledger sync [--remote NAME] [--json]`
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Commit local changes, fetch, merge with each kind's rules, and push.",
+        discussion: """
+            Refuses (exit 1, nothing committed) when a changed document is invalid. Prints what
+            was committed, pulled, resolved and pushed, per app and per document. Exit 3 when
+            the remote cannot be reached: local changes stay committed and safe.
+            """)
+
+    @Option(help: ArgumentHelp("The remote to sync with (default: the branch's remote, else origin).", valueName: "name"))
+    var remote: String?
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let store = try global.store()
+        let repo = try Repository.open(store.root)
+        try SyncEnvironment.trustConfiguredCertificates(repositoryConfig: repo.config("http.sslCAInfo"))
+        let options = SyncOptions(remoteName: remote, transport: SyncEnvironment.transport(),
+                                  checkpoint: SyncEnvironment.checkpoint())
+        let report = try Sync.run(store, options: options)
+        if json { Output.json(report.json) } else { report.printText() }
+        if report.outcome == .offline {
+            Console.error("ledger: " + (report.error ?? "the remote cannot be reached"))
+            throw ExitCode(3)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import LedgerKit
+import LedgerSync
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What clone and sync take from the command's surroundings: credentials, trust, progress
+/// and the testing aid `LEDGER_SYNC_KILL_AT`.
+enum SyncEnvironment {
+    /// Transport options from the environment:
+    /// - ssh: `SSH_AUTH_SOCK` (ssh-agent, tried first), `LEDGER_SSH_KEY` (a key file, then
+    ///   `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`), `LEDGER_SSH_PASSPHRASE`;
+    /// - HTTP(S): credentials in the URL, else `LEDGER_HTTP_USER` and `LEDGER_HTTP_PASSWORD`;
+    /// - a progress line on stderr when stdout is a terminal.
+    static func transport() -> TransportOptions {
+        let env = CLIContext.current.environment
+        let ctx = CLIContext.current
+        var progress: ((TransferProgress) -> Void)?
+        if ctx.stdoutIsTerminal {
+            let line = ProgressLine()
+            progress = { line.update($0) }
+        }
+        return TransportOptions(
+            home: env["HOME"], userName: env["USER"] ?? env["LOGNAME"],
+            sshKey: env["LEDGER_SSH_KEY"].flatMap { $0.isEmpty ? nil : ctx.absolutePath($0) },
+            sshPassphrase: env["LEDGER_SSH_PASSPHRASE"], sshAgent: !(env["SSH_AUTH_SOCK"] ?? "").isEmpty,
+            httpUser: env["LEDGER_HTTP_USER"], httpPassword: env["LEDGER_HTTP_PASSWORD"],
+            progress: progress)
+    }
+
+    /// Trusts the certificate authority named by `GIT_SSL_CAINFO`, `SSL_CERT_FILE` or the
+    /// repository's `http.sslCAInfo`, instead of the system's bundle, for HTTPS remotes.
+    static func trustConfiguredCertificates(repositoryConfig: String? = nil) throws {
+        let env = CLIContext.current.environment
+        guard let file = [env["GIT_SSL_CAINFO"], env["SSL_CERT_FILE"], repositoryConfig].compactMap({ $0 }).first(where: { !$0.isEmpty }) else { return }
+        let path = CLIContext.current.absolutePath(file)
+        guard FileSystem.exists(path) else {
+            throw LedgerError.usage("the certificate file \(path) (from GIT_SSL_CAINFO, SSL_CERT_FILE or http.sslCAInfo) does not exist")
+        }
+        try Git.trustCertificates(inFile: path)
+    }
+
+    /// A testing aid: when `LEDGER_SYNC_KILL_AT` names a checkpoint (`after-commit`,
+    /// `during-fetch`, … see `SyncCheckpoint`), the process kills itself with SIGKILL there,
+    /// to prove that a crash at that point loses nothing.
+    static func checkpoint() -> (SyncCheckpoint) -> Void {
+        guard let target = CLIContext.current.environment["LEDGER_SYNC_KILL_AT"], !target.isEmpty else { return { _ in } }
+        let out = CLIContext.current.stdout, err = CLIContext.current.stderr
+        return { point in
+            guard point.rawValue == target else { return }
+            out.flush()
+            err.flush()
+            kill(getpid(), SIGKILL)
+        }
+    }
+}
+
+/// "Receiving objects:  45% (450/1000), 1.2 MiB" on stderr, rewritten in place.
+final class ProgressLine: @unchecked Sendable {
+    // @unchecked: updated only from the thread running the transfer.
+    private var last = ""
+    private let output = CLIContext.current.stderr
+
+    func update(_ p: TransferProgress) {
+        guard p.total > 0 else { return }
+        let label = switch p.phase {
+        case .receiving: "Receiving objects"
+        case .resolving: "Resolving deltas"
+        case .sending: "Sending objects"
+        }
+        let percent = p.current * 100 / p.total
+        var line = "\(label): \(String(repeating: " ", count: max(0, 3 - String(percent).count)))\(percent)% (\(p.current)/\(p.total))"
+        if p.phase != .resolving, p.bytes > 0 { line += ", " + FileSystem.formatBytes(p.bytes) }
+        guard line != last else { return }
+        last = line
+        output.write("\r" + line + (p.current == p.total ? "\n" : ""))
+        output.flush()
+    }
+}
+
+extension DocumentChange {
+    var json: JSONValue {
+        var o: JSONObject = ["path": .string(path), "change": .string(change.rawValue)]
+        o["app"] = app.map { .string($0.rawValue) } ?? .null
+        o["kind"] = kind.map(JSONValue.string) ?? .null
+        o["id"] = .string(name)
+        return .object(o)
+    }
+}
+
+extension SyncReport {
+    /// The `--json` form (keys documented in the README's Sync section).
+    var json: JSONValue {
+        var o: JSONObject = [
+            "outcome": .string(outcome.rawValue), "remote": .string(remote), "url": .string(url), "branch": .string(branch),
+            "device": .object(["id": .string(device.id), "name": .string(device.name)]),
+            "committed": .array(localChanges.map(\.json)), "pulled": .array(pulled.map(\.json)), "pushed": .array(pushed.map(\.json)),
+            "conflicts": .array(conflictFiles.map(JSONValue.string)),
+            "problems": .array(problems.map(\.json)), "pushAttempts": .number(Double(pushAttempts)),
+        ]
+        o["commit"] = committed.map { .string($0.description) } ?? .null
+        o["head"] = head.map { .string($0.description) } ?? .null
+        o["mergeCommit"] = mergeCommit.map { .string($0.description) } ?? .null
+        o["error"] = error.map(JSONValue.string) ?? .null
+        o["resolved"] = .array(resolutions.map { r in
+            var x = r.document.json.objectValue ?? [:]
+            x["notes"] = .array(r.notes.map(JSONValue.string))
+            x["created"] = .array(r.created.map(JSONValue.string))
+            x["conflictFile"] = r.conflictFile.map(JSONValue.string) ?? .null
+            return .object(x)
+        })
+        o["reconciled"] = .array(reconciled.map(JSONValue.string))
+        return .object(o)
+    }
+
+    /// The human report: per app, then per document.
+    func printText() {
+        let target = "\(remote) (\(url))"
+        if !localChanges.isEmpty {
+            Console.print("Committed \(Output.plural(localChanges.count, "change")) on \(device.name):")
+            Self.printChanges(localChanges)
+        }
+        if !pulled.isEmpty {
+            Console.print("Pulled \(Output.plural(pulled.count, "change")) from \(target):")
+            Self.printChanges(pulled)
+        }
+        for r in resolutions {
+            Console.print("Resolved \(r.document.path): " + (r.notes.isEmpty ? "merged both versions." : r.notes.joined(separator: "; ") + "."))
+        }
+        for r in reconciled { Console.print("Adjusted: \(r).") }
+        if !conflictFiles.isEmpty {
+            Console.print(Style.yellow("\(Output.plural(conflictFiles.count, "conflict file")) to look at") + ": compare each with the document beside it, keep what you want in the document, delete the conflict file, then `ledger sync` (`ledger check` lists them until then).")
+        }
+        for p in problems { Console.print("  " + p.description) }
+        if !pushed.isEmpty {
+            Console.print("Pushed \(Output.plural(pushed.count, "change")) to \(target).")
+        }
+        switch outcome {
+        case .upToDate: Console.print("Already in step with \(target).")
+        case .synced: Console.print("In step with \(target) at \(head?.short ?? "an empty branch").")
+        case .offline: Console.print("Not synced: \(localChanges.isEmpty ? "" : "your changes are committed here and safe; ")run `ledger sync` again when \(remote) can be reached.")
+        }
+    }
+
+    static func printChanges(_ changes: [DocumentChange]) {
+        let groups = Dictionary(grouping: changes) { $0.app }
+        for (app, text) in DocumentChange.summary(changes) {
+            Console.print("  \(app?.title ?? "Other files"): \(text)")
+            let list = (groups[app] ?? []).sorted { $0.path < $1.path }
+            for c in list.prefix(10) { Console.print("    \(c.change == .modified ? "changed" : c.change.rawValue) \(c.path)") }
+            if list.count > 10 { Console.print("    … and \(list.count - 10) more") }
+        }
+    }
+}

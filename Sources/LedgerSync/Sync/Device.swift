@@ -1,0 +1,35 @@
+import Foundation
+import LedgerKit
+
+/// This machine as sync names it in commit messages: `.git/ledger/device.json`
+/// (`{"id": "…", "name": "…"}`), device-local and never synced. Created on first use with
+/// the host name; edit `name` to rename the device.
+public struct Device: Sendable, Hashable {
+    public var id: String
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    /// The device file's path in `store`.
+    public static func path(in store: LedgerStore) -> String { store.localStateDirectory + "/device.json" }
+
+    /// This ledger's device, created (with `defaultName` and a fresh id) when missing or unreadable.
+    public static func current(in store: LedgerStore, defaultName: String, ids: any IDSource = RandomIDSource()) throws -> Device {
+        let path = Self.path(in: store)
+        if let bytes = try? FileSystem.read(path, limit: 1 << 16), let json = try? JSONParser.parse(bytes),
+           let id = json["id"]?.stringValue, let name = json["name"]?.stringValue, !id.isEmpty, !name.isEmpty {
+            return Device(id: id, name: name)
+        }
+        let device = Device(id: ids.next(), name: defaultName.isEmpty ? "device" : defaultName)
+        try FileSystem.writeAtomically(path, CanonicalJSON.encode(.object(["id": .string(device.id), "name": .string(device.name)])))
+        return device
+    }
+
+    /// The host name without its domain.
+    public static var hostName: String {
+        ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "device"
+    }
+}

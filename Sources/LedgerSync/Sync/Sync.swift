@@ -1,0 +1,375 @@
+import CGit2
+import Foundation
+import LedgerKit
+
+/// Named points of a sync, where tests can stop the process (`LEDGER_SYNC_KILL_AT`) to prove
+/// that a crash at any of them loses nothing and the next sync finishes the job.
+public enum SyncCheckpoint: String, Sendable, CaseIterable {
+    /// Local changes are committed; nothing fetched yet.
+    case afterCommit = "after-commit"
+    /// Objects are arriving from the remote.
+    case duringFetch = "during-fetch"
+    /// The fetch is done; nothing merged yet.
+    case afterFetch = "after-fetch"
+    /// Conflicts are being resolved in memory.
+    case duringMerge = "during-merge"
+    /// The merge commit exists, but the work tree and the branch are not updated.
+    case afterMergeCommit = "after-merge-commit"
+    /// The work tree is being updated.
+    case duringCheckout = "during-checkout"
+    /// The branch is updated; nothing pushed yet.
+    case beforePush = "before-push"
+    /// Objects are being sent.
+    case duringPush = "during-push"
+    /// The remote is updated, but not yet this repository's record of it.
+    case afterPush = "after-push"
+}
+
+/// What a sync needs besides the ledger.
+public struct SyncOptions: @unchecked Sendable {
+    // @unchecked: the closures are only called on the thread running the sync.
+
+    /// The remote to sync with (default: the branch's remote, else `origin`).
+    public var remoteName: String?
+    public var transport: TransportOptions
+    /// The name used for commits when git has no `user.name`/`user.email`.
+    public var defaultDeviceName: String
+    /// How many times a refused push is retried (each after another fetch and merge).
+    public var maxPushAttempts: Int
+    /// Called at each named point (tests stop the process there).
+    public var checkpoint: (SyncCheckpoint) -> Void
+
+    public init(remoteName: String? = nil, transport: TransportOptions = TransportOptions(), defaultDeviceName: String = Device.hostName,
+                maxPushAttempts: Int = 5, checkpoint: @escaping (SyncCheckpoint) -> Void = { _ in }) {
+        self.remoteName = remoteName
+        self.transport = transport
+        self.defaultDeviceName = defaultDeviceName
+        self.maxPushAttempts = maxPushAttempts
+        self.checkpoint = checkpoint
+    }
+}
+
+/// `ledger sync` (SPEC §6): validate and commit local changes, fetch, fast-forward or merge
+/// with each kind's rule, push, and retry when the push is refused.
+public enum Sync {
+    /// Syncs the ledger at `store` with its remote. Holds the writer lock throughout.
+    ///
+    /// Throws `.invalid` (exit 1, nothing committed) when a changed document is invalid. An
+    /// unreachable remote is not an error here: the report's outcome is `.offline` (exit 3)
+    /// and the local commit is kept.
+    public static func run(_ store: LedgerStore, options: SyncOptions) throws -> SyncReport {
+        try store.withWriterLock {
+            var run = try Run(store: store, options: options)
+            return try run.run()
+        }
+    }
+}
+
+/// One sync, step by step.
+private struct Run {
+    let store: LedgerStore
+    let options: SyncOptions
+    let repo: Repository
+    let branch: String
+    let remoteName: String
+    let remote: Remote
+    var report: SyncReport
+    let signature: Signature
+
+    var branchRef: String { "refs/heads/\(branch)" }
+    var trackingRef: String { "refs/remotes/\(remoteName)/\(branch)" }
+
+    init(store: LedgerStore, options: SyncOptions) throws {
+        self.store = store
+        self.options = options
+        repo = try Repository.open(store.root)
+        guard let head = repo.headReferenceName, head.hasPrefix("refs/heads/") else {
+            throw LedgerError.failure("HEAD of \(store.root) is not on a branch (a detached checkout?); run `git -C \(store.root) switch main`, then sync again")
+        }
+        branch = String(head.dropFirst(11))
+        remoteName = options.remoteName ?? repo.config("branch.\(branch).remote") ?? "origin"
+        guard let url = repo.config("remote.\(remoteName).url") else {
+            if options.remoteName != nil {
+                throw LedgerError.usage("this ledger has no remote named \(remoteName); `git -C \(store.root) remote -v` lists them")
+            }
+            throw LedgerError.usage("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(store.root) remote add origin URL`)")
+        }
+        remote = try Remote(repo, url: url)
+        let device = try Device.current(in: store, defaultName: options.defaultDeviceName)
+        report = SyncReport(remote: remoteName, url: Remote.redact(url), branch: branch, device: device)
+        signature = repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)"))
+    }
+
+    mutating func run() throws -> SyncReport {
+        try commitLocalChanges()
+        options.checkpoint(.afterCommit)
+        let committed = repo.headCommit()
+        let checkpoint = options.checkpoint
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                try remote.fetch(["+\(branchRef):\(trackingRef)"], options: options.transport) { checkpoint(.duringFetch) }
+            } catch let e as LedgerError where e.code == .unreachable {
+                return offline(e, committed: committed)
+            }
+            options.checkpoint(.afterFetch)
+            try integrate(repo.resolve(trackingRef))
+            let head = repo.headCommit()
+            let upstream = repo.resolve(trackingRef)
+            guard let head, head != upstream else { break }
+            options.checkpoint(.beforePush)
+            report.pushAttempts = attempt
+            let outcome: Remote.PushOutcome
+            do {
+                outcome = try remote.push(["\(branchRef):\(branchRef)"], options: options.transport) { checkpoint(.duringPush) }
+            } catch let e as LedgerError where e.code == .unreachable {
+                return offline(e, committed: committed)
+            }
+            if outcome == .pushed {
+                options.checkpoint(.afterPush)
+                try repo.setReference(trackingRef, to: head, message: "ledger: push")
+                let before = try upstream.map { try repo.treeOf(commit: $0) }
+                report.pushed = try repo.diff(from: before, to: repo.treeOf(commit: head)).map(DocumentChange.init)
+                break
+            }
+            guard attempt < options.maxPushAttempts else {
+                throw LedgerError(.unreachable, "\(report.url) refused the push \(attempt) times because it kept receiving other changes; your work is committed here, sync again in a moment")
+            }
+        }
+        let head = repo.headCommit()
+        report.head = head
+        if let committed, let head, committed != head {
+            report.pulled = try repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)
+        }
+        report.outcome = report.committed == nil && report.pulled.isEmpty && report.pushed.isEmpty ? .upToDate : .synced
+        return report
+    }
+
+    mutating func offline(_ error: LedgerError, committed: ObjectID?) -> SyncReport {
+        report.outcome = .offline
+        report.error = error.message
+        report.head = repo.headCommit()
+        if let committed, let head = report.head, committed != head {
+            report.pulled = (try? repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)) ?? []
+        }
+        return report
+    }
+
+    // MARK: - Local changes
+
+    /// Validates the changed documents and commits every change in the work tree.
+    mutating func commitLocalChanges() throws {
+        let changes = try repo.workTreeChanges()
+        guard !changes.isEmpty else { return }
+        let present = changes.filter { $0.change != .deleted }.map(\.path)
+        if !present.isEmpty {
+            let problems = try Checker(store: store).check(scope: present).problems.filter { p in
+                guard p.severity == .error else { return false }
+                if case .conflictCopy = PathRole(path: p.path) { return false }
+                return true
+            }
+            if !problems.isEmpty {
+                let files = Set(problems.map(\.path)).count
+                throw LedgerError.invalid("\(files == 1 ? "a changed document is" : "\(files) changed documents are") invalid, so nothing was committed or pushed; fix \(files == 1 ? "it" : "them") (`ledger check` shows the same list) and sync again:", problems: problems)
+            }
+        }
+        let index = try repo.index()
+        for c in changes {
+            if c.change == .deleted { try index.removeFromWorkTree(c.path) } else { try index.addFromWorkTree(c.path) }
+        }
+        try index.write()
+        let tree = try index.writeTree()
+        let parent = repo.headCommit()
+        if let parent, try repo.treeOf(commit: parent) == tree { return }
+        let documents = changes.map(DocumentChange.init)
+        report.localChanges = documents
+        report.committed = try repo.commit(tree: tree, parents: parent.map { [$0] } ?? [], message: commitMessage(documents),
+                                           signature: signature, updating: "HEAD")
+    }
+
+    /// "ledger sync on laptop: Waterline 1 session changed; BrewGuide 1 recipe added", then
+    /// one line per file.
+    func commitMessage(_ changes: [DocumentChange]) -> String {
+        let summary = DocumentChange.summary(changes).map { ($0.app?.title ?? "other files") + " " + $0.text }
+        var lines = ["ledger sync on \(report.device.name): " + summary.joined(separator: "; "), ""]
+        for c in changes.sorted(by: { $0.path < $1.path }) {
+            lines.append("\(c.change.rawValue): \(c.path)")
+        }
+        lines.append("")
+        lines.append("Device: \(report.device.name) (\(report.device.id))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Merging
+
+    /// Brings the branch up to `upstream`: nothing to do, a fast-forward, or a merge.
+    mutating func integrate(_ upstream: ObjectID?) throws {
+        guard let upstream else { return }
+        guard let local = repo.headCommit() else {
+            try moveBranch(to: upstream, tree: repo.treeOf(commit: upstream), from: nil)
+            return
+        }
+        if try repo.isAncestor(upstream, of: local) { return }
+        if try repo.isAncestor(local, of: upstream) {
+            try moveBranch(to: upstream, tree: repo.treeOf(commit: upstream), from: local)
+            return
+        }
+        try merge(local: local, upstream: upstream)
+    }
+
+    /// Updates the work tree first, then moves the branch with a compare-and-swap: a crash
+    /// in between leaves the merged files as uncommitted changes, which the next sync commits
+    /// and merges again to the same result.
+    ///
+    /// Only the files that differ between the old and the new tree are written, and only where
+    /// the work tree still holds the old version: a hand edit made during the sync is kept
+    /// (the next sync commits it). Their index entries are updated, so the cost follows the
+    /// changes, not the size of the ledger.
+    func moveBranch(to commit: ObjectID, tree: ObjectID, from old: ObjectID?) throws {
+        guard let old else {
+            try repo.checkout(tree: tree) { _ in options.checkpoint(.duringCheckout) }
+            try repo.updateReference(branchRef, to: commit, expecting: nil, message: "ledger: sync")
+            return
+        }
+        let oldTree = try repo.treeOf(commit: old)
+        let index = try repo.index()
+        var first = true
+        for change in try repo.diff(from: oldTree, to: tree) {
+            let path = change.path
+            guard repo.workTreeBlobID(path) == (try repo.entry(at: path, inTree: oldTree))?.id else { continue }
+            if first { first = false; options.checkpoint(.duringCheckout) }
+            if let entry = try repo.entry(at: path, inTree: tree) {
+                try FileSystem.writeAtomically(repo.workdir + "/" + path, repo.blob(entry.id))
+                if entry.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) { chmod(repo.workdir + "/" + path, 0o755) }
+                try index.addFromWorkTree(path)
+            } else {
+                try store.remove(path)
+                try index.removeFromWorkTree(path)
+            }
+        }
+        try index.write()
+        try repo.updateReference(branchRef, to: commit, expecting: old, message: "ledger: sync")
+    }
+
+    /// A three-way merge along the changed paths: what changed on one side since the merge
+    /// base is taken from it; what changed differently on both goes to the kind's rule
+    /// (`FileMerge`); nothing is merged line by line and no rename is guessed (a moved
+    /// document is a deletion and an addition). The cost follows the changes.
+    mutating func merge(local: ObjectID, upstream: ObjectID) throws {
+        let base = try repo.mergeBase(local, upstream)
+        let baseTree = try base.map { try repo.treeOf(commit: $0) }
+        let ours = try repo.treeOf(commit: local), theirs = try repo.treeOf(commit: upstream)
+        let oursChanged = try repo.diff(from: baseTree, to: ours).map(\.path)
+        let theirsChanged = try repo.diff(from: baseTree, to: theirs).map(\.path)
+        let merged = MergedTree(repo: repo, ours: ours)
+        let changedHere = Set(oursChanged)
+        var resolutions: [Resolution] = []
+        for path in theirsChanged {
+            let t = try repo.entry(at: path, inTree: theirs)
+            guard changedHere.contains(path) else {
+                merged.set(path, t)
+                continue
+            }
+            let o = try repo.entry(at: path, inTree: ours)
+            if o == t { continue }
+            options.checkpoint(.duringMerge)
+            let b = try baseTree.flatMap { try repo.entry(at: path, inTree: $0) }
+            let r = FileMerge.resolve(path: path, base: try b.map { try repo.blob($0.id) },
+                                      ours: try o.map { try repo.blob($0.id) }, theirs: try t.map { try repo.blob($0.id) },
+                                      siblings: merged.siblings(of: path))
+            merged.set(path, try r.result.map { TreeEntry(id: try repo.createBlob($0), mode: o?.mode ?? t?.mode ?? 0o100644) })
+            for (created, bytes) in r.created { merged.set(created, TreeEntry(id: try repo.createBlob(bytes))) }
+            let change: FileChange = o == nil ? .added : (r.result == nil ? .deleted : .modified)
+            resolutions.append(Resolution(document: DocumentChange(PathChange(path, change)), created: r.created.map(\.path),
+                                          conflictFile: r.conflictFile, notes: r.notes))
+        }
+        try reconcile(merged, paths: Set(oursChanged + theirsChanged))
+        report.resolutions += resolutions
+        let tree = try repo.updatedTree(ours, merged.changes.map { ($0.path, $0.entry.map { ($0.id, $0.mode) }) })
+        var lines = ["ledger sync on \(report.device.name): merge \(remoteName)/\(branch)"]
+        if !resolutions.isEmpty {
+            lines.append("")
+            for r in resolutions { lines.append("resolved \(r.document.path): " + (r.notes.isEmpty ? "merged" : r.notes.joined(separator: "; "))) }
+        }
+        let merge = try repo.commit(tree: tree, parents: [local, upstream], message: lines.joined(separator: "\n") + "\n",
+                                    signature: signature, updating: nil)
+        report.mergeCommit = merge
+        options.checkpoint(.afterMergeCommit)
+        try moveBranch(to: merge, tree: tree, from: local)
+        // Files taken whole from one side were valid there; what the resolver and the repairs
+        // wrote is checked again, with the rules that span documents.
+        if !resolutions.isEmpty || !report.reconciled.isEmpty {
+            let changed = merged.changes.filter { $0.entry != nil }.map(\.path)
+            if !changed.isEmpty {
+                report.problems += try Checker(store: store).check(scope: changed).problems.filter { $0.severity == .error }
+            }
+        }
+    }
+
+    /// Runs the apps' cross-document repairs over the documents either side changed, as merged.
+    mutating func reconcile(_ merged: MergedTree, paths: Set<String>) throws {
+        for rule in LedgerSchema.mergeReconciliations {
+            var documents: [(path: String, document: JSONValue)] = []
+            for path in paths.sorted() {
+                guard case .document(let t) = PathRole(path: path), t.kind.name == rule.kind,
+                      let entry = try merged.entry(at: path), let json = try? JSONParser.parse(repo.blob(entry.id)) else { continue }
+                documents.append((path, json))
+            }
+            guard documents.count > 1 else { continue }
+            let repair = rule.reconcile(documents)
+            for (path, document) in repair.changes {
+                if let document {
+                    guard case .document(let t) = PathRole(path: path), !t.inspect(document).issues.contains(where: { $0.severity == .error })
+                    else { continue }
+                    merged.set(path, TreeEntry(id: try repo.createBlob(CanonicalJSON.encode(document))))
+                } else {
+                    merged.set(path, nil)
+                }
+            }
+            report.reconciled += repair.notes
+        }
+    }
+}
+
+/// A merge's result as changes on top of our tree, read through for the rules that look at
+/// other documents (a recipe's conflicted copy needs the names of the others).
+private final class MergedTree: @unchecked Sendable {
+    // @unchecked: used only on the thread running the merge, synchronously inside
+    // `FileMerge.resolve`; the closures never outlive the merge.
+    let repo: Repository
+    let ours: ObjectID
+    /// Files replaced (an entry) or removed (nil), in the order they were set.
+    private(set) var changes: [(path: String, entry: TreeEntry?)] = []
+    private var byPath: [String: Int] = [:]
+
+    init(repo: Repository, ours: ObjectID) {
+        self.repo = repo
+        self.ours = ours
+    }
+
+    func set(_ path: String, _ entry: TreeEntry?) {
+        if let i = byPath[path] { changes[i].entry = entry } else {
+            byPath[path] = changes.count
+            changes.append((path, entry))
+        }
+    }
+
+    func entry(at path: String) throws -> TreeEntry? {
+        if let i = byPath[path] { return changes[i].entry }
+        return try repo.entry(at: path, inTree: ours)
+    }
+
+    /// The other documents of `path`'s kind in the merged tree, read when a rule asks.
+    func siblings(of path: String) -> @Sendable () -> [JSONValue] {
+        guard case .document(let t) = PathRole(path: path), case .collection(let dir, _) = t.kind.location else { return { [] } }
+        return { [self] in
+            var ids: [String: ObjectID] = [:]
+            for (p, id) in (try? self.repo.files(under: dir, inTree: self.ours)) ?? [] { ids[p] = id }
+            for (p, e) in self.changes where p.hasPrefix(dir + "/") { ids[p] = e?.id }
+            return ids.filter { $0.key != path }.sorted { $0.key < $1.key }.compactMap { _, id in
+                (try? self.repo.blob(id)).flatMap { try? JSONParser.parse($0) }
+            }
+        }
+    }
+}

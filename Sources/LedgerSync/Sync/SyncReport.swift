@@ -1,0 +1,122 @@
+import Foundation
+import LedgerKit
+
+/// One changed file as the sync report shows it: which app and kind it belongs to.
+public struct DocumentChange: Sendable, Hashable {
+    /// Relative to the ledger root.
+    public var path: String
+    public var change: FileChange
+    /// The app owning it, nil for files outside the apps (a README of yours).
+    public var app: App?
+    /// The document kind name (`waterline.session`), `attachment` for photos, nil otherwise.
+    public var kind: String?
+
+    public init(_ change: PathChange) {
+        path = change.path
+        self.change = change.change
+        switch PathRole(path: change.path) {
+        case .document(let t):
+            app = t.kind.app
+            kind = t.kind.name
+        case .attachment:
+            app = change.path.split(separator: "/").first.flatMap { App(rawValue: String($0)) }
+            kind = "attachment"
+        case .conflictCopy(let original):
+            app = DocumentChange(PathChange(original, change.change)).app
+            kind = "conflict"
+        case .other:
+            app = change.path.contains("/") ? change.path.split(separator: "/").first.flatMap { App(rawValue: String($0)) } : nil
+            kind = nil
+        }
+    }
+
+    /// The document's id: its file name without the extension.
+    public var name: String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
+    }
+
+    /// "session", "recipe", "photo", "file".
+    var noun: String {
+        switch kind {
+        case nil: "file"
+        case "attachment": "photo"
+        case "conflict": "conflict file"
+        case let k?: String(k.split(separator: ".").last ?? Substring(k)).replacingOccurrences(of: "-", with: " ")
+        }
+    }
+
+    /// Per app, "2 sessions added, 1 preset changed" — the shape of commit messages and reports.
+    public static func summary(_ changes: [DocumentChange]) -> [(app: App?, text: String)] {
+        let byApp = Dictionary(grouping: changes) { $0.app }
+        let order = App.allCases.map(Optional.some) + [nil]
+        return order.compactMap { app in
+            guard let list = byApp[app] else { return nil }
+            var parts: [String] = []
+            for change in [FileChange.added, .modified, .deleted] {
+                let nouns = Dictionary(grouping: list.filter { $0.change == change }, by: \.noun)
+                for noun in nouns.keys.sorted() {
+                    let n = nouns[noun]!.count
+                    let word = change == .modified ? "changed" : change.rawValue
+                    parts.append("\(n) \(n == 1 ? noun : noun + "s") \(word)")
+                }
+            }
+            return (app, parts.joined(separator: ", "))
+        }
+    }
+}
+
+/// How a file changed on both sides was resolved.
+public struct Resolution: Sendable {
+    public var document: DocumentChange
+    /// Files the resolution created (a recipe's conflicted copy, a conflict file).
+    public var created: [String]
+    /// The conflict file keeping the other machine's version, when they could not be merged.
+    public var conflictFile: String?
+    /// What was decided.
+    public var notes: [String]
+}
+
+/// What `ledger sync` did.
+public struct SyncReport: Sendable {
+    /// How the sync ended.
+    public enum Outcome: String, Sendable {
+        /// Everything was already in step.
+        case upToDate = "up-to-date"
+        /// Local and remote now hold the same commit.
+        case synced
+        /// The remote could not be reached; local changes are committed and safe (exit 3).
+        case offline
+    }
+
+    public var outcome: Outcome = .upToDate
+    /// The remote's name and URL (any password replaced by `***`).
+    public var remote: String
+    public var url: String
+    public var branch: String
+    /// This device's name and id (`.git/ledger/device.json`).
+    public var device: Device
+    /// The commit of local changes, when there were any.
+    public var committed: ObjectID?
+    public var localChanges: [DocumentChange] = []
+    /// Files the remote's commits changed here (including the results of resolutions).
+    public var pulled: [DocumentChange] = []
+    /// Files this push changed on the remote.
+    public var pushed: [DocumentChange] = []
+    public var resolutions: [Resolution] = []
+    /// Repairs across documents after the merge (e.g. two active sessions made one).
+    public var reconciled: [String] = []
+    /// Problems `check` found in the files the merge changed (the merge still happened).
+    public var problems: [Problem] = []
+    /// The branch's commit at the end.
+    public var head: ObjectID?
+    /// The merge commit, when one was made.
+    public var mergeCommit: ObjectID?
+    /// How many pushes were tried (a refused push is retried after another fetch and merge).
+    public var pushAttempts = 0
+    /// Why the remote could not be reached (outcome `.offline`).
+    public var error: String?
+
+    /// Conflict files created by this sync.
+    public var conflictFiles: [String] { resolutions.compactMap(\.conflictFile) }
+}

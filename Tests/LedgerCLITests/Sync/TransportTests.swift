@@ -1,0 +1,238 @@
+import Foundation
+import LedgerKit
+import LedgerSync
+import LedgerTestSupport
+import Testing
+
+/// Clone, sync and push over every transport, against real servers on 127.0.0.1.
+@Suite(.serialized) struct TransportTests {
+    /// How to run `ledger`: in-process, or as the built executable (for what libssh2 and
+    /// mbedTLS read from the process: `HOME`, `SSH_AUTH_SOCK`, the trusted CAs).
+    enum Runner { case inProcess, binary }
+
+    static func ledger(_ l: TestLedger, _ runner: Runner, _ args: [String], env: [String: String] = [:]) throws -> CommandResult {
+        switch runner {
+        case .inProcess: return l.run(arguments: args, env: env)
+        case .binary: return try LedgerBinary.run(args, environment: l.environment.merging(env) { $1 }, currentDirectory: l.directory.path)
+        }
+    }
+
+    /// Publishes a ledger through `url`, clones it back through `url`, and syncs a change
+    /// each way.
+    static func roundTrip(_ url: String, runner: Runner, env: [String: String] = [:], home: ((TestLedger) throws -> Void)? = nil) throws {
+        let a = try TestLedger(initialize: false)
+        let b = try TestLedger(initialize: false)
+        try home?(a)
+        try home?(b)
+        let initA = try ledger(a, runner, ["init", a.root, "--remote", url], env: env)
+        #expect(initA.status == 0, "\(initA)")
+        let first = try ledger(a, runner, ["sync", "--repo", a.root], env: env)
+        #expect(first.status == 0, "\(first)")
+        let clone = try ledger(b, runner, ["clone", url, b.root], env: env)
+        #expect(clone.status == 0, "\(clone)")
+        try b.write("waterline/from-b.json", "{}\n")
+        let syncB = try ledger(b, runner, ["sync", "--repo", b.root, "--json"], env: env)
+        #expect(syncB.status == 0, "\(syncB)")
+        #expect(syncB.json["pushed"]?.arrayValue?.count == 1)
+        try a.write("waterline/from-a.json", "{}\n")
+        let syncA = try ledger(a, runner, ["sync", "--repo", a.root], env: env)
+        #expect(syncA.status == 0, "\(syncA)")
+        #expect(try ledger(b, runner, ["sync", "--repo", b.root], env: env).status == 0)
+        #expect(try a.headTree() == b.headTree())
+        #expect(try a.headTree().keys.contains("waterline/from-a.json") == true)
+        #expect(try b.headTree().keys.contains("waterline/from-b.json") == true)
+    }
+
+    @Test func plainPathAndFileURL() throws {
+        let fixture = try SyncFixture()
+        try Self.roundTrip(fixture.remote, runner: .inProcess)
+        let other = fixture.directory.url("other.git")
+        try GitCLI.initBare(other)
+        try Self.roundTrip("file://" + other, runner: .inProcess)
+    }
+
+    @Test func concurrentLocalPushesNeverLoseACommit() throws {
+        // libgit2 updates a local remote's ref without compare-and-swap; ledger serializes
+        // local pushes with a lock in the remote. Four processes sync at once, five rounds.
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        let clones = try (0..<4).map { _ in try fixture.clone() }
+        for round in 0..<5 {
+            for (i, c) in clones.enumerated() { try c.write("waterline/r\(round)-c\(i).json", "{}\n") }
+            let results = try clones.map { c in
+                try Processes.spawn(LedgerBinary.path, ["sync"], environment: c.environment, currentDirectory: c.root)
+            }.map { $0.wait() }
+            for r in results { #expect(r.status == 0, "\(r)") }
+        }
+        for c in clones { #expect(c.run("sync").status == 0) }
+        let tree = try clones[0].headTree()
+        for round in 0..<5 {
+            for i in 0..<4 { #expect(tree["waterline/r\(round)-c\(i).json"] != nil, "lost r\(round)-c\(i)") }
+        }
+        for c in clones.dropFirst() { #expect(try c.headTree() == tree) }
+    }
+
+    @Test func gitDaemon() throws {
+        let fixture = try SyncFixture()
+        let daemon = try GitDaemonServer(root: fixture.directory.path, log: fixture.directory.url("daemon.log"))
+        defer { daemon.stop() }
+        try Self.roundTrip(daemon.url("remote.git"), runner: .inProcess)
+    }
+
+    @Test func smartHTTP() throws {
+        let fixture = try SyncFixture()
+        try GitCLI.run(["config", "http.receivepack", "true"], in: fixture.remote)
+        let server = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("http"))
+        defer { server.stop() }
+        try Self.roundTrip(server.url("remote.git"), runner: .inProcess)
+    }
+
+    @Test func httpsWithATestCertificateAuthorityAndBasicAuthentication() throws {
+        let fixture = try SyncFixture()
+        let ca = try TestCertificateAuthority(directory: fixture.directory.url("ca"))
+        let password = "s3cret-token-\(UInt32.random(in: 0...UInt32.max))"
+        let server = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("https"),
+                                       certificate: ca.serverPEM, users: ["me:\(password)"])
+        defer { server.stop() }
+        // Trusted through SSL_CERT_FILE (never the system store), credentials from the environment.
+        let env = ["SSL_CERT_FILE": ca.caFile, "LEDGER_HTTP_USER": "me", "LEDGER_HTTP_PASSWORD": password]
+        try Self.roundTrip(server.url("remote.git"), runner: .binary, env: env)
+
+        // Credentials in the URL work too, and are never printed.
+        let c = try TestLedger(initialize: false)
+        let url = server.url("remote.git", credentials: "me:\(password)")
+        let clone = try Self.ledger(c, .binary, ["clone", url, c.root], env: ["SSL_CERT_FILE": ca.caFile])
+        #expect(clone.status == 0, "\(clone)")
+        #expect(!clone.stdout.contains(password) && !clone.stderr.contains(password))
+        let sync = try Self.ledger(c, .binary, ["sync", "--repo", c.root, "--json"], env: ["SSL_CERT_FILE": ca.caFile])
+        #expect(sync.status == 0, "\(sync)")
+        #expect(!sync.stdout.contains(password) && !sync.stderr.contains(password))
+        #expect(sync.json["url"]?.stringValue?.contains("me:***@") == true)
+
+        // A wrong password: exit 3, a clear message, no password printed.
+        let d = try TestLedger(initialize: false)
+        let wrong = try Self.ledger(d, .binary, ["clone", server.url("remote.git"), d.root],
+                                    env: ["SSL_CERT_FILE": ca.caFile, "LEDGER_HTTP_USER": "me", "LEDGER_HTTP_PASSWORD": "nope"])
+        #expect(wrong.status == 3, "\(wrong)")
+        #expect(wrong.stderr.contains("refused the user name and password"))
+        #expect(!wrong.stderr.contains("nope"))
+
+        // Without trusting the test CA, the certificate is refused.
+        let e = try TestLedger(initialize: false)
+        let untrusted = try Self.ledger(e, .binary, ["clone", url, e.root], env: ["SSL_CERT_FILE": fixture.directory.url("ca/server.crt")])
+        #expect(untrusted.status == 3, "\(untrusted)")
+        #expect(untrusted.stderr.contains("certificate"))
+        #expect(!untrusted.stderr.contains(password))
+    }
+
+    // MARK: - ssh
+
+    struct SSHSetup {
+        let fixture: SyncFixture
+        let server: SSHServer
+        let key: String
+        var url: String { server.url(fixture.remote) }
+
+        init(extraKeys: [String] = []) throws {
+            fixture = try SyncFixture()
+            key = fixture.directory.url("id_ed25519")
+            try SSHKeys.generate(key, type: "ed25519")
+            server = try SSHServer(directory: fixture.directory.url("sshd"),
+                                   authorizedKeys: [try SSHKeys.publicKey(key)] + extraKeys)
+        }
+
+        /// Writes `~/.ssh/known_hosts` (with this server's key) into a ledger's home.
+        func trustHost(_ l: TestLedger) throws {
+            let ssh = l.environment["HOME"]! + "/.ssh"
+            try FileManager.default.createDirectory(atPath: ssh, withIntermediateDirectories: true)
+            try (server.knownHostsLine + "\n").write(toFile: ssh + "/known_hosts", atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test func sshThroughAgent() throws {
+        let s = try SSHSetup()
+        defer { s.server.stop() }
+        let agent = try SSHAgent(directory: s.fixture.directory.path, keys: [s.key])
+        defer { agent.stop() }
+        try Self.roundTrip(s.url, runner: .binary, env: ["SSH_AUTH_SOCK": agent.socket], home: s.trustHost)
+    }
+
+    @Test func sshThroughKeyFiles() throws {
+        let s = try SSHSetup()
+        defer { s.server.stop() }
+        // LEDGER_SSH_KEY names the key.
+        try Self.roundTrip(s.url, runner: .binary, env: ["LEDGER_SSH_KEY": s.key], home: s.trustHost)
+        // ~/.ssh/id_ed25519 is found without being named.
+        let c = try TestLedger(initialize: false)
+        try s.trustHost(c)
+        let ssh = c.environment["HOME"]! + "/.ssh/"
+        try FileManager.default.copyItem(atPath: s.key, toPath: ssh + "id_ed25519")
+        try FileManager.default.copyItem(atPath: s.key + ".pub", toPath: ssh + "id_ed25519.pub")
+        let clone = try Self.ledger(c, .binary, ["clone", s.url, c.root])
+        #expect(clone.status == 0, "\(clone)")
+    }
+
+    @Test func sshWithAPassphrase() throws {
+        let fixture = try SyncFixture()
+        let key = fixture.directory.url("id_locked")
+        try SSHKeys.generate(key, type: "ed25519", passphrase: "open sesame")
+        let server = try SSHServer(directory: fixture.directory.url("sshd"), authorizedKeys: [try SSHKeys.publicKey(key)])
+        defer { server.stop() }
+        let s = try TestLedger(initialize: false)
+        try FileManager.default.createDirectory(atPath: s.environment["HOME"]! + "/.ssh", withIntermediateDirectories: true)
+        try (server.knownHostsLine + "\n").write(toFile: s.environment["HOME"]! + "/.ssh/known_hosts", atomically: true, encoding: .utf8)
+        _ = try fixture.origin()
+        let r = try Self.ledger(s, .binary, ["clone", server.url(fixture.remote), s.root],
+                                env: ["LEDGER_SSH_KEY": key, "LEDGER_SSH_PASSPHRASE": "open sesame"])
+        #expect(r.status == 0, "\(r)")
+        #expect(!r.stdout.contains("open sesame") && !r.stderr.contains("open sesame"))
+    }
+
+    @Test func sshExplainsAnUnknownHostKey() throws {
+        let s = try SSHSetup()
+        defer { s.server.stop() }
+        _ = try s.fixture.origin()
+        let c = try TestLedger(initialize: false)
+        let r = try Self.ledger(c, .binary, ["clone", s.url, c.root], env: ["LEDGER_SSH_KEY": s.key])
+        #expect(r.status == 3, "\(r)")
+        #expect(r.stderr.contains("known_hosts"))
+        #expect(r.stderr.contains("ssh -p \(s.server.port)"))
+        #expect(!FileSystem.exists(c.root))
+    }
+
+    @Test func sshExplainsAWrongKey() throws {
+        let s = try SSHSetup()
+        defer { s.server.stop() }
+        _ = try s.fixture.origin()
+        let other = s.fixture.directory.url("id_other")
+        try SSHKeys.generate(other, type: "ed25519")
+        let c = try TestLedger(initialize: false)
+        try s.trustHost(c)
+        let r = try Self.ledger(c, .binary, ["clone", s.url, c.root], env: ["LEDGER_SSH_KEY": other])
+        #expect(r.status == 3, "\(r)")
+        #expect(r.stderr.contains("refused every ssh key offered"))
+        #expect(r.stderr.contains(other))
+        // No key at all.
+        let d = try TestLedger(initialize: false)
+        try s.trustHost(d)
+        let none = try Self.ledger(d, .binary, ["clone", s.url, d.root])
+        #expect(none.status == 3, "\(none)")
+        #expect(none.stderr.contains("no ssh key to offer"))
+    }
+
+    @Test func sshExplainsThatRSAKeysDoNotWork() throws {
+        let fixture = try SyncFixture()
+        let rsa = fixture.directory.url("id_rsa")
+        try SSHKeys.generate(rsa, type: "rsa")
+        let server = try SSHServer(directory: fixture.directory.url("sshd"), authorizedKeys: [try SSHKeys.publicKey(rsa)])
+        defer { server.stop() }
+        _ = try fixture.origin()
+        let c = try TestLedger(initialize: false)
+        try FileManager.default.createDirectory(atPath: c.environment["HOME"]! + "/.ssh", withIntermediateDirectories: true)
+        try (server.knownHostsLine + "\n").write(toFile: c.environment["HOME"]! + "/.ssh/known_hosts", atomically: true, encoding: .utf8)
+        let r = try Self.ledger(c, .binary, ["clone", server.url(fixture.remote), c.root], env: ["LEDGER_SSH_KEY": rsa])
+        #expect(r.status == 3, "\(r)")
+        #expect(r.stderr.contains("RSA keys do not work"))
+        #expect(r.stderr.contains("ed25519"))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import LedgerKit
+import LedgerSync
+import LedgerTestSupport
+import Testing
+
+/// SPEC §6 scenarios for Waterline between clones of one remote: every side ends with the
+/// same tree and a clean `check`.
+@Suite struct WaterlineSyncTests {
+    static func at(_ time: String) -> [String: String] { ["LEDGER_NOW": "2026-11-21T\(time)+01:00"] }
+
+    static func expectConverged(_ ledgers: [TestLedger]) throws {
+        for l in ledgers { #expect(l.run("sync").status == 0) }
+        let tree = try ledgers[0].headTree()
+        for l in ledgers {
+            #expect(try l.headTree() == tree)
+            #expect(try l.gitStatus().isEmpty)
+            let check = l.run("check", "--json")
+            #expect(check.status == 0 && check.json["warnings"] == .number(0), "\(check)")
+        }
+    }
+
+    static func entryIDs(_ l: TestLedger) -> [String] {
+        l.run("waterline", "entries", "--json").json.arrayValue?.compactMap { $0["id"]?.stringValue }.sorted() ?? []
+    }
+
+    @Test func concurrentEntriesAreUnionedAndTheWaterlineRecomputed() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        #expect(a.run("waterline", "start", env: Self.at("21:00:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let b = try fixture.clone()
+        // Offline: two beers here, a water and a double there.
+        #expect(a.run("waterline", "drink", "--preset", "beer", env: Self.at("21:10:00")).status == 0)
+        #expect(a.run("waterline", "drink", "--preset", "beer", env: Self.at("21:40:00")).status == 0)
+        #expect(b.run("waterline", "water", env: Self.at("21:20:00")).status == 0)
+        #expect(b.run("waterline", "drink", "--preset", "double", env: Self.at("21:50:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let r = b.run("sync", "--json")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.json["resolved"]?.arrayValue?.count == 1)
+        #expect(r.json["resolved"]?.arrayValue?.first?["kind"]?.stringValue == "waterline.session")
+        try Self.expectConverged([a, b])
+        for l in [a, b] {
+            let status = l.run("waterline", "status", "--json").json
+            #expect(status["totalAlcoholCount"] == .number(3))
+            #expect(status["totalWaterCount"] == .number(1))
+            #expect(status["totalStandardDrinks"] == .number(4))
+            // beer +1, water −1, beer +1, double +2
+            #expect(status["waterlineValue"] == .number(3))
+            #expect(Self.entryIDs(l).count == 4)
+        }
+    }
+
+    @Test func deletionsAndEditsOfEntriesFollowTheRules() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        #expect(a.run("waterline", "start", env: Self.at("21:00:00")).status == 0)
+        for t in ["21:10:00", "21:20:00", "21:30:00"] {
+            #expect(a.run("waterline", "drink", env: Self.at(t)).status == 0)
+        }
+        #expect(a.run("sync").status == 0)
+        let b = try fixture.clone()
+        let ids = Self.entryIDs(a)
+        #expect(ids.count == 3)
+        // ids[0]: deleted here, unchanged there → deleted. ids[1]: deleted here, edited there → edited.
+        #expect(a.run("waterline", "delete", ids[0], env: Self.at("22:00:00")).status == 0)
+        #expect(a.run("waterline", "delete", ids[1], env: Self.at("22:00:00")).status == 0)
+        #expect(b.run("waterline", "edit", ids[1], "--std", "2", env: Self.at("22:05:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        #expect(b.run("sync").status == 0)
+        try Self.expectConverged([a, b])
+        for l in [a, b] {
+            #expect(Self.entryIDs(l) == [ids[1], ids[2]].sorted())
+            #expect(l.run("waterline", "status", "--json").json["totalStandardDrinks"] == .number(3))
+        }
+    }
+
+    @Test func sessionsStartedOnTwoMachinesWhileOfflineEndWithOneActive() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        let b = try fixture.clone()
+        #expect(a.run("waterline", "start", env: Self.at("21:00:00")).status == 0)
+        #expect(a.run("waterline", "drink", env: Self.at("21:05:00")).status == 0)
+        #expect(b.run("waterline", "start", env: Self.at("21:02:00")).status == 0)
+        #expect(b.run("waterline", "water", env: Self.at("21:07:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let r = b.run("sync", "--json")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.json["reconciled"]?.arrayValue?.isEmpty == false, "\(r)")
+        try Self.expectConverged([a, b])
+        for l in [a, b] {
+            let sessions = l.run("waterline", "sessions", "--json").json.arrayValue ?? []
+            #expect(sessions.filter { $0["isActive"] == .bool(true) }.count == 1)
+            #expect(Self.entryIDs(l).count == 2)
+        }
+    }
+
+    @Test func aSessionEndedOnOneMachineAndLoggedOnTheOtherKeepsEveryEntry() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        #expect(a.run("waterline", "start", env: Self.at("21:00:00")).status == 0)
+        #expect(a.run("waterline", "drink", env: Self.at("21:05:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let b = try fixture.clone()
+        #expect(a.run("waterline", "end", "--yes", env: Self.at("22:00:00")).status == 0)
+        #expect(b.run("waterline", "water", env: Self.at("22:30:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        #expect(b.run("sync").status == 0)
+        try Self.expectConverged([a, b])
+        for l in [a, b] {
+            let s = l.run("waterline", "summary", "--json").json
+            #expect(s["totalAlcoholCount"] == .number(1))
+            #expect(s["totalWaterCount"] == .number(1))
+        }
+    }
+
+    @Test func anInvalidSessionNeverLeavesTheMachine() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        #expect(a.run("waterline", "start", env: Self.at("21:00:00")).status == 0)
+        let path = try #require(a.files(under: "waterline/sessions").first)
+        let text = try #require(a.read(path))
+        try a.write(path, text.replacingOccurrences(of: "\"startTime\"", with: "\"startTme\""))
+        let r = a.run("sync")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains(path))
+        #expect(try GitCLI.run(["ls-tree", "-r", "--name-only", "main"], in: fixture.remote).stdout.contains("waterline/sessions") == false)
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import LedgerKit
+
+/// Real git servers on 127.0.0.1 (ephemeral ports) for transport tests, each stopped by its
+/// PID when the value goes away. A missing program fails the test with the package to install.
+
+/// `git daemon --enable=receive-pack` serving the repositories under `root` (`git://`).
+public final class GitDaemonServer: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    public let port: Int
+    let process: BackgroundProcess
+
+    public init(root: String, log: String) throws {
+        let daemon = try Processes.require("git-daemon", package: "git")
+        port = try Processes.freePort()
+        process = try BackgroundProcess(daemon, [
+            "--reuseaddr", "--listen=127.0.0.1", "--port=\(port)", "--base-path=\(root)", "--export-all",
+            "--enable=receive-pack", "--informative-errors", root,
+        ], environment: GitCLI.gitEnvironment, log: log)
+        guard Processes.waitForPort(port) else {
+            process.stop()
+            throw LedgerError.failure("git daemon did not start: \(process.output)")
+        }
+    }
+
+    /// The URL of repository `name` under the root.
+    public func url(_ name: String) -> String { "git://127.0.0.1:\(port)/\(name)" }
+
+    public func stop() { process.stop() }
+}
+
+/// OpenSSH's sshd on a high port, with its own host key, accepting `authorizedKeys` for the
+/// current user.
+public final class SSHServer: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    public let port: Int
+    public let directory: String
+    /// The known_hosts line for this server (`[127.0.0.1]:PORT ssh-ed25519 …`).
+    public let knownHostsLine: String
+    public let user: String
+    let process: BackgroundProcess
+
+    public init(directory: String, authorizedKeys: [String]) throws {
+        let sshd = try Processes.require("sshd", package: "openssh-server")
+        _ = try Processes.require("ssh-keygen", package: "openssh-client")
+        self.directory = directory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let hostKey = directory + "/host_ed25519"
+        try SSHKeys.generate(hostKey, type: "ed25519")
+        try authorizedKeys.joined(separator: "\n").appending("\n").write(toFile: directory + "/authorized_keys", atomically: true, encoding: .utf8)
+        user = String(cString: getpwuid(geteuid()).pointee.pw_name)
+        port = try Processes.freePort()
+        let config = """
+            Port \(port)
+            ListenAddress 127.0.0.1
+            HostKey \(hostKey)
+            PidFile \(directory)/sshd.pid
+            AuthorizedKeysFile \(directory)/authorized_keys
+            StrictModes no
+            UsePAM no
+            PasswordAuthentication no
+            KbdInteractiveAuthentication no
+            PubkeyAuthentication yes
+            PermitRootLogin prohibit-password
+            AllowUsers \(user)
+            LogLevel VERBOSE
+
+            """
+        try config.write(toFile: directory + "/sshd_config", atomically: true, encoding: .utf8)
+        if geteuid() == 0 { try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true) }
+        process = try BackgroundProcess(sshd, ["-D", "-e", "-f", directory + "/sshd_config"], log: directory + "/sshd.log")
+        guard Processes.waitForPort(port) else {
+            process.stop()
+            throw LedgerError.failure("sshd did not start: \(process.output)")
+        }
+        let pub = try String(contentsOfFile: hostKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        knownHostsLine = "[127.0.0.1]:\(port) \(pub)"
+    }
+
+    /// The ssh URL of a repository at an absolute path.
+    public func url(_ path: String) -> String { "ssh://\(user)@127.0.0.1:\(port)\(path)" }
+
+    /// sshd's log (why it refused a key).
+    public var log: String { process.output }
+
+    public func stop() { process.stop() }
+}
+
+/// Key files and ssh-agent.
+public enum SSHKeys {
+    /// Creates a key pair (`path`, `path.pub`) without a passphrase unless one is given.
+    public static func generate(_ path: String, type: String, passphrase: String = "") throws {
+        let keygen = try Processes.require("ssh-keygen", package: "openssh-client")
+        var args = ["-q", "-t", type, "-N", passphrase, "-C", "ledger-test", "-f", path]
+        if type == "rsa" { args += ["-b", "2048"] }
+        let r = try Processes.run(keygen, args)
+        guard r.status == 0 else { throw LedgerError.failure("ssh-keygen failed: \(r)") }
+    }
+
+    /// The public key line of a key pair.
+    public static func publicKey(_ path: String) throws -> String {
+        try String(contentsOfFile: path + ".pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// An ssh-agent on a socket of its own, holding the given keys.
+public final class SSHAgent: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    public let socket: String
+    let process: BackgroundProcess
+
+    public init(directory: String, keys: [String]) throws {
+        let agent = try Processes.require("ssh-agent", package: "openssh-client")
+        let add = try Processes.require("ssh-add", package: "openssh-client")
+        socket = directory + "/agent.sock"
+        process = try BackgroundProcess(agent, ["-D", "-a", socket], log: directory + "/agent.log")
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        for key in keys {
+            let r = try Processes.run(add, [key], environment: ["SSH_AUTH_SOCK": socket, "PATH": "/usr/bin:/bin"])
+            guard r.status == 0 else { throw LedgerError.failure("ssh-add failed: \(r)") }
+        }
+    }
+
+    public func stop() { process.stop() }
+}
+
+/// lighttpd serving `git http-backend` (smart HTTP) for the repositories under `root`,
+/// over HTTPS when a certificate is given, with basic authentication when users are given.
+public final class HTTPGitServer: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    public let port: Int
+    public let tls: Bool
+    let process: BackgroundProcess
+
+    /// - Parameters:
+    ///   - certificate: a PEM file holding the server's certificate and key (HTTPS), or nil.
+    ///   - users: `name:password` lines for basic authentication of every request, or empty
+    ///     for none (then the repositories must set `http.receivepack` to accept pushes).
+    public init(root: String, directory: String, certificate: String? = nil, users: [String] = []) throws {
+        let lighttpd = try Processes.require("lighttpd", package: "lighttpd")
+        let backend = try Processes.require("git-http-backend", package: "git")
+        if certificate != nil, !FileManager.default.fileExists(atPath: "/usr/lib/lighttpd/mod_openssl.so") {
+            throw LedgerError.failure("this test needs lighttpd's TLS module from the Debian package lighttpd-mod-openssl; install it with `apt-get install lighttpd-mod-openssl` (or run `make test`, which does)")
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        port = try Processes.freePort()
+        tls = certificate != nil
+        var modules = ["mod_alias", "mod_cgi", "mod_setenv"]
+        if certificate != nil { modules.append("mod_openssl") }
+        if !users.isEmpty { modules += ["mod_auth", "mod_authn_file"] }
+        var config = """
+            server.modules = (\(modules.map { "\"\($0)\"" }.joined(separator: ", ")))
+            server.port = \(port)
+            server.bind = "127.0.0.1"
+            server.document-root = "\(directory)"
+            server.errorlog = "\(directory)/error.log"
+            server.max-request-size = 0
+            alias.url = ("/git" => "\(backend)")
+            $HTTP["url"] =~ "^/git" {
+                cgi.assign = ("" => "")
+                setenv.set-environment = ("GIT_PROJECT_ROOT" => "\(root)", "GIT_HTTP_EXPORT_ALL" => "1", "PATH" => "/usr/bin:/bin")
+            }
+
+            """
+        if let certificate {
+            config += """
+                ssl.engine = "enable"
+                ssl.pemfile = "\(certificate)"
+
+                """
+        }
+        if !users.isEmpty {
+            try users.joined(separator: "\n").appending("\n").write(toFile: directory + "/users", atomically: true, encoding: .utf8)
+            config += """
+                auth.backend = "plain"
+                auth.backend.plain.userfile = "\(directory)/users"
+                auth.require = ("/git" => ("method" => "basic", "realm" => "git", "require" => "valid-user"))
+
+                """
+        }
+        try config.write(toFile: directory + "/lighttpd.conf", atomically: true, encoding: .utf8)
+        process = try BackgroundProcess(lighttpd, ["-D", "-f", directory + "/lighttpd.conf"], log: directory + "/lighttpd.log")
+        guard Processes.waitForPort(port) else {
+            process.stop()
+            throw LedgerError.failure("lighttpd did not start: \(process.output) \((try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? "")")
+        }
+    }
+
+    /// The URL of repository `name` under the root.
+    public func url(_ name: String, credentials: String? = nil) -> String {
+        "\(tls ? "https" : "http")://\(credentials.map { $0 + "@" } ?? "")127.0.0.1:\(port)/git/\(name)"
+    }
+
+    public func stop() { process.stop() }
+}
+
+/// A throwaway certificate authority and a server certificate it signed for 127.0.0.1.
+public struct TestCertificateAuthority: Sendable {
+    /// The CA certificate (what clients must trust).
+    public let caFile: String
+    /// The server's certificate and key in one PEM file (for lighttpd).
+    public let serverPEM: String
+
+    public init(directory: String) throws {
+        let openssl = try Processes.require("openssl", package: "openssl")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        func run(_ args: [String]) throws {
+            let r = try Processes.run(openssl, args, currentDirectory: directory)
+            guard r.status == 0 else { throw LedgerError.failure("openssl \(args.first ?? "") failed: \(r)") }
+        }
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try run(["req", "-x509", "-new"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=ledger test CA",
+                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try run(["req", "-new"] + ec + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"])
+        try """
+            basicConstraints = CA:FALSE
+            keyUsage = digitalSignature, keyAgreement
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:127.0.0.1, DNS:localhost, IP:127.0.0.1
+
+            """.write(toFile: directory + "/server.ext", atomically: true, encoding: .utf8)
+        try run(["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt",
+                 "-days", "2", "-extfile", "server.ext"])
+        let pem = try String(contentsOfFile: directory + "/server.crt", encoding: .utf8) + String(contentsOfFile: directory + "/server.key", encoding: .utf8)
+        try pem.write(toFile: directory + "/server.pem", atomically: true, encoding: .utf8)
+        caFile = directory + "/ca.pem"
+        serverPEM = directory + "/server.pem"
+    }
+}
