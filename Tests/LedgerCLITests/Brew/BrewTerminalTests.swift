@@ -34,7 +34,7 @@ import Testing
         screen?.split(separator: "\n").first { $0.contains(text) }.map(String.init)
     }
 
-    @Test(.enabled(if: TmuxTerminal.isInstalled, "tmux is not installed (`make test-deps` installs it)"))
+    @Test
     func aWholeBrewWithPauseAndAGuardedRestartEndsInASavedLog() throws {
         let ledger = try ledger()
         let term = try TmuxTerminal(command: command(ledger, "brew start Quick"))
@@ -142,7 +142,7 @@ import Testing
         #expect(ledger.run("check").status == 0)
     }
 
-    @Test(.enabled(if: TmuxTerminal.isInstalled, "tmux is not installed (`make test-deps` installs it)"))
+    @Test
     func aBrewSurvivesACrashAndAClosedTerminal() throws {
         let ledger = try ledger()
         let progress = ledger.root + "/.git/ledger/brew-in-progress.json"
@@ -204,7 +204,7 @@ import Testing
         #expect(ledger.run("brew", "logs", "--json").json.arrayValue?.isEmpty == true)
     }
 
-    @Test(.enabled(if: TmuxTerminal.isInstalled, "tmux is not installed (`make test-deps` installs it)"))
+    @Test
     func discardingAfterTheBrewLogsNothing() throws {
         let ledger = try ledger()
         let term = try TmuxTerminal(command: command(ledger, "brew start Quick"))

@@ -13,16 +13,15 @@ final class TmuxTerminal {
     let directory: TemporaryDirectory
     private var serverPID: Int32?
 
-    /// Whether tmux is installed (`make test-deps` installs it).
-    static var isInstalled: Bool { executable != nil }
-
-    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// The tmux executable; a test without it fails saying how to install it (`make test`
+    /// installs it), it is never skipped.
+    let executable: String
 
     /// Starts the server with `command` in an 80 × 24 window. Commands are expected to end by
     /// printing `[exit N]` (see `BrewTerminalTests.command`): tmux does not always reap a
     /// pane's process promptly, so its exit status is read from the screen.
     init(command: String) throws {
+        executable = try Processes.require("tmux", package: "tmux")
         directory = TemporaryDirectory("ledger-tmux")
         socket = directory.url("s")
         let config = directory.url("tmux.conf")
@@ -47,7 +46,7 @@ final class TmuxTerminal {
     /// directly so that the wait never depends on a run loop.
     @discardableResult
     func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
-        guard let exe = Self.executable else { throw TmuxError("tmux is not installed; `make test-deps` installs it") }
+        let exe = executable
         let output = directory.url("out-\(UInt32.random(in: 0...UInt32.max))")
         defer { unlink(output) }
         var actions = posix_spawn_file_actions_t()
