@@ -370,7 +370,9 @@ extension Repository {
         try check(git_clone_options_init(&opts, UInt32(GIT_CLONE_OPTIONS_VERSION)), "git_clone_options_init")
         opts.fetch_opts.callbacks = try session.callbacks()
         opts.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
-        opts.checkout_opts.checkout_strategy = GIT_CHECKOUT_SAFE.rawValue
+        // The work tree is written afterwards by `populateWorkTree`, much faster than
+        // libgit2's checkout for a new, empty work tree.
+        opts.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue
         var repo: OpaquePointer?
         do {
             try withExtendedLifetime(session) {
@@ -387,12 +389,12 @@ extension Repository {
             try r.setConfig("branch.main.remote", "origin")
             try r.setConfig("branch.main.merge", "refs/heads/main")
             try r.setHead("refs/heads/main")
-            try r.checkout(tree: r.treeOf(commit: main), force: true)
         } else if r.headCommit() == nil {
             try r.setHead("refs/heads/main")
             try r.setConfig("branch.main.remote", "origin")
             try r.setConfig("branch.main.merge", "refs/heads/main")
         }
+        if let head = r.headCommit() { try r.populateWorkTree(from: r.treeOf(commit: head)) }
         return r
     }
 }

@@ -65,6 +65,65 @@ extension Repository {
         }
     }
 
+    /// Writes every file of `tree` into the new, empty work tree and records each in the index
+    /// with its stat data, so that the first status needs to read nothing. Names a tree may
+    /// hold but a work tree must not (`..`, `.git`, slashes) are refused. Like git's own
+    /// checkout, files are not flushed one by one (the repository's objects are durable; a
+    /// clone interrupted by a power loss is simply made again).
+    public func populateWorkTree(from tree: ObjectID) throws {
+        var t: OpaquePointer?
+        var oid = tree.raw
+        try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
+        defer { git_tree_free(t) }
+        var index: OpaquePointer?
+        try check(git_repository_index(&index, pointer), "git_repository_index")
+        defer { git_index_free(index) }
+        try check(git_index_clear(index), "git_index_clear")
+        final class Writer {
+            let repo: OpaquePointer
+            let index: OpaquePointer
+            let root: String
+            var directories: Set<String> = []
+            var failure: Error?
+            init(repo: OpaquePointer, index: OpaquePointer, root: String) { self.repo = repo; self.index = index; self.root = root }
+
+            func write(path: String, directory: String, entry: OpaquePointer) throws {
+                if !directory.isEmpty, !directories.contains(directory) {
+                    try FileSystem.makeDirectories(root + "/" + String(directory.dropLast()))
+                    directories.insert(directory)
+                }
+                try Repository.writeBlob(repo: repo, index: index, root: root, path: path, entry: entry)
+            }
+        }
+        let writer = Writer(repo: pointer, index: index!, root: workdir)
+        try withExtendedLifetime(writer) {
+            let rc = git_tree_walk(t, GIT_TREEWALK_PRE, { parent, entry, payload in
+                guard let entry, let payload else { return 0 }
+                let w = Unmanaged<Writer>.fromOpaque(payload).takeUnretainedValue()
+                let name = String(cString: git_tree_entry_name(entry))
+                let dir = parent.map { String(cString: $0) } ?? ""
+                let lower = name.lowercased()
+                guard !name.isEmpty, name != ".", name != "..", lower != ".git", !name.contains("/") else {
+                    w.failure = LedgerError.failure("the remote holds a file named \"\(dir)\(name)\", which cannot be written safely; nothing was checked out")
+                    return -1
+                }
+                let type = git_tree_entry_type(entry)
+                if type == GIT_OBJECT_TREE { return 0 }
+                guard type == GIT_OBJECT_BLOB else { return 1 }  // submodules: not a ledger's business
+                do {
+                    try w.write(path: dir + name, directory: dir, entry: entry)
+                    return 0
+                } catch {
+                    w.failure = error
+                    return -1
+                }
+            }, Unmanaged.passUnretained(writer).toOpaque())
+            if let failure = writer.failure { throw failure }
+            try check(rc, "git_tree_walk")
+        }
+        try check(git_index_write(index), "git_index_write")
+    }
+
     /// The blob id the work tree's file at `path` would have, or nil when there is no file.
     public func workTreeBlobID(_ path: String) -> ObjectID? {
         var oid = git_oid()
@@ -73,3 +132,50 @@ extension Repository {
         return ObjectID(oid)
     }
 }
+
+extension Repository {
+    /// The writer of `populateWorkTree`, one file at a time.
+    fileprivate static func writeBlob(repo: OpaquePointer, index: OpaquePointer, root: String, path: String,
+                                      entry: OpaquePointer) throws {
+        var blob: OpaquePointer?
+        try check(git_blob_lookup(&blob, repo, git_tree_entry_id(entry)), "git_blob_lookup")
+        defer { git_blob_free(blob) }
+        let mode = git_tree_entry_filemode(entry).rawValue
+        let full = root + "/" + path
+        let size = Int(git_blob_rawsize(blob))
+        let content = git_blob_rawcontent(blob)
+        if mode == UInt32(GIT_FILEMODE_LINK.rawValue) {
+            let target = String(decoding: UnsafeRawBufferPointer(start: content, count: size), as: UTF8.self)
+            guard symlink(target, full) == 0 else { throw LedgerError.failure("cannot create \(full): \(String(cString: strerror(errno)))") }
+        } else {
+            let fd = createFile(full, mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644)
+            guard fd >= 0 else { throw LedgerError.failure("cannot create \(full): \(String(cString: strerror(errno)))") }
+            defer { closeFile(fd) }
+            var done = 0
+            while done < size {
+                let n = write(fd, content! + done, size - done)
+                guard n > 0 else { throw LedgerError.failure("cannot write \(full): \(String(cString: strerror(errno)))") }
+                done += n
+            }
+        }
+        var st = stat()
+        guard lstat(full, &st) == 0 else { throw LedgerError.failure("cannot read back \(full)") }
+        var e = git_index_entry()
+        e.ctime = git_index_time(seconds: Int32(truncatingIfNeeded: st.st_ctim.tv_sec), nanoseconds: UInt32(st.st_ctim.tv_nsec))
+        e.mtime = git_index_time(seconds: Int32(truncatingIfNeeded: st.st_mtim.tv_sec), nanoseconds: UInt32(st.st_mtim.tv_nsec))
+        e.dev = UInt32(truncatingIfNeeded: st.st_dev)
+        e.ino = UInt32(truncatingIfNeeded: st.st_ino)
+        e.mode = mode
+        e.uid = st.st_uid
+        e.gid = st.st_gid
+        e.file_size = UInt32(truncatingIfNeeded: st.st_size)
+        e.id = git_tree_entry_id(entry)!.pointee
+        try path.withCString { p in
+            e.path = p
+            try check(git_index_add(index, &e), "git_index_add")
+        }
+    }
+}
+
+private func createFile(_ path: String, _ mode: mode_t) -> Int32 { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
+private func closeFile(_ fd: Int32) { close(fd) }
