@@ -40,6 +40,10 @@ struct History {
     /// Moments created (append-only: every one must survive).
     var moments: Set<String> = []
     var deleted: Set<String> = []
+    /// Brew logs and custom recipes created, and those deleted on purpose.
+    var brewLogs: Set<String> = []
+    var recipes: Set<String> = []
+    var brewDeleted: Set<String> = []
     var notes = 0
     var log: [String] = []
     let seed: UInt64
@@ -78,7 +82,7 @@ struct History {
     mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int(random.next() % UInt64(items.count))] }
 
     mutating func operate(_ r: Int) {
-        switch random.next() % 14 {
+        switch random.next() % 22 {
         case 0, 1: run(r, "waterline", "start")
         case 2, 3, 4:
             let res = random.next() % 3 == 0 ? run(r, "waterline", "drink", "--std", "2", "--json") : run(r, "waterline", "drink", "--json")
@@ -101,6 +105,26 @@ struct History {
         case 11, 12:
             let res = random.next() % 4 == 0 ? run(r, "moments", "add", "--dot", "--json") : run(r, "moments", "add", "moment \(minute)", "--json")
             if res.status == 0, let id = res.json["id"]?.stringValue { moments.insert(id) }
+        case 13, 14:
+            let tag = ["too-sour", "too-bitter", "perfect"][Int(random.next() % 3)]
+            let recipe = pick(recipes.sorted()).map { [$0] } ?? []
+            let res = replicas[r].run(arguments: ["brew", "save"] + recipe + ["--rating", String(random.next() % 5 + 1), "--tag", tag, "--json"],
+                                      env: ["LEDGER_NOW": now])
+            log.append("\(["a", "b", "c"][r]) \(now.dropFirst(11).prefix(5)) brew save \(recipe) → \(res.status)")
+            if res.status == 0, let id = res.json["id"]?.stringValue { brewLogs.insert(id) }
+        case 15, 16:
+            let res = run(r, "brew", "recipe", "duplicate", "v60-starter", "--name", "Recipe \(minute)")
+            let id = res.stdout.split(separator: "\n").first.map(String.init) ?? ""
+            if res.status == 0, DocumentID.isValid(id) { recipes.insert(id) }
+        case 17, 18, 19:
+            // Edited on several replicas before a sync: a conflicted copy on merge.
+            if let id = pick(recipes.sorted()) { run(r, "brew", "recipe", "edit", id, "--dose", String(12 + random.next() % 10)) }
+        case 20:
+            if random.next() % 2 == 0, let id = pick(recipes.sorted()) {
+                if run(r, "brew", "recipe", "delete", id, "--yes").status == 0 { brewDeleted.insert(id) }
+            } else if let id = pick(brewLogs.sorted()) {
+                if run(r, "brew", "log", "delete", id, "--yes").status == 0 { brewDeleted.insert(id) }
+            }
         default:
             // A file of the user's own, outside the apps: written, rewritten or deleted.
             notes += 1
@@ -160,6 +184,15 @@ struct History {
         let experiences = Set(a.files(under: "moments/experiences").map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "") })
         let lost = moments.subtracting(experiences)
         if !lost.isEmpty { problems.append("missing moments \(lost.sorted())") }
+        // Brew logs are append-only and recipes edited on two machines fork: every log and
+        // recipe created and not deleted is there (a recipe deleted on one machine and
+        // edited on another may come back: the edit wins).
+        let logs = Set(a.files(under: "brew/logs").map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "") })
+        let lostLogs = brewLogs.subtracting(brewDeleted).subtracting(logs)
+        if !lostLogs.isEmpty { problems.append("missing brew logs \(lostLogs.sorted())") }
+        let recipeFiles = Set(a.files(under: "brew/recipes").map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "") })
+        let lostRecipes = recipes.subtracting(brewDeleted).subtracting(recipeFiles)
+        if !lostRecipes.isEmpty { problems.append("missing recipes \(lostRecipes.sorted())") }
         let conflicts = tree.keys.filter { $0.contains(".conflict-") && !$0.hasPrefix("notes/") }
         if !conflicts.isEmpty { problems.append("conflict files: \(conflicts)") }
         failed = !problems.isEmpty
