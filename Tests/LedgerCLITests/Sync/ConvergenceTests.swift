@@ -7,7 +7,8 @@ import Testing
 /// Randomized, seeded convergence: three replicas of one ledger do random operations of every
 /// kind while offline and sync in random orders; every time, all replicas end with the same
 /// tree, nothing created and not deleted is missing, every derived value equals a recompute
-/// (`check` is clean, warnings included) and at most one session is active.
+/// (`check` is clean: no errors, no warnings but references to documents another machine
+/// deleted) and at most one session is active.
 ///
 /// `LEDGER_CONVERGENCE_HISTORIES` sets the number of histories (default 200; 10000 for a
 /// long run), `LEDGER_CONVERGENCE_SEED` the first seed (default 1). A failure names its seed:
@@ -169,8 +170,13 @@ struct History {
             if !status.isEmpty { problems.append("replica \(i) has uncommitted changes: \(status)") }
         }
         let a = replicas[0]
+        // Clean: no errors, and no warnings but references to what another machine deleted (a
+        // brew logged with a recipe deleted elsewhere) — legitimate data, reported as such.
         let check = a.run(arguments: ["check", "--json", "--no-cache"])
-        if check.status != 0 || check.json["warnings"] != .number(0) { problems.append("check is not clean: \(check.stdout)") }
+        let unexpected = (check.json["problems"]?.arrayValue ?? []).filter { p in
+            !(p["severity"] == .string("warning") && p["message"]?.stringValue?.hasSuffix("which does not exist") == true)
+        }
+        if check.status != 0 || !unexpected.isEmpty { problems.append("check is not clean: \(check.stdout)") }
         var present: Set<String> = []
         var active = 0
         for path in a.files(under: "waterline/sessions") {
