@@ -265,12 +265,13 @@ private struct Run {
         let merged = MergedTree(repo: repo, ours: ours)
         let changedHere = Set(oursChanged)
         var resolutions: [Resolution] = []
-        for path in theirsChanged {
+        // First what changed on their side only, so that the rules below see every other
+        // document as merged (a recipe's conflicted copy must pick a name no other has).
+        for path in theirsChanged where !changedHere.contains(path) {
+            merged.set(path, try repo.entry(at: path, inTree: theirs))
+        }
+        for path in theirsChanged where changedHere.contains(path) {
             let t = try repo.entry(at: path, inTree: theirs)
-            guard changedHere.contains(path) else {
-                merged.set(path, t)
-                continue
-            }
             let o = try repo.entry(at: path, inTree: ours)
             if o == t { continue }
             options.checkpoint(.duringMerge)

@@ -48,6 +48,32 @@ import Testing
             == ["My V60", "My V60 (Conflicted Copy 2)", "My V60 (Conflicted Copy)", "V60 starter"])
     }
 
+    @Test func aRecipeEditedOnThreeMachinesForksIntoCopiesWithDistinctNames() throws {
+        // The third machine's merge brings the second's copy and forks once more: the new copy
+        // must see the first copy's name, whatever order their paths sort in.
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        let made = a.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Shared", env: Self.at("08:00:00")).stdout
+            .trimmingCharacters(in: .newlines)
+        // An id that sorts before any copy's, so the copy made by the second merge is met after
+        // the recipe itself when the third merge walks the changes.
+        let id = "0000shared"
+        let text = try #require(a.read("brew/recipes/\(made).json")).replacingOccurrences(of: made, with: id)
+        try a.write("brew/recipes/\(id).json", text)
+        try FileManager.default.removeItem(atPath: a.root + "/brew/recipes/\(made).json")
+        #expect(a.run("sync").status == 0)
+        let b = try fixture.clone(), c = try fixture.clone()
+        for (i, l) in [a, b, c].enumerated() {
+            #expect(l.run("brew", "recipe", "edit", id, "--temp", String(90 + i), env: Self.at("09:0\(i):00")).status == 0)
+        }
+        for l in [a, b, c, a, b] { #expect(l.run("sync").status == 0) }
+        #expect(try a.headTree() == b.headTree() && b.headTree() == c.headTree())
+        let names = recipes(a).compactMap { $0["name"]?.stringValue }.filter { $0.hasPrefix("Shared") }.sorted()
+        #expect(names == ["Shared", "Shared (Conflicted Copy 2)", "Shared (Conflicted Copy)"])
+        #expect(a.run("check").status == 0)
+        #expect(!a.run("check").stdout.contains("warning"))
+    }
+
     @Test func anEditBeatsADeletionAndLogsAreUnioned() throws {
         let fixture = try SyncFixture()
         let a = try fixture.origin()
