@@ -358,7 +358,9 @@ public struct WaterlineStore: Sendable {
         if DocumentID.isValid(ref), try presets.path(of: ref) != nil { return try presets.load(id: ref) }
         let all = try presets.all()
         if let byName = all.first(where: { $0.name.lowercased() == ref.lowercased() }) { return byName }
-        if let slug = DocumentID.slug(ref), let bySlug = all.first(where: { $0.id == slug || DocumentID.slug($0.name) == slug }) {
+        // "glass of wine" finds glass-of-wine; a path ("../beer") is never taken for a name.
+        if !ref.contains("/"), !ref.contains(".."), let slug = DocumentID.slug(ref),
+           let bySlug = all.first(where: { $0.id == slug || DocumentID.slug($0.name) == slug }) {
             return bySlug
         }
         let prefixed = all.filter { $0.id.hasPrefix(ref.lowercased()) }

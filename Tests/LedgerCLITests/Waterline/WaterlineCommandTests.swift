@@ -271,3 +271,18 @@ import Testing
         #expect(ledger.run("status", "--json", env: at(6)).json["waterline"]?["sessionId"] == .string(id))
     }
 }
+
+@Suite struct WaterlineReferenceTests {
+    @Test func pathsAreNeverTakenForIdsOrNames() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "presets", "edit", "glass of wine", "--std", "1.5").status == 0)
+        for reference in ["../beer", "beer/..", "/beer", "../../etc/passwd"] {
+            let r = ledger.run("waterline", "presets", "edit", reference, "--std", "3")
+            #expect(r.status == 1, "\(reference): \(r)")
+            #expect(r.stderr.contains("there is no drink preset \"\(reference)\""))
+        }
+        #expect(ledger.document("waterline/presets/beer.json")?["standardDrinkEstimate"] == .number(1))
+        let summary = ledger.run("waterline", "summary", "../../etc/passwd")
+        #expect(summary.status == 1 && summary.stderr.contains("there is no session with id \"../../etc/passwd\""))
+    }
+}
