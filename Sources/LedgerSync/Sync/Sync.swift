@@ -215,7 +215,32 @@ private struct Run {
             try moveBranch(to: upstream, tree: repo.treeOf(commit: upstream), from: local)
             return
         }
+        guard try repo.mergeBase(local, upstream) != nil else {
+            try adoptOrRefuse(local: local, upstream: upstream)
+            return
+        }
         try merge(local: local, upstream: upstream)
+    }
+
+    /// Histories with nothing in common are two different ledgers. Merging them would pit a
+    /// new ledger's defaults against real settings ("later wins" without a common ancestor),
+    /// so: a ledger still exactly as `ledger init` made it (one commit, nothing since — the
+    /// usual slip of `init --remote` where `clone` was meant) takes the remote's history;
+    /// anything else is refused, with the ways out.
+    mutating func adoptOrRefuse(local: ObjectID, upstream: ObjectID) throws {
+        if try repo.commitCount(from: local) == 1, report.committed == nil {
+            try moveBranch(to: upstream, tree: repo.treeOf(commit: upstream), from: local)
+            report.reconciled.append("this ledger was new and held nothing yet; it now holds the ledger of \(report.remote)")
+            return
+        }
+        throw LedgerError.invalid("""
+            this ledger and \(report.remote) (\(report.url)) have no history in common: they are two different \
+            ledgers, and merging them would let one's defaults overwrite the other's settings. To use the remote's \
+            ledger here, clone it into a new directory (`ledger clone \(report.url) DIR`) and move what you need; to \
+            combine both on purpose, run `git -C \(store.root) pull --allow-unrelated-histories \(report.remote) \
+            \(branch)` (documents go through ledger's merge driver) and then `ledger check`. Nothing was merged \
+            or pushed\(report.committed == nil ? "" : "; your changes are committed here").
+            """)
     }
 
     /// Updates the work tree first, then moves the branch with a compare-and-swap: a crash
