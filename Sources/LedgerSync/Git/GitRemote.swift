@@ -193,6 +193,14 @@ final class TransportSession {
             }
             return LedgerError(.unreachable, "the TLS certificate of \(shown) is not trusted (\(Remote.redact(error.message))); if the server uses your own certificate authority, point `git config http.sslCAInfo` or $SSL_CERT_FILE at its certificate")
         }
+        if let path = Remote.localPath(url) {
+            guard FileSystem.exists(path) else {
+                return LedgerError(.unreachable, "there is no git repository at \(path) (nothing is there: is the disk mounted?)")
+            }
+            if !Repository.exists(at: path), !FileSystem.exists(path + "/HEAD") {
+                return LedgerError(.unreachable, "\(path) is not a git repository; a remote on a disk is made with `git init --bare \(path)`")
+            }
+        }
         return LedgerError(.unreachable, "cannot reach \(shown): \(Remote.redact(error.message))")
     }
 }
@@ -309,6 +317,12 @@ public final class Remote {
     }
 
     /// Whether the URL is an ssh one (`ssh://…` or scp-like `user@host:path`).
+    /// The directory a local remote names (a plain path or a `file://` URL), or nil.
+    static func localPath(_ url: String) -> String? {
+        if url.hasPrefix("file://") { return String(url.dropFirst(7)).removingPercentEncoding }
+        return url.contains("://") || isSSH(url) ? nil : url
+    }
+
     static func isSSH(_ url: String) -> Bool {
         if url.hasPrefix("ssh://") || url.hasPrefix("ssh+git://") || url.hasPrefix("git+ssh://") { return true }
         guard !url.contains("://"), let colon = url.firstIndex(of: ":") else { return false }

@@ -44,7 +44,11 @@ import Testing
         let c = try TestLedger(initialize: false)
         let missing = c.run("clone", fixture.directory.url("nowhere.git"), c.root)
         #expect(missing.status == 3, "\(missing)")
+        #expect(missing.stderr.contains("there is no git repository at \(fixture.directory.url("nowhere.git"))"))
         #expect(!FileSystem.exists(c.root))
+        try FileManager.default.createDirectory(atPath: fixture.directory.url("plain"), withIntermediateDirectories: true)
+        let plain = c.run("clone", "file://" + fixture.directory.url("plain"), c.root)
+        #expect(plain.status == 3 && plain.stderr.contains("is not a git repository"), "\(plain)")
     }
 
     @Test func localChangesAreCommittedWithAMessageNamingTheDeviceAndPushed() throws {
@@ -182,7 +186,7 @@ import Testing
         #expect(r.status == 3, "\(r)")
         #expect(r.json["outcome"]?.stringValue == "offline")
         #expect(r.json["commit"]?.stringValue != nil)
-        #expect(r.stderr.contains("cannot reach"))
+        #expect(r.stderr.contains("there is no git repository at \(fixture.directory.url("gone.git"))"))
         #expect(try a.gitStatus().isEmpty)
         let text = a.run("sync")
         #expect(text.status == 3)
