@@ -70,6 +70,13 @@ public enum LedgerCLI {
             }
         }
         context.stdout.flush()
+        // Output that could not be written is a failure (a script must not take a cut-off
+        // `--json` for the whole answer); a reader that went away (`| head`) is not worth a word.
+        if let error = context.stdout.writeError {
+            if error != EPIPE { context.stderr.write("ledger: cannot write the output: \(String(cString: strerror(error)))\n") }
+            context.stderr.flush()
+            return error == EPIPE ? 141 : 4
+        }
         context.stderr.flush()
         return status
     }

@@ -105,3 +105,21 @@ struct TestLedgerRunner {
 
 import LedgerCLI
 enum LedgerCLIVersion { static let current = LedgerCommand.version }
+
+@Suite struct OutputFailureTests {
+    @Test func outputThatCannotBeWrittenIsAFailure() throws {
+        let ledger = try TestLedger()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: LedgerBinary.path)
+        p.arguments = ["check", "--json"]
+        p.environment = ledger.environment
+        p.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 4)
+        #expect(message.contains("cannot write the output: No space left on device"))
+    }
+}

@@ -12,6 +12,9 @@ public final class TextOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer: [UInt8] = []
     private let fd: Int32?
+    /// The error of the first write that failed (`ENOSPC` for a full disk, `EPIPE` for a
+    /// reader that went away); nothing more is written after it.
+    public private(set) var writeError: Int32?
 
     /// Output buffered and written to file descriptor `fd` on `flush()`.
     public init(fd: Int32) { self.fd = fd }
@@ -29,10 +32,15 @@ public final class TextOutput: @unchecked Sendable {
         guard let fd else { return }
         lock.withLock {
             var done = 0
-            while done < buffer.count {
+            while done < buffer.count, writeError == nil {
                 let n = buffer.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + done, buffer.count - done) }
-                if n <= 0 { if errno == EINTR { continue }; break }
-                done += n
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    writeError = errno
+                } else if n == 0 {
+                    writeError = EIO
+                }
+                done += max(n, 0)
             }
             buffer.removeAll(keepingCapacity: true)
         }
