@@ -96,3 +96,21 @@ import Testing
         #expect(dirty.json["path"] == .string(ledger.root))
     }
 }
+
+@Suite struct UnreadableLedgerTests {
+    @Test func aLedgerOfANewerFormatIsReportedByCheckAndRefusedByEveryOtherCommand() throws {
+        let ledger = try TestLedger()
+        let manifest = try #require(ledger.read("ledger.json")).replacingOccurrences(of: "\"format\": 1", with: "\"format\": 2")
+        try ledger.write("ledger.json", manifest)
+        let check = ledger.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("ledger.json: /format: error: this ledger uses format 2, written by a newer version of ledger"))
+        for args in [["moments", "add", "hello"], ["waterline", "start"], ["status"], ["hydrate", "drank"], ["sync"]] {
+            let r = ledger.run(arguments: args)
+            #expect(r.status == 1, "\(args): \(r)")
+            #expect(r.stderr.contains("ledger.json is invalid"), "\(args): \(r)")
+        }
+        #expect(ledger.files(under: "moments").filter { $0.contains("experiences") }.isEmpty)
+        #expect(ledger.read("ledger.json") == manifest)
+    }
+}

@@ -74,10 +74,10 @@ struct CheckCommand: ParsableCommand {
             var dir = first
             while dir.count > 1 {
                 let candidate = LedgerStore(root: dir)
-                if candidate.exists, FileSystem.exists(dir + "/.git") { return candidate }
+                if candidate.exists, FileSystem.exists(dir + "/.git") { return candidate }  // reported, not refused
                 dir = (dir as NSString).deletingLastPathComponent
             }
         }
-        return try global.store()
+        return try global.store(readable: false)
     }
 }

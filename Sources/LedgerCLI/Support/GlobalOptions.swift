@@ -18,8 +18,10 @@ public struct GlobalOptions: ParsableArguments {
         return ctx.absolutePath("~/.local/share/ledger")
     }
 
-    /// The ledger, which must exist.
-    func store() throws -> LedgerStore {
+    /// The ledger, which must exist. Unless `readable` is false (for `check`, which reports
+    /// it), a ledger whose `ledger.json` is invalid — or of a newer format than this version
+    /// of ledger knows — is refused: nothing is read or written in it.
+    func store(readable: Bool = true) throws -> LedgerStore {
         let path = repositoryPath()
         let store = LedgerStore(root: path)
         guard store.exists else {
@@ -28,6 +30,7 @@ public struct GlobalOptions: ParsableArguments {
             }
             throw LedgerError.notFound("there is no ledger at \(path); create one with `ledger init`, or point --repo or $LEDGER_REPO at yours")
         }
+        if readable { _ = try store.load(LedgerManifest.self, at: LedgerManifest.kind.path()) }
         return store
     }
 

@@ -165,14 +165,14 @@ import Testing
         let fixture = try SyncFixture()
         let a = try fixture.origin()
         let before = try GitCLI.run(["rev-parse", "HEAD"], in: a.root).stdout
-        try a.write("ledger.json", "{\"format\": 1,\n  \"createdAt\": \n}\n")
+        try a.write("waterline/presets/beer.json", "{\"id\": \"beer\",\n  \"name\": \n}\n")
         let r = a.run("sync")
         #expect(r.status == 1)
         #expect(r.stderr.contains("nothing was committed or pushed"))
-        #expect(r.stderr.contains("ledger.json: 3:1: error:"))
+        #expect(r.stderr.contains("waterline/presets/beer.json: 3:1: error:"))
         #expect(try GitCLI.run(["rev-parse", "HEAD"], in: a.root).stdout == before)
         #expect(try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout == before)
-        #expect(try a.gitStatus().contains("ledger.json"))
+        #expect(try a.gitStatus().contains("waterline/presets/beer.json"))
         let json = a.run("sync", "--json")
         #expect(json.status == 1)
     }
