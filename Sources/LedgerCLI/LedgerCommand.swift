@@ -12,7 +12,7 @@ public struct LedgerCommand: ParsableCommand {
         commandName: "ledger",
         abstract: "Personal data for Waterline, BrewGuide, Water Reminder and DotLife Moments, kept as JSON in git.",
         discussion: """
-            Every command works offline; `ledger sync` is the only one that needs the network.
+            Every command works offline; `ledger sync` is the only one that needs the network. \
             The ledger is chosen by --repo, else $LEDGER_REPO, else $XDG_DATA_HOME/ledger.
             """,
         version: version,

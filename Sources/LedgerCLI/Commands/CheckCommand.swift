@@ -8,9 +8,9 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Validate every document (or the given files) and report each problem.",
         discussion: """
-            Problems are printed as PATH: POINTER: severity: message, where POINTER is a JSON
-            pointer (/ for the whole document, LINE:COLUMN for syntax errors). Exits 1 when
-            any problem is an error. --fix rewrites what can be fixed without guessing:
+            Problems are printed as PATH: POINTER: severity: message, where POINTER is a JSON \
+            pointer (/ for the whole document, LINE:COLUMN for syntax errors). Exits 1 when \
+            any problem is an error. --fix rewrites what can be fixed without guessing: \
             canonical formatting, stale derived values, a document in the wrong year folder.
             """)
 

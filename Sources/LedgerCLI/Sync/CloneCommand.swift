@@ -9,7 +9,7 @@ struct CloneCommand: ParsableCommand {
         commandName: "clone",
         abstract: "Copy a ledger from a remote (a path, file://, ssh, git:// or HTTP(S) URL) and check it.",
         discussion: """
-            The clone is on branch main, with the ledger merge driver registered. An empty
+            The clone is on branch main, with the ledger merge driver registered. An empty \
             remote gives a new ledger, which the first `ledger sync` publishes.
             """)
 

@@ -9,8 +9,8 @@ struct MergeDriverCommand: ParsableCommand {
         commandName: "merge-driver",
         abstract: "Merge one document the way `ledger sync` does, for plain `git merge`/`git pull`.",
         discussion: """
-            Registered by `ledger init` and `ledger clone` as
-            merge.ledger.driver = "ledger merge-driver %O %A %B %P", with `*.json merge=ledger`
+            Registered by `ledger init` and `ledger clone` as \
+            merge.ledger.driver = "ledger merge-driver %O %A %B %P", with `*.json merge=ledger` \
             in .gitattributes. Writes the result to OURS and exits 0 when the file is resolved.
             """)
 

@@ -9,8 +9,8 @@ struct SyncCommand: ParsableCommand {
         commandName: "sync",
         abstract: "Commit local changes, fetch, merge with each kind's rules, and push.",
         discussion: """
-            Refuses (exit 1, nothing committed) when a changed document is invalid. Prints what
-            was committed, pulled, resolved and pushed, per app and per document. Exit 3 when
+            Refuses (exit 1, nothing committed) when a changed document is invalid. Prints what \
+            was committed, pulled, resolved and pushed, per app and per document. Exit 3 when \
             the remote cannot be reached: local changes stay committed and safe.
             """)
 

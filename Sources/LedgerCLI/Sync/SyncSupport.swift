@@ -132,7 +132,7 @@ extension SyncReport {
         }
         for r in reconciled { Console.print("Adjusted: \(r).") }
         if !conflictFiles.isEmpty {
-            Console.print(Style.yellow("\(Output.plural(conflictFiles.count, "conflict file")) to look at") + ": compare each with the document beside it, keep what you want in the document, delete the conflict file, then `ledger sync` (`ledger check` lists them until then).")
+            Console.print(Style.yellow("\(Output.plural(conflictFiles.count, "conflict file")) to look at") + ": compare each with the document beside it, keep what you want in the document, delete the conflict file, then `ledger sync` (until then `ledger check` reports those in the apps' folders).")
         }
         for p in problems { Console.print("  " + p.description) }
         if !pushed.isEmpty {

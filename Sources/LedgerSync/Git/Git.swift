@@ -173,13 +173,35 @@ public final class Repository {
 
     /// Sets a string in the repository's own config (`.git/config`).
     public func setConfig(_ key: String, _ value: String) throws {
+        try withLocalConfig { try check(git_config_set_string($0, key, value), "git_config_set_string") }
+    }
+
+    /// Deletes a reference (nothing happens when it does not exist).
+    public func deleteReference(_ name: String) throws {
+        var ref: OpaquePointer?
+        let rc = git_reference_lookup(&ref, pointer, name)
+        if rc == GIT_ENOTFOUND.rawValue { return }
+        try check(rc, "git_reference_lookup")
+        defer { git_reference_free(ref) }
+        try check(git_reference_delete(ref), "git_reference_delete")
+    }
+
+    /// Removes a key from the repository's own config (nothing happens when it is not set).
+    public func removeConfig(_ key: String) throws {
+        try withLocalConfig { local in
+            let rc = git_config_delete_entry(local, key)
+            if rc != GIT_ENOTFOUND.rawValue { try check(rc, "git_config_delete_entry") }
+        }
+    }
+
+    private func withLocalConfig(_ body: (OpaquePointer?) throws -> Void) throws {
         var cfg: OpaquePointer?
         try check(git_repository_config(&cfg, pointer), "git_repository_config")
         defer { git_config_free(cfg) }
         var local: OpaquePointer?
         try check(git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL), "git_config_open_level")
         defer { git_config_free(local) }
-        try check(git_config_set_string(local, key, value), "git_config_set_string")
+        try body(local)
     }
 
     /// A string from the repository's config (all levels), or nil when unset.

@@ -398,11 +398,16 @@ extension Repository {
         let r = Repository(repo!)
         // The remote's HEAD may name another branch (a bare repository made by `git init
         // --bare` points at master): a ledger lives on main.
-        if r.headReferenceName != "refs/heads/main", let main = r.resolve("refs/remotes/origin/main") {
+        if let head = r.headReferenceName, head != "refs/heads/main", let main = r.resolve("refs/remotes/origin/main") {
+            // The branch the remote's HEAD named is not the ledger's: drop it and its settings.
+            let other = String(head.dropFirst("refs/heads/".count))
+            try r.removeConfig("branch.\(other).remote")
+            try r.removeConfig("branch.\(other).merge")
             try r.updateReference("refs/heads/main", to: main, expecting: nil, message: "ledger: clone")
             try r.setConfig("branch.main.remote", "origin")
             try r.setConfig("branch.main.merge", "refs/heads/main")
             try r.setHead("refs/heads/main")
+            try r.deleteReference(head)
         } else if r.headCommit() == nil {
             try r.setHead("refs/heads/main")
             try r.setConfig("branch.main.remote", "origin")

@@ -229,3 +229,21 @@ import Testing
         #expect(try a.headTree().keys.contains("waterline/b.json"))
     }
 }
+
+@Suite struct CloneBranchTests {
+    @Test func aRemoteWhoseHeadNamesAnotherBranchIsClonedOnMainWithoutLeftovers() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        // A remote made by a plain `git init --bare`, whose HEAD names master.
+        try GitCLI.run(["push", "-q", fixture.remote, "main:master"], in: a.root)
+        try GitCLI.run(["symbolic-ref", "HEAD", "refs/heads/master"], in: fixture.remote)
+        let b = try fixture.clone()
+        let repo = try Repository.open(b.root)
+        #expect(repo.headReferenceName == "refs/heads/main")
+        #expect(repo.resolve("refs/heads/master") == nil)
+        #expect(repo.config("branch.master.remote") == nil && repo.config("branch.master.merge") == nil)
+        #expect(repo.config("branch.main.remote") == "origin")
+        #expect(try b.headTree() == a.headTree())
+        #expect(b.run("sync").status == 0)
+    }
+}
