@@ -75,6 +75,11 @@ private struct Run {
     let remote: Remote
     var report: SyncReport
     let signature: Signature
+    /// Whether the repository's index (shared, in memory) holds changes not yet written: it
+    /// is written once per sync, at the end — writing a large index twice costs more than the
+    /// rest of a small sync. A crash before then leaves a stale index, which only makes the
+    /// next status take libgit2's slower path.
+    var indexUnsaved = false
 
     var branchRef: String { "refs/heads/\(branch)" }
     var trackingRef: String { "refs/remotes/\(remoteName)/\(branch)" }
@@ -143,10 +148,12 @@ private struct Run {
             report.pulled = try repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)
         }
         report.outcome = report.committed == nil && report.pulled.isEmpty && report.pushed.isEmpty ? .upToDate : .synced
+        if indexUnsaved { try repo.index().write() }
         return report
     }
 
     mutating func offline(_ error: LedgerError, committed: ObjectID?) -> SyncReport {
+        if indexUnsaved { try? repo.index().write() }
         report.outcome = .offline
         report.error = error.message
         report.head = repo.headCommit()
@@ -178,7 +185,7 @@ private struct Run {
         for c in changes {
             if c.change == .deleted { try index.removeFromWorkTree(c.path) } else { try index.addFromWorkTree(c.path) }
         }
-        try index.write()
+        indexUnsaved = true
         let tree = try index.writeTree()
         let parent = repo.headCommit()
         if let parent, try repo.treeOf(commit: parent) == tree { return }
@@ -251,9 +258,11 @@ private struct Run {
     /// the work tree still holds the old version: a hand edit made during the sync is kept
     /// (the next sync commits it). Their index entries are updated, so the cost follows the
     /// changes, not the size of the ledger.
-    func moveBranch(to commit: ObjectID, tree: ObjectID, from old: ObjectID?) throws {
+    mutating func moveBranch(to commit: ObjectID, tree: ObjectID, from old: ObjectID?) throws {
         guard let old else {
-            try repo.checkout(tree: tree) { _ in options.checkpoint(.duringCheckout) }
+            let checkpoint = options.checkpoint
+            try repo.checkout(tree: tree) { _ in checkpoint(.duringCheckout) }
+            indexUnsaved = false
             try repo.updateReference(branchRef, to: commit, expecting: nil, message: "ledger: sync")
             return
         }
@@ -274,6 +283,7 @@ private struct Run {
             }
         }
         try index.write()
+        indexUnsaved = false
         try repo.updateReference(branchRef, to: commit, expecting: old, message: "ledger: sync")
     }
 
