@@ -156,22 +156,6 @@ enum WaterlineText {
 
     // MARK: - Parsing
 
-    /// An ISO-8601 timestamp, or `HH:MM` meaning the latest such wall-clock time not after now.
-    static func parseTime(_ text: String, option: String, clock: Clock) throws -> Timestamp {
-        if let t = Timestamp(iso8601: text) { return t }
-        let parts = text.split(separator: ":")
-        if parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m), parts[1].count == 2 {
-            let today = clock.now.local.date
-            for day in [today, today.adding(days: -1)] {
-                let guess = Timestamp(local: LocalDateTime(date: day, hour: h, minute: m), utcOffsetSeconds: clock.now.utcOffsetSeconds)
-                let t = clock.timestamp(guess.date)
-                let fixed = Timestamp(local: LocalDateTime(date: day, hour: h, minute: m), utcOffsetSeconds: t.utcOffsetSeconds)
-                if fixed <= clock.now { return fixed }
-            }
-        }
-        throw LedgerError.usage("\(option) must be a time like 22:15 or an ISO-8601 timestamp like 2026-11-21T22:15:00+01:00 (found \"\(text)\")")
-    }
-
     /// A volume: `250`, `250ml`, `8oz`, `8.5 oz`; a bare number is in `unit`.
     static func parseVolume(_ text: String, option: String, unit: VolumeUnit) throws -> (Double, VolumeUnit) {
         var t = text.trimmingCharacters(in: .whitespaces).lowercased()

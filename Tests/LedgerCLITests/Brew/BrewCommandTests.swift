@@ -71,7 +71,8 @@ import Testing
         (["--rating", "6"], "--rating: the rating must be 1 to 5 (found 6)"),
         (["--rating", "3", "--tag", "salty"], "--tag must be one of"),
         (["--rating", "3", "--note", String(repeating: "x", count: 281)], "--note: the note is 281 characters long; the limit is 280"),
-        (["--rating", "3", "--at", "yesterday"], "--at must be an ISO-8601 time"),
+        (["--rating", "3", "--at", "yesterday"], "--at must be a time like 22:15"),
+        (["--rating", "3", "--at", "2026-12-01T08:00"], "--at 2026-12-01T08:00 is later than now"),
     ])
     func saveRefusesBadValues(args: [String], message: String) throws {
         let ledger = try TestLedger()
