@@ -12,8 +12,8 @@ import Testing
         ["LEDGER_NOW": Timestamp(iso8601: Self.evening)!.adding(minutes: Double(minutes)).iso8601]
     }
 
-    func started(_ ledger: TestLedger) -> String {
-        let r = ledger.run("waterline", "start", "--json", env: at(0))
+    func started(_ ledger: TestLedger, env: [String: String]? = nil) -> String {
+        let r = ledger.run("waterline", "start", "--json", env: env ?? at(0))
         #expect(r.status == 0, "\(r)")
         return r.json["sessionId"]?.stringValue ?? ""
     }
@@ -104,6 +104,33 @@ import Testing
         #expect(second.status == 1)
         #expect(second.stderr.contains(id))
         #expect(ledger.files(under: "waterline/sessions").count == 1)
+    }
+
+    @Test func aSessionCannotStartInsideOrBeforeAnEndedOne() throws {
+        let ledger = try TestLedger()
+        let id = started(ledger)  // 21:00
+        #expect(ledger.run("waterline", "end", "--yes", "--time", "23:00", env: at(150)).status == 0)
+        for time in ["22:00", "21:00", "20:00", "2026-11-21T22:59:59+01:00"] {
+            let r = ledger.run("waterline", "start", "--time", time, env: at(150))
+            #expect(r.status == 1, "\(time): \(r)")
+            #expect(r.stderr.contains("session \(id), which ran from 2026-11-21T21:00:00+01:00 to 2026-11-21T23:00:00+01:00"), "\(r)")
+            #expect(r.stderr.contains("start it at or after 2026-11-21T23:00:00+01:00"))
+        }
+        #expect(ledger.files(under: "waterline/sessions").count == 1)
+        // Right after it ended is fine.
+        #expect(ledger.run("waterline", "start", "--time", "23:00", env: at(150)).status == 0)
+    }
+
+    @Test func aSessionAcrossNewYearIsFoundInTheFolderOfItsStart() throws {
+        let ledger = try TestLedger(now: "2026-12-31T23:00:00+01:00")
+        let id = started(ledger, env: [:])
+        #expect(ledger.run("waterline", "end", "--yes", env: ["LEDGER_NOW": "2027-01-01T02:00:00+01:00"]).status == 0)
+        // An unreadable file in an old year folder is never read: starting does not look there.
+        try ledger.write("waterline/sessions/2019/old.json", "{ not json")
+        let r = ledger.run("waterline", "start", "--time", "01:00", env: ["LEDGER_NOW": "2027-01-01T03:00:00+01:00"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("session \(id), which ran from 2026-12-31T23:00:00+01:00 to 2027-01-01T02:00:00+01:00"), "\(r)")
+        #expect(ledger.run("waterline", "start", "--time", "02:30", env: ["LEDGER_NOW": "2027-01-01T03:00:00+01:00"]).status == 0)
     }
 
     @Test func drinkFlagsAndTheEstimateTheyGive() throws {
