@@ -281,12 +281,35 @@ import Testing
         _ = ledger.run("waterline", "settings", "set", "discreetNotifications", "false")
         r = ledger.run("waterline", "reminders", "--json", env: at(25)).json
         #expect(r["next"]?["body"] == .string("Time for water"))
-        // What fires next is the reminder after the next drink.
-        #expect(r["perDrink"]?["notification"]?["body"] == .string("You've had 2 drinks — time for water"))
+        // The reminder due now is the one after the drinks so far; the next drink's is labelled as such.
+        #expect(r["perDrink"]?["notification"]?["body"] == .string("You've had 1 drink — time for water"))
+        #expect(r["perDrink"]?["nextDrinkNotification"]?["body"] == .string("You've had 2 drinks — time for water"))
         // 90 minutes after the last log, nothing more fires.
         r = ledger.run("waterline", "reminders", "--json", env: at(100)).json
         #expect(r["next"] == .null)
         #expect(r["timeReminder"]?["pausedForInactivity"] == .bool(true))
+    }
+
+    @Test func remindersShowTheTextOfTheReminderDueNow() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        _ = ledger.run("waterline", "settings", "set", "discreetNotifications", "false")
+        for minute in 1...8 { #expect(ledger.run("waterline", "drink", env: at(minute)).status == 0) }
+        let text = ledger.run("waterline", "reminders", env: at(10)).stdout
+        #expect(text.contains("water is due: 8 drinks since water — \"You've had 8 drinks — time for water\""), "\(text)")
+        #expect(text.contains("the next drink would repeat it: \"You've had 9 drinks — time for water\""), "\(text)")
+        let json = ledger.run("waterline", "reminders", "--json", env: at(10)).json
+        #expect(json["perDrink"]?["notification"]?["detail"] == .string("You've had 8 drinks — time for water"))
+        #expect(json["perDrink"]?["nextDrinkNotification"]?["detail"] == .string("You've had 9 drinks — time for water"))
+        // Before water is due (N = 3, one drink after water): the text it will have when it fires.
+        _ = ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "3")
+        _ = ledger.run("waterline", "water", env: at(11))
+        _ = ledger.run("waterline", "drink", env: at(12))
+        let early = ledger.run("waterline", "reminders", "--json", env: at(13)).json
+        #expect(early["perDrink"]?["drinksUntilDue"] == .number(2))
+        #expect(early["perDrink"]?["notification"]?["detail"] == .string("You've had 3 drinks — time for water"))
+        #expect(early["perDrink"]?["nextDrinkNotification"] == .null)
+        #expect(ledger.run("waterline", "reminders", env: at(13)).stdout.contains("after 2 more drinks — \"You've had 3 drinks — time for water\""))
     }
 
     @Test func theLedgerStatusLine() throws {
