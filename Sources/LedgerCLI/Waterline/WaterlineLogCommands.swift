@@ -43,9 +43,9 @@ extension WaterlineCommand {
         static let configuration = CommandConfiguration(
             abstract: "Log an alcoholic drink in the active session.",
             discussion: """
-                With no options, logs one standard drink. --preset takes a preset's name or id
-                (`ledger waterline presets`); --type, --size, --abv and --std describe the drink
-                or adjust the preset. Without --std the estimate comes from the preset, or from
+                With no options, logs one standard drink. --preset takes a preset's name or id \
+                (`ledger waterline presets`); --type, --size, --abv and --std describe the drink \
+                or adjust the preset. Without --std the estimate comes from the preset, or from \
                 size × ABV (a US standard drink is 0.6 oz of alcohol), and is shown.
                 """)
 
