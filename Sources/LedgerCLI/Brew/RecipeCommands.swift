@@ -251,6 +251,9 @@ extension RecipeCommand {
             if let targetYield, let problem = BrewLimits.yieldProblem(targetYield) { throw LedgerError.usage("--yield " + problem) }
             if let temperature, let problem = BrewLimits.temperatureProblem(temperature) { throw LedgerError.usage("--temp " + problem) }
             if let grind { _ = try BrewArguments.grind(grind) }
+            if let grindDescriptor, let problem = Recipe.descriptorProblem(grindDescriptor.trimmingCharacters(in: .whitespaces)) {
+                throw LedgerError.usage("--grind-descriptor: " + problem)
+            }
         }
 
         func apply(to r: inout Recipe, library: RecipeLibrary) throws {

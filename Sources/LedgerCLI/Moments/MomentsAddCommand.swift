@@ -107,12 +107,12 @@ struct MomentsAddCommand: ParsableCommand {
         let absolute = CLIContext.current.absolutePath(path)
         let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
         guard let stamp = FileSystem.stamp(resolved) else {
-            throw LedgerError.notFound("--photo: there is no file at \(path)")
+            throw LedgerError.usage("--photo: there is no file at \(path)")
         }
-        guard stamp.type == .file else { throw LedgerError.invalid("--photo: \(path) is not a regular file") }
+        guard stamp.type == .file else { throw LedgerError.usage("--photo: \(path) is not a regular file") }
         if let problem = MomentsPhotos.sizeProblem(path, bytes: Int(stamp.size)) { throw LedgerError.invalid("--photo: " + problem) }
         guard let bytes = try FileSystem.read(resolved, limit: MomentsPhotos.maximumBytes) else {
-            throw LedgerError.notFound("--photo: there is no file at \(path)")
+            throw LedgerError.usage("--photo: there is no file at \(path)")
         }
         if ImageFormat.detect(bytes) == nil { throw LedgerError.invalid("--photo: " + MomentsPhotos.notAnImage(path)) }
         return (bytes, path)

@@ -77,13 +77,11 @@ extension WaterlineCommand {
             let type = try self.type.map(WaterlineText.parseType)
             let size = try self.size.map { try WaterlineText.parseSize($0, option: "--size") }
             let abv = try self.abv.map(WaterlineText.parseABV)
-            let std = try standardDrinks.map { try WaterlineText.parsePositive($0, option: "--std") }
-            if let std, std > AlcoholMeta.maximumEstimate {
-                throw LedgerError.usage("--std must be at most \(Int(AlcoholMeta.maximumEstimate)) standard drinks (found \(WaterlineText.amount(std)))")
-            }
+            let std = try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") }
             let when = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) } ?? run.now
             let preset = try self.preset.map { try run.waterline.preset($0) }
             let estimate = DrinkEstimate.resolve(preset: preset, type: type, sizeOz: size, abv: abv, standardDrinks: std)
+            try WaterlineText.checkEstimate(estimate, size: self.size, abv: self.abv, type: self.type)
             let id = run.env.ids.next()
             let logged = try run.waterline.log(now: run.now) { _, _ in LogEntry.alcohol(id: id, at: when, estimate.meta, now: run.now) }
             try WaterlineCommand.reportLogged(logged, run: run, headline:
@@ -112,7 +110,7 @@ extension WaterlineCommand {
             let when = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) } ?? run.now
             let id = run.env.ids.next()
             let logged = try run.waterline.log(now: run.now) { _, settings in
-                let (value, unit) = try amount.map { try WaterlineText.parseVolume($0, option: "--amount", unit: settings.units) }
+                let (value, unit) = try amount.map { try WaterlineText.parseWater($0, option: "--amount", unit: settings.units) }
                     ?? (settings.waterAmount, settings.units)
                 return LogEntry.water(id: id, at: when, WaterMeta(amount: value, units: unit), now: run.now)
             }
@@ -184,7 +182,7 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let std = try standardDrinks.map { try WaterlineText.parsePositive($0, option: "--std") }
+            let std = try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") }
             let when = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) }
             let type = try self.type.map(WaterlineText.parseType)
             let size = try self.size.map { try WaterlineText.parseSize($0, option: "--size") }
@@ -201,6 +199,7 @@ extension WaterlineCommand {
                     if amount != nil { throw LedgerError.usage("--amount is for water entries; \(entry.id) is a drink (use --size or --std)") }
                     if std != nil || type != nil || size != nil || abv != nil {
                         let e = DrinkEstimate.adjusting(entry.alcoholMeta ?? AlcoholMeta(), type: type, sizeOz: size, abv: abv, standardDrinks: std)
+                        try WaterlineText.checkEstimate(e, size: self.size, abv: self.abv, type: self.type)
                         entry.alcoholMeta = e.meta
                         reason = " (\(e.reason))"
                     }
@@ -209,7 +208,7 @@ extension WaterlineCommand {
                         throw LedgerError.usage("--std, --type, --size and --abv are for drinks; \(entry.id) is water (use --amount)")
                     }
                     if let amount {
-                        let (v, u) = try WaterlineText.parseVolume(amount, option: "--amount", unit: entry.waterMeta?.units ?? settings.units)
+                        let (v, u) = try WaterlineText.parseWater(amount, option: "--amount", unit: entry.waterMeta?.units ?? settings.units)
                         entry.waterMeta = WaterMeta(amount: v, units: u)
                     }
                 }

@@ -181,6 +181,7 @@ public struct Recipe: CollectionDocument, Equatable {
         var issues: [Issue] = []
         let root = JSONPointer.root
         if let p = Self.nameProblem(name) { issues.append(.error(root.appending("name"), p)) }
+        if let d = grindDescriptor, let p = Self.descriptorProblem(d) { issues.append(.error(root.appending("grindDescriptor"), p)) }
         if let p = BrewLimits.doseProblem(defaultDose) { issues.append(.error(root.appending("defaultDose"), "the dose " + p)) }
         if let p = BrewLimits.yieldProblem(defaultTargetYield) {
             issues.append(.error(root.appending("defaultTargetYield"), "the target yield " + p))
@@ -234,6 +235,21 @@ public struct Recipe: CollectionDocument, Equatable {
             return "the name contains a control character (a line break or tab); keep it on one line"
         }
         if trimmed != name { return "the name starts or ends with spaces; remove them" }
+        return nil
+    }
+
+    /// The longest grind descriptor accepted, in characters.
+    public static let maximumDescriptorLength = 200
+
+    /// Why `text` cannot be a grind descriptor (on several lines, with control characters, too
+    /// long), or nil.
+    public static func descriptorProblem(_ text: String) -> String? {
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "the grind descriptor contains a control character (a line break, tab or escape); keep it on one line"
+        }
+        if text.count > maximumDescriptorLength {
+            return "the grind descriptor is \(text.count) characters long; the limit is \(maximumDescriptorLength)"
+        }
         return nil
     }
 

@@ -49,7 +49,8 @@ import Testing
         (["moments", "add", "--link", "https://"], 2, "names no host"),
         (["moments", "add", "tea", "--at", "yesterday"], 2, "--at must be a time like 22:15"),
         (["moments", "add", "tea", "--at", "2026-11-22T09:00"], 2, "--at 2026-11-22T09:00 is later than now"),
-        (["moments", "add", "--photo", "no-such-photo.jpg"], 1, "--photo: there is no file at no-such-photo.jpg"),
+        (["moments", "add", "--photo", "no-such-photo.jpg"], 2, "--photo: there is no file at no-such-photo.jpg"),
+        (["moments", "add", "--photo", "."], 2, "--photo: . is not a regular file"),
     ])
     func refusals(arguments: [String], status: Int32, message: String) throws {
         let ledger = try TestLedger()

@@ -172,4 +172,14 @@ import Testing
         #expect(issues.map(\.pointer.description) == ["/inputs/targetYield"])
         #expect(issues.first?.message == "the target yield must be at least 0.5 g (a smaller yield rounds to 0 g) and at most 10000 g (found 0.4)")
     }
+
+    @Test func aGrindDescriptorIsOneLineOfText() {
+        var r = custom()
+        r.grindDescriptor = "sand\u{1B}[2J"
+        #expect(errors(r) == ["/grindDescriptor the grind descriptor contains a control character (a line break, tab or escape); keep it on one line"])
+        r.grindDescriptor = String(repeating: "s", count: 201)
+        #expect(errors(r).map { $0.prefix(17) } == ["/grindDescriptor "])
+        r.grindDescriptor = "coarse; like sea salt"
+        #expect(errors(r).isEmpty)
+    }
 }
