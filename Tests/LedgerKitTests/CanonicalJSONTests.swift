@@ -48,6 +48,15 @@ import Testing
         #expect(python == text)
     }
 
+    @Test func nonFiniteNumbersAreNeverWrittenAsInvalidJSON() throws {
+        let value = JSONValue.object(["ratio": .number(.nan), "dose": .number(.infinity), "low": .number(-.infinity), "ok": .number(1.5)])
+        let text = CanonicalJSON.string(value)
+        #expect(!text.contains("nan") && !text.contains("inf"))
+        let parsed = try JSONParser.parse(Array(text.utf8))
+        #expect(parsed == .object(["ratio": .null, "dose": .null, "low": .null, "ok": .number(1.5)]))
+        #expect(CanonicalJSON.compact(.array([.number(.nan)])) == "[null]")
+    }
+
     @Test func numbers() {
         #expect(CanonicalJSON.formatNumber(2.0) == "2")
         #expect(CanonicalJSON.formatNumber(-0.5) == "-0.5")

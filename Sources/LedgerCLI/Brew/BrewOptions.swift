@@ -49,12 +49,28 @@ enum BrewArguments {
         throw LedgerError.usage("--tag must be one of \(all.joined(separator: ", ")) (found \"\(text)\")\(Suggestion.didYouMean(text, among: all))")
     }
 
-    /// A timer: `45`, `0:45` or `1:30` (seconds, or minutes:seconds).
+    /// The longest step timer a flag may set, seconds (a day).
+    static let maximumTimerSeconds = 86_400
+
+    /// A timer: `45`, `0:45` or `1:30` (seconds, or minutes:seconds), from 0 to a day.
     static func seconds(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 1 { return Int(text) }
-        guard parts.count == 2, let m = Int(parts[0]), let s = Int(parts[1]), parts[1].count == 2, s < 60 else { return nil }
-        return m * 60 + (m < 0 ? -s : s)
+        let seconds: Int
+        if parts.count == 1 {
+            guard let s = Int(text) else { return nil }
+            seconds = s
+        } else {
+            guard parts.count == 2, parts[0].count <= 4, let m = Int(parts[0]), let s = Int(parts[1]), parts[1].count == 2, s < 60, m >= 0
+            else { return nil }
+            seconds = m * 60 + s
+        }
+        return (0...maximumTimerSeconds).contains(seconds) ? seconds : nil
+    }
+
+    /// Grams of water for a step, from 0 to the largest yield.
+    static func stepGrams(_ text: String) -> Double? {
+        guard let g = Double(text), g >= 0, g <= BrewLimits.yield.upperBound else { return nil }
+        return g
     }
 }
 

@@ -84,7 +84,7 @@ struct SaveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A short note, at most 280 characters.", valueName: "text"))
     var note: String?
 
-    @Option(help: ArgumentHelp("When the brew was made, ISO-8601 with offset (default: now).", valueName: "time"))
+    @Option(help: ArgumentHelp("When the brew was made, if not now: 07:30, 2026-11-21T07:30 or a timestamp with its offset.", valueName: "time"))
     var at: String?
 
     @Flag(help: "Print the saved log as JSON.")
@@ -98,13 +98,7 @@ struct SaveCommand: ParsableCommand {
         let tasteTag = try tag.map(BrewArguments.tag)
         let changes = try inputs.inputs(exclusive: false)
         let env = try global.environment()
-        var when = env.now
-        if let at {
-            guard let t = Timestamp(iso8601: at) else {
-                throw LedgerError.usage("--at must be an ISO-8601 time with its offset, like 2026-11-21T08:15:00+01:00 (found \"\(at)\")")
-            }
-            when = t
-        }
+        let when = try at.map { try TimeArgument.parse($0, option: "--at", clock: env.clock) } ?? env.now
         let log = try env.store.withWriterLock { () -> BrewLog in
             let s = try BrewSelection.choose(in: env.store, reference: recipe, changes: changes, reset: inputs.reset)
             var plan = try RecipeScaler.plan(s.recipe, inputs: s.inputs)

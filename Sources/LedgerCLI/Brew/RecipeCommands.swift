@@ -140,6 +140,7 @@ extension RecipeCommand {
                 var copy = source
                 if let name {
                     let trimmed = name.trimmingCharacters(in: .whitespaces)
+                    if let problem = Recipe.nameProblem(trimmed) { throw LedgerError.usage("--name: " + problem) }
                     if let other = try library.named(trimmed) {
                         throw LedgerError.invalid("a recipe named \"\(other.name)\" already exists (\(other.id)); choose another --name")
                     }
@@ -217,6 +218,9 @@ extension RecipeCommand {
             let library = RecipeLibrary(store: env.store)
             if editor {
                 guard !hasFlagChanges, !scaleSteps else { throw LedgerError.usage("--editor cannot be combined with other changes; make them in the editor") }
+                guard CLIContext.current.stdinIsTerminal else {
+                    throw LedgerError.usage("--editor opens $VISUAL or $EDITOR and needs a terminal (stdin is not one); from a script, change the recipe with flags (--name, --dose, --yield, --temp, --grind, --step-water, --step-timer), or edit its file and run `ledger check`")
+                }
                 try RecipeEditor(env: env, library: library).edit(recipe)
                 return
             }
@@ -224,6 +228,7 @@ extension RecipeCommand {
                 throw LedgerError.usage("nothing to change: give --name, --dose, --yield, --temp, --grind, --grind-descriptor, --step-water, --step-timer, --[no-]fixed-step-weights or --editor")
             }
             if scaleSteps, targetYield == nil { throw LedgerError.usage("--scale-steps scales the steps to a new --yield; give --yield too") }
+            try checkValues()
             let saved = try env.store.withWriterLock { () -> Recipe in
                 let entry = try library.resolve(recipe)
                 var r = try RecipeEditing.draft(entry, in: library)
@@ -235,6 +240,20 @@ extension RecipeCommand {
             Console.print("Saved \"\(saved.name)\" (\(saved.id)).")
             let plan = try RecipeScaler.plan(saved)
             for w in plan.warnings { Console.print(Style.yellow("! its default " + w)) }
+        }
+
+        /// Refuses values no recipe can have (exit 2, naming the flag) before anything is read.
+        func checkValues() throws {
+            if let name, let problem = Recipe.nameProblem(name.trimmingCharacters(in: .whitespaces)) {
+                throw LedgerError.usage("--name: " + problem)
+            }
+            if let dose, let problem = BrewLimits.doseProblem(dose) { throw LedgerError.usage("--dose " + problem) }
+            if let targetYield, let problem = BrewLimits.yieldProblem(targetYield) { throw LedgerError.usage("--yield " + problem) }
+            if let temperature, let problem = BrewLimits.temperatureProblem(temperature) { throw LedgerError.usage("--temp " + problem) }
+            if let grind { _ = try BrewArguments.grind(grind) }
+            if let grindDescriptor, let problem = Recipe.descriptorProblem(grindDescriptor.trimmingCharacters(in: .whitespaces)) {
+                throw LedgerError.usage("--grind-descriptor: " + problem)
+            }
         }
 
         func apply(to r: inout Recipe, library: RecipeLibrary) throws {
@@ -259,7 +278,9 @@ extension RecipeCommand {
             if let fixedStepWeights { r.fixedStepWeights = fixedStepWeights }
             for assignment in stepWater {
                 let (i, value) = try step(assignment, flag: "--step-water", in: r)
-                guard let grams = Double(value) else { throw LedgerError.usage("--step-water \(assignment): \"\(value)\" is not a number of grams") }
+                guard let grams = BrewArguments.stepGrams(value) else {
+                    throw LedgerError.usage("--step-water \(assignment): \"\(value)\" is not a number of grams from 0 to 10000")
+                }
                 r.steps[i].water = grams
             }
             for assignment in stepTimer {
@@ -268,7 +289,7 @@ extension RecipeCommand {
                     r.steps[i].timerSeconds = nil
                 } else {
                     guard let s = BrewArguments.seconds(value) else {
-                        throw LedgerError.usage("--step-timer \(assignment): \"\(value)\" is not a time (seconds like 45, or M:SS like 1:30, or none)")
+                        throw LedgerError.usage("--step-timer \(assignment): \"\(value)\" is not a time from 0 to 24 hours (seconds like 45, or M:SS like 1:30, or none)")
                     }
                     r.steps[i].timerSeconds = s
                 }
@@ -280,7 +301,7 @@ extension RecipeCommand {
             guard let eq = assignment.firstIndex(of: "="), let n = Int(assignment[..<eq]) else {
                 throw LedgerError.usage("\(flag) takes N=value, like \(flag) 4=110 (found \"\(assignment)\")")
             }
-            guard (1...r.steps.count).contains(n) else {
+            guard n >= 1, n <= r.steps.count else {
                 throw LedgerError.usage("\(flag) \(assignment): \"\(r.name)\" has steps 1 to \(r.steps.count)")
             }
             return (n - 1, String(assignment[assignment.index(after: eq)...]))

@@ -11,10 +11,13 @@ struct StartCommand: ParsableCommand {
         discussion: """
             Confirm inputs: enter starts; d dose, y yield, t temperature (type, enter), g grind, \
             r reset to defaults, c change recipe, q quit.
+
             Brewing: enter or space next step; p pause/resume; r restart (then y, then hold r for \
             1.5 s); q leave (asks; the brew stays in progress).
+
             After the brew: 1–5 rating; b s w t p taste tag (too bitter, sour, weak, strong, \
             perfect; x clears); n note; enter saves; d discards.
+
             A brew in progress survives a closed terminal or a crash (.git/ledger, not synced): \
             `ledger brew start` offers to resume it.
             """)

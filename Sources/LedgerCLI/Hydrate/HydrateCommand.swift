@@ -44,7 +44,7 @@ enum HydrateOutput {
         guard let d = LocalDate(date) else {
             throw LedgerError.usage("--date must be a date written YYYY-MM-DD, like 2026-11-21 (found \"\(date)\")")
         }
-        return try log.day(d, schedule: log.schedule().reminders, timeZone: env.clock.timeZone)
+        return try log.day(d, at: env.now, timeZone: env.clock.timeZone)
     }
 
     /// "09:00" on the plan's wall clock; with the offset on a day whose offset changes, where

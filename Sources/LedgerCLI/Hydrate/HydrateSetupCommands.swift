@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LedgerKit
 
 extension HydrateCommand {
@@ -169,6 +170,13 @@ extension HydrateCommand {
                 return
             }
             let path = CLIContext.current.absolutePath(ics)
+            let directory = (path as NSString).deletingLastPathComponent
+            guard FileSystem.stamp(directory)?.type == .directory else {
+                throw LedgerError.usage("--ics: there is no directory \(directory) to write \((path as NSString).lastPathComponent) in")
+            }
+            if FileSystem.stamp(path).map({ $0.type != .file }) == true {
+                throw LedgerError.usage("--ics: \(path) exists and is not a regular file")
+            }
             try FileSystem.writeAtomically(path, Array(text.utf8))
             let count = schedule.reminders.nominalSlotOffsets.count
             Console.print("Wrote \(count) daily reminder\(count == 1 ? "" : "s") (\(schedule.reminders.summary)) to \(path).")

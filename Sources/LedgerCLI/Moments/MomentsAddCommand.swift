@@ -50,7 +50,7 @@ struct MomentsAddCommand: ParsableCommand {
             throw LedgerError.usage("say what you appreciate: ledger moments add TEXT (or --dot, --link URL, --photo PATH)")
         }
         let timestamp = try captureTime(env)
-        if let link, let problem = LinkURL.problem(link) { throw LedgerError.invalid("--link: \(problem)") }
+        if let link, let problem = LinkURL.problem(link) { throw LedgerError.usage("--link: \(problem)") }
         let photoFile = try photo.map { try readPhoto($0) }
 
         let repository = env.store.repository(Experience.self)
@@ -99,14 +99,7 @@ struct MomentsAddCommand: ParsableCommand {
 
     /// `--at`, or now; never later than now.
     func captureTime(_ env: CommandEnvironment) throws -> Timestamp {
-        guard let at else { return env.now }
-        guard let t = CaptureTime.parse(at, now: env.now, timeZone: env.clock.timeZone) else {
-            throw LedgerError.usage("--at is \(CaptureTime.forms) (found \"\(at)\")")
-        }
-        if t.seconds(since: env.now) > 60 {
-            throw LedgerError.invalid("--at \(at) is later than now (\(env.now.iso8601)); moments record what has already happened")
-        }
-        return t
+        try at.map { try TimeArgument.parse($0, option: "--at", clock: env.clock) } ?? env.now
     }
 
     /// The photo file's bytes, refusing what is not a regular file or is over the size limit.
@@ -114,12 +107,12 @@ struct MomentsAddCommand: ParsableCommand {
         let absolute = CLIContext.current.absolutePath(path)
         let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
         guard let stamp = FileSystem.stamp(resolved) else {
-            throw LedgerError.notFound("--photo: there is no file at \(path)")
+            throw LedgerError.usage("--photo: there is no file at \(path)")
         }
-        guard stamp.type == .file else { throw LedgerError.invalid("--photo: \(path) is not a regular file") }
+        guard stamp.type == .file else { throw LedgerError.usage("--photo: \(path) is not a regular file") }
         if let problem = MomentsPhotos.sizeProblem(path, bytes: Int(stamp.size)) { throw LedgerError.invalid("--photo: " + problem) }
         guard let bytes = try FileSystem.read(resolved, limit: MomentsPhotos.maximumBytes) else {
-            throw LedgerError.notFound("--photo: there is no file at \(path)")
+            throw LedgerError.usage("--photo: there is no file at \(path)")
         }
         if ImageFormat.detect(bytes) == nil { throw LedgerError.invalid("--photo: " + MomentsPhotos.notAnImage(path)) }
         return (bytes, path)

@@ -30,7 +30,7 @@ struct MomentsTemplateCommand: ParsableCommand {
     static func save(_ text: String, _ global: GlobalOptions) throws -> MomentsSettings {
         let problems = SentenceTemplate.problems(text)
         if !problems.isEmpty {
-            throw LedgerError.invalid(problems.joined(separator: "; ") + " (found \"\(text)\")")
+            throw LedgerError.usage(problems.joined(separator: "; ") + " (found \"\(text)\")")
         }
         let env = try global.environment()
         let repository = env.store.singleton(MomentsSettings.self)

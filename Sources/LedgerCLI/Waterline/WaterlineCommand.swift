@@ -7,9 +7,9 @@ struct WaterlineCommand: ParsableCommand {
         commandName: "waterline",
         abstract: "Waterline — pacing drinks with water on a night out.",
         discussion: """
-            A session is one night out. Each drink moves the Waterline up by its standard-drink
-            estimate (a double counts 2), each water moves it down by 1; water is due every N
-            drinks, and a warning shows at the threshold. This is a pacing tool: it does not
+            A session is one night out. Each drink moves the Waterline up by its standard-drink \
+            estimate (a double counts 2), each water moves it down by 1; water is due every N \
+            drinks, and a warning shows at the threshold. This is a pacing tool: it does not \
             estimate intoxication or guarantee how you will feel tomorrow.
             """,
         subcommands: [

@@ -156,20 +156,13 @@ enum WaterlineText {
 
     // MARK: - Parsing
 
-    /// An ISO-8601 timestamp, or `HH:MM` meaning the latest such wall-clock time not after now.
-    static func parseTime(_ text: String, option: String, clock: Clock) throws -> Timestamp {
-        if let t = Timestamp(iso8601: text) { return t }
-        let parts = text.split(separator: ":")
-        if parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m), parts[1].count == 2 {
-            let today = clock.now.local.date
-            for day in [today, today.adding(days: -1)] {
-                let guess = Timestamp(local: LocalDateTime(date: day, hour: h, minute: m), utcOffsetSeconds: clock.now.utcOffsetSeconds)
-                let t = clock.timestamp(guess.date)
-                let fixed = Timestamp(local: LocalDateTime(date: day, hour: h, minute: m), utcOffsetSeconds: t.utcOffsetSeconds)
-                if fixed <= clock.now { return fixed }
-            }
+    /// An amount of water: a volume (see `parseVolume`) of at most 2 litres, like an entry's.
+    static func parseWater(_ text: String, option: String, unit: VolumeUnit) throws -> (Double, VolumeUnit) {
+        let (v, u) = try parseVolume(text, option: option, unit: unit)
+        guard VolumeUnit.ml.convert(v, from: u) <= WaterMeta.maximumMillilitres else {
+            throw LedgerError.usage("\(option) must be at most 2000 ml (67.6 oz) (found \"\(text)\")")
         }
-        throw LedgerError.usage("\(option) must be a time like 22:15 or an ISO-8601 timestamp like 2026-11-21T22:15:00+01:00 (found \"\(text)\")")
+        return (v, u)
     }
 
     /// A volume: `250`, `250ml`, `8oz`, `8.5 oz`; a bare number is in `unit`.
@@ -186,18 +179,31 @@ enum WaterlineText {
         return (v, u)
     }
 
-    /// A drink size in ounces: `12`, `12oz`, or `330ml` (converted).
+    /// A drink size in ounces: `12`, `12oz`, or `330ml` (converted), at most 68 oz (2 litres).
     static func parseSize(_ text: String, option: String) throws -> Double {
         let (v, u) = try parseVolume(text, option: option, unit: .oz)
-        return u == .oz ? v : VolumeUnit.oz.rounded(VolumeUnit.oz.convert(v, from: .ml))
+        let oz = u == .oz ? v : VolumeUnit.oz.rounded(VolumeUnit.oz.convert(v, from: .ml))
+        guard oz > 0, oz <= AlcoholMeta.maximumSizeOz else {
+            throw LedgerError.usage("\(option) must be more than 0 and at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumSizeOz)) oz (2 litres) (found \"\(text)\")")
+        }
+        return oz
     }
 
-    /// A positive number for `option`.
-    static func parsePositive(_ text: String, option: String) throws -> Double {
-        guard let v = Double(text), v.isFinite, v > 0 else {
-            throw LedgerError.usage("\(option) must be a positive number (found \"\(text)\")")
+    /// A standard-drink count for `option` (`--std`): more than 0, at most 20.
+    static func parseStandardDrinks(_ text: String, option: String) throws -> Double {
+        guard let v = Double(text), v > 0, v <= AlcoholMeta.maximumEstimate else {
+            throw LedgerError.usage("\(option) must be a number of standard drinks more than 0 and at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)) (found \"\(text)\")")
         }
         return v
+    }
+
+    /// Refuses an estimate worked out from the flags (size × ABV, or a preset scaled to a new
+    /// size) that no single drink can have, naming the flags that gave it.
+    static func checkEstimate(_ e: DrinkEstimate, size: String?, abv: String?, type: String?) throws {
+        guard e.meta.standardDrinkEstimate > AlcoholMeta.maximumEstimate else { return }
+        let given = [size.map { "--size \($0)" }, abv.map { "--abv \($0)" }, type.map { "--type \($0)" }].compactMap { $0 }
+        throw LedgerError.usage("\(given.joined(separator: " and ")) give \(WaterlineText.standardDrinks(e.meta.standardDrinkEstimate)) (\(e.reason)); "
+            + "one entry counts at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)): check the size, or say what it counts for with --std")
     }
 
     /// A percentage between 0 and 100 (`5`, `5%`).

@@ -7,7 +7,7 @@ extension WaterlineCommand {
         static let configuration = CommandConfiguration(
             abstract: "Start a night-out session (only one may be active).")
 
-        @Option(help: ArgumentHelp("When it started, if not now: HH:MM or an ISO-8601 timestamp.", valueName: "time"))
+        @Option(help: ArgumentHelp("When it started, if not now: 21:00, 2026-11-21T21:00 or a timestamp with its offset.", valueName: "time"))
         var time: String?
 
         @Flag(help: "Print the new session as JSON.")
@@ -17,8 +17,7 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let start = try time.map { try WaterlineText.parseTime($0, option: "--time", clock: run.env.clock) } ?? run.now
-            if start > run.now { throw LedgerError.usage("--time \(start.iso8601) is in the future") }
+            let start = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) } ?? run.now
             let result: (session: Session, notes: [String])
             do {
                 result = try run.waterline.start(id: run.env.ids.next(), at: start, now: run.now)
@@ -44,9 +43,9 @@ extension WaterlineCommand {
         static let configuration = CommandConfiguration(
             abstract: "Log an alcoholic drink in the active session.",
             discussion: """
-                With no options, logs one standard drink. --preset takes a preset's name or id
-                (`ledger waterline presets`); --type, --size, --abv and --std describe the drink
-                or adjust the preset. Without --std the estimate comes from the preset, or from
+                With no options, logs one standard drink. --preset takes a preset's name or id \
+                (`ledger waterline presets`); --type, --size, --abv and --std describe the drink \
+                or adjust the preset. Without --std the estimate comes from the preset, or from \
                 size × ABV (a US standard drink is 0.6 oz of alcohol), and is shown.
                 """)
 
@@ -65,7 +64,7 @@ extension WaterlineCommand {
         @Option(name: .customLong("std"), help: ArgumentHelp("Standard drinks it counts for (a double is 2).", valueName: "n"))
         var standardDrinks: String?
 
-        @Option(help: ArgumentHelp("When it was drunk, if not now: HH:MM or ISO-8601.", valueName: "time"))
+        @Option(help: ArgumentHelp("When it was drunk, if not now: 22:15, 2026-11-21T22:15 or a timestamp with its offset.", valueName: "time"))
         var time: String?
 
         @Flag(help: "Print the entry, the new state and what it triggered as JSON.")
@@ -78,13 +77,11 @@ extension WaterlineCommand {
             let type = try self.type.map(WaterlineText.parseType)
             let size = try self.size.map { try WaterlineText.parseSize($0, option: "--size") }
             let abv = try self.abv.map(WaterlineText.parseABV)
-            let std = try standardDrinks.map { try WaterlineText.parsePositive($0, option: "--std") }
-            if let std, std > AlcoholMeta.maximumEstimate {
-                throw LedgerError.usage("--std must be at most \(Int(AlcoholMeta.maximumEstimate)) standard drinks (found \(WaterlineText.amount(std)))")
-            }
-            let when = try time.map { try WaterlineText.parseTime($0, option: "--time", clock: run.env.clock) } ?? run.now
+            let std = try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") }
+            let when = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) } ?? run.now
             let preset = try self.preset.map { try run.waterline.preset($0) }
             let estimate = DrinkEstimate.resolve(preset: preset, type: type, sizeOz: size, abv: abv, standardDrinks: std)
+            try WaterlineText.checkEstimate(estimate, size: self.size, abv: self.abv, type: self.type)
             let id = run.env.ids.next()
             let logged = try run.waterline.log(now: run.now) { _, _ in LogEntry.alcohol(id: id, at: when, estimate.meta, now: run.now) }
             try WaterlineCommand.reportLogged(logged, run: run, headline:
@@ -100,7 +97,7 @@ extension WaterlineCommand {
         @Option(help: ArgumentHelp("Amount in your units (or with a unit: 250ml, 8oz).", valueName: "n"))
         var amount: String?
 
-        @Option(help: ArgumentHelp("When it was drunk, if not now: HH:MM or ISO-8601.", valueName: "time"))
+        @Option(help: ArgumentHelp("When it was drunk, if not now: 22:15, 2026-11-21T22:15 or a timestamp with its offset.", valueName: "time"))
         var time: String?
 
         @Flag(help: "Print the entry and the new state as JSON.")
@@ -110,10 +107,10 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let when = try time.map { try WaterlineText.parseTime($0, option: "--time", clock: run.env.clock) } ?? run.now
+            let when = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) } ?? run.now
             let id = run.env.ids.next()
             let logged = try run.waterline.log(now: run.now) { _, settings in
-                let (value, unit) = try amount.map { try WaterlineText.parseVolume($0, option: "--amount", unit: settings.units) }
+                let (value, unit) = try amount.map { try WaterlineText.parseWater($0, option: "--amount", unit: settings.units) }
                     ?? (settings.waterAmount, settings.units)
                 return LogEntry.water(id: id, at: when, WaterMeta(amount: value, units: unit), now: run.now)
             }
@@ -160,7 +157,7 @@ extension WaterlineCommand {
         @Option(name: .customLong("std"), help: ArgumentHelp("Standard drinks it counts for.", valueName: "n"))
         var standardDrinks: String?
 
-        @Option(help: ArgumentHelp("When it was drunk: HH:MM or ISO-8601.", valueName: "time"))
+        @Option(help: ArgumentHelp("When it was drunk: 22:15, 2026-11-21T22:15 or a timestamp with its offset.", valueName: "time"))
         var time: String?
 
         @Option(help: ArgumentHelp("A drink's type: beer, wine, liquor or cocktail.", valueName: "type"))
@@ -185,8 +182,8 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let std = try standardDrinks.map { try WaterlineText.parsePositive($0, option: "--std") }
-            let when = try time.map { try WaterlineText.parseTime($0, option: "--time", clock: run.env.clock) }
+            let std = try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") }
+            let when = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) }
             let type = try self.type.map(WaterlineText.parseType)
             let size = try self.size.map { try WaterlineText.parseSize($0, option: "--size") }
             let abv = try self.abv.map(WaterlineText.parseABV)
@@ -202,6 +199,7 @@ extension WaterlineCommand {
                     if amount != nil { throw LedgerError.usage("--amount is for water entries; \(entry.id) is a drink (use --size or --std)") }
                     if std != nil || type != nil || size != nil || abv != nil {
                         let e = DrinkEstimate.adjusting(entry.alcoholMeta ?? AlcoholMeta(), type: type, sizeOz: size, abv: abv, standardDrinks: std)
+                        try WaterlineText.checkEstimate(e, size: self.size, abv: self.abv, type: self.type)
                         entry.alcoholMeta = e.meta
                         reason = " (\(e.reason))"
                     }
@@ -210,7 +208,7 @@ extension WaterlineCommand {
                         throw LedgerError.usage("--std, --type, --size and --abv are for drinks; \(entry.id) is water (use --amount)")
                     }
                     if let amount {
-                        let (v, u) = try WaterlineText.parseVolume(amount, option: "--amount", unit: entry.waterMeta?.units ?? settings.units)
+                        let (v, u) = try WaterlineText.parseWater(amount, option: "--amount", unit: entry.waterMeta?.units ?? settings.units)
                         entry.waterMeta = WaterMeta(amount: v, units: u)
                     }
                 }
@@ -265,7 +263,7 @@ extension WaterlineCommand {
         @Flag(help: "Do not ask for confirmation.")
         var yes = false
 
-        @Option(help: ArgumentHelp("When it ended, if not now: HH:MM or ISO-8601 (not before the last entry).", valueName: "time"))
+        @Option(help: ArgumentHelp("When it ended, if not now: 01:10, 2026-11-22T01:10 or a timestamp with its offset (not before the last entry).", valueName: "time"))
         var time: String?
 
         @Flag(help: "Print the summary as JSON.")
@@ -275,7 +273,7 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let end = try time.map { try WaterlineText.parseTime($0, option: "--time", clock: run.env.clock) }
+            let end = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) }
             let (current, notes) = try run.waterline.activeSession()
             run.announce(notes, active: nil, settings: nil)
             guard let current else { throw LedgerError.invalid("no session is active; there is nothing to end") }

@@ -61,7 +61,7 @@ extension WaterlineCommand.Presets {
         var standardDrinks: String?
 
         func parsed() throws -> (type: DrinkType?, size: Double?, abv: Double?, std: Double?) {
-            let std = try standardDrinks.map { try WaterlineText.parsePositive($0, option: "--std") }
+            let std = try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") }
             return (try type.map(WaterlineText.parseType), try size.map { try WaterlineText.parseSize($0, option: "--size") },
                     try abv.map(WaterlineText.parseABV), std)
         }
@@ -94,6 +94,7 @@ extension WaterlineCommand.Presets {
             let v = try values.parsed()
             guard let type = v.type else { throw LedgerError.usage("give the drink's --type (beer, wine, liquor or cocktail)") }
             let name = self.name.trimmingCharacters(in: .whitespaces)
+            if let problem = DrinkPreset.nameProblem(name) { throw LedgerError.usage("NAME \(problem)") }
             let preset = try run.env.store.withWriterLock { () -> DrinkPreset in
                 let existing = try run.waterline.presets.all()
                 if let same = existing.first(where: { $0.name.lowercased() == name.lowercased() }) {
@@ -106,6 +107,7 @@ extension WaterlineCommand.Presets {
                 var id = slug, n = 2
                 while ids.contains(id) { id = "\(slug)-\(n)"; n += 1 }
                 let estimate = DrinkEstimate.resolve(preset: nil, type: type, sizeOz: v.size, abv: v.abv, standardDrinks: v.std)
+                try WaterlineText.checkEstimate(estimate, size: values.size, abv: values.abv, type: values.type)
                 let p = DrinkPreset(id: id, name: name, drinkType: type, sizeOz: estimate.meta.sizeOz, abv: v.abv,
                                     standardDrinkEstimate: estimate.meta.standardDrinkEstimate, createdAt: run.now)
                 try WaterlineCommand.Presets.save(p, run: run)
@@ -144,6 +146,9 @@ extension WaterlineCommand.Presets {
             guard name != nil || v.type != nil || v.size != nil || v.abv != nil || v.std != nil else {
                 throw LedgerError.usage("say what to change: --name, --type, --size, --abv or --std")
             }
+            if let name, let problem = DrinkPreset.nameProblem(name.trimmingCharacters(in: .whitespaces)) {
+                throw LedgerError.usage("--name \(problem)")
+            }
             let (updated, reason) = try run.env.store.withWriterLock { () -> (DrinkPreset, String) in
                 var p = try run.waterline.preset(preset)
                 if let name {
@@ -157,6 +162,7 @@ extension WaterlineCommand.Presets {
                 if v.type != nil || v.size != nil || v.abv != nil || v.std != nil {
                     let base = AlcoholMeta(drinkType: p.drinkType, sizeOz: p.sizeOz, abv: p.abv, standardDrinkEstimate: p.standardDrinkEstimate, presetId: p.id)
                     let e = DrinkEstimate.adjusting(base, type: v.type, sizeOz: v.size, abv: v.abv, standardDrinks: v.std)
+                    try WaterlineText.checkEstimate(e, size: values.size, abv: values.abv, type: values.type)
                     p.drinkType = e.meta.drinkType ?? p.drinkType
                     p.sizeOz = e.meta.sizeOz
                     p.abv = e.meta.abv

@@ -222,9 +222,12 @@ extension WaterlineCommand {
                     .filter { $0 > run.now }
                 : []
             let timeText = WaterlineNotification(.timeReminder, discreet: discreet)
-            let perDrinkText = WaterlineNotification(.perDrinkReminder(drinks: max(n, state.alcoholCountSinceLastWater + 1)), discreet: discreet)
-            let pacingText = WaterlineNotification(.pacingWarning, discreet: discreet)
             let dueIn = WaterlineEngine.drinksUntilWaterDue(state, waterEveryNDrinks: n)
+            // The reminder due now (after the drinks so far), or the one that fires once N is reached.
+            let perDrinkText = WaterlineNotification(.perDrinkReminder(drinks: dueIn == 0 ? state.alcoholCountSinceLastWater : n), discreet: discreet)
+            // While water is due, each further drink repeats it with one more drink in the text.
+            let nextDrinkText = dueIn <= 1 ? WaterlineNotification(.perDrinkReminder(drinks: state.alcoholCountSinceLastWater + 1), discreet: discreet) : nil
+            let pacingText = WaterlineNotification(.pacingWarning, discreet: discreet)
             if json {
                 var nextJSON = JSONValue.null
                 if let next, case .object(var o) = timeText.json {
@@ -242,6 +245,7 @@ extension WaterlineCommand {
                     "perDrink": .object([
                         "waterEveryNDrinks": .number(Double(n)), "alcoholCountSinceLastWater": .number(Double(state.alcoholCountSinceLastWater)),
                         "dueNow": .bool(dueIn == 0), "drinksUntilDue": .number(Double(dueIn)), "notification": perDrinkText.json,
+                        "nextDrinkNotification": nextDrinkText?.json ?? .null,
                     ]),
                     "pacingWarning": .object([
                         "warningThreshold": .number(Double(session.warningThreshold)), "waterlineValue": .number(state.waterlineValue),
@@ -261,7 +265,10 @@ extension WaterlineCommand {
                 row("Next time reminder", WaterlineCommand.nextReminderText(session, settings: settings, run: run))
             }
             if dueIn == 0 {
-                row("Per-drink reminder", "water is due: \(WaterlineText.count(state.alcoholCountSinceLastWater, "drink")) since water; each drink repeats it — \"\(perDrinkText.body)\"")
+                row("Per-drink reminder", "water is due: \(WaterlineText.count(state.alcoholCountSinceLastWater, "drink")) since water — \"\(perDrinkText.body)\"")
+                if let next = nextDrinkText {
+                    row("", next.body == perDrinkText.body ? "each further drink repeats it" : "the next drink would repeat it: \"\(next.body)\"")
+                }
             } else {
                 row("Per-drink reminder", "after \(WaterlineText.count(dueIn, "more drink")) — \"\(perDrinkText.body)\"")
             }

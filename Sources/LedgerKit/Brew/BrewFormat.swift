@@ -3,7 +3,8 @@ public enum BrewFormat {
     /// `15`, `15.5`, `-2` — at most one decimal, none when whole.
     public static func number(_ x: Double) -> String {
         let r = (x * 10).rounded() / 10
-        if r == r.rounded() { return String(Int(r)) }
+        guard r.isFinite, abs(r) < 1e15 else { return BrewLimits.found(x) }
+        if r == r.rounded() { return String(Int64(r)) }
         return String(format: "%.1f", r)
     }
 

@@ -140,10 +140,8 @@ public struct BrewLog: CollectionDocument, Equatable {
         if recipeName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             issues.append(.error(root.appending("recipeName"), "the recipe name is empty"))
         }
-        if !(dose > 0) { issues.append(.error(root.appending("dose"), "the dose must be more than 0 g (found \(BrewFormat.number(dose)))")) }
-        if !(targetYield > 0) {
-            issues.append(.error(root.appending("targetYield"), "the target yield must be more than 0 g (found \(BrewFormat.number(targetYield)))"))
-        }
+        if let p = BrewLimits.doseProblem(dose) { issues.append(.error(root.appending("dose"), "the dose " + p)) }
+        if let p = BrewLimits.yieldProblem(targetYield) { issues.append(.error(root.appending("targetYield"), "the target yield " + p)) }
         issues += Recipe.temperatureIssues(waterTemperature, at: root.appending("waterTemperature"))
         if let s = brewSeconds, s < 0 {
             issues.append(.error(root.appending("brewSeconds"), "the brew time must be 0 s or more (found \(s))"))

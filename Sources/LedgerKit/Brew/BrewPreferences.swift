@@ -70,11 +70,10 @@ public struct BrewPreferences: SingletonDocument, Equatable {
         if inputs.dose != nil, inputs.targetYield != nil {
             issues.append(.error(p, "both \"dose\" and \"targetYield\" are set; keep the one you chose (the other follows from the recipe's ratio)"))
         }
-        if let d = inputs.dose, !(d > 0) { issues.append(.error(p.appending("dose"), "the dose must be more than 0 g (found \(BrewFormat.number(d)))")) }
-        if let y = inputs.targetYield, !(y > 0) {
-            issues.append(.error(p.appending("targetYield"), "the target yield must be more than 0 g (found \(BrewFormat.number(y)))"))
+        for (field, message) in inputs.problems() {
+            let what = ["dose": "the dose", "targetYield": "the target yield", "waterTemperature": "the water temperature"][field]!
+            issues.append(.error(p.appending(field), "\(what) \(message)"))
         }
-        if let t = inputs.waterTemperature { issues += Recipe.temperatureIssues(t, at: p.appending("waterTemperature")) }
         return issues
     }
 }

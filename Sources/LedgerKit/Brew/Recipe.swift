@@ -180,21 +180,11 @@ public struct Recipe: CollectionDocument, Equatable {
     public func ruleIssues() -> [Issue] {
         var issues: [Issue] = []
         let root = JSONPointer.root
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty {
-            issues.append(.error(root.appending("name"), "the name is empty; give the recipe a name"))
-        } else if name.count > Self.maximumNameLength {
-            issues.append(.error(root.appending("name"), "the name is \(name.count) characters long; the limit is \(Self.maximumNameLength)"))
-        } else if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            issues.append(.error(root.appending("name"), "the name contains a control character (a line break or tab); keep it on one line"))
-        } else if trimmed != name {
-            issues.append(.error(root.appending("name"), "the name starts or ends with spaces; remove them"))
-        }
-        if !(defaultDose > 0) {
-            issues.append(.error(root.appending("defaultDose"), "the dose must be more than 0 g (found \(BrewFormat.number(defaultDose)))"))
-        }
-        if !(defaultTargetYield > 0) {
-            issues.append(.error(root.appending("defaultTargetYield"), "the target yield must be more than 0 g (found \(BrewFormat.number(defaultTargetYield)))"))
+        if let p = Self.nameProblem(name) { issues.append(.error(root.appending("name"), p)) }
+        if let d = grindDescriptor, let p = Self.descriptorProblem(d) { issues.append(.error(root.appending("grindDescriptor"), p)) }
+        if let p = BrewLimits.doseProblem(defaultDose) { issues.append(.error(root.appending("defaultDose"), "the dose " + p)) }
+        if let p = BrewLimits.yieldProblem(defaultTargetYield) {
+            issues.append(.error(root.appending("defaultTargetYield"), "the target yield " + p))
         }
         issues += Self.temperatureIssues(defaultWaterTemperature, at: root.appending("defaultWaterTemperature"))
         let stepsPointer = root.appending("steps")
@@ -235,9 +225,37 @@ public struct Recipe: CollectionDocument, Equatable {
         return issues
     }
 
+    /// Why `name` cannot name a recipe (empty, too long, on several lines, with spaces around
+    /// it), or nil.
+    public static func nameProblem(_ name: String) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return "the name is empty; give the recipe a name" }
+        if name.count > maximumNameLength { return "the name is \(name.count) characters long; the limit is \(maximumNameLength)" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "the name contains a control character (a line break or tab); keep it on one line"
+        }
+        if trimmed != name { return "the name starts or ends with spaces; remove them" }
+        return nil
+    }
+
+    /// The longest grind descriptor accepted, in characters.
+    public static let maximumDescriptorLength = 200
+
+    /// Why `text` cannot be a grind descriptor (on several lines, with control characters, too
+    /// long), or nil.
+    public static func descriptorProblem(_ text: String) -> String? {
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "the grind descriptor contains a control character (a line break, tab or escape); keep it on one line"
+        }
+        if text.count > maximumDescriptorLength {
+            return "the grind descriptor is \(text.count) characters long; the limit is \(maximumDescriptorLength)"
+        }
+        return nil
+    }
+
     /// The rule for a water temperature: more than 0 °C and at most 100 °C.
     static func temperatureIssues(_ t: Double, at pointer: JSONPointer) -> [Issue] {
-        t > 0 && t <= 100 ? [] : [.error(pointer, "the water temperature must be above 0 °C and at most 100 °C (found \(BrewFormat.number(t)))")]
+        BrewLimits.temperatureProblem(t).map { [.error(pointer, "the water temperature " + $0)] } ?? []
     }
 
     // MARK: - Check and merge

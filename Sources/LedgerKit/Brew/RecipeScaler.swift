@@ -60,20 +60,22 @@ public struct BrewInputs: JSONModel, Equatable {
         return r
     }
 
-    /// Problems with values no brew can have (a dose of 0 g, water at 120 °C), naming the
-    /// command-line flag that gave them, or the input in words when `flags` is false.
-    public func impossibleValues(flags: Bool = true) -> [String] {
-        var out: [String] = []
-        if let d = dose, !(d > 0) || d > 1000 {
-            out.append("\(flags ? "--dose" : "The dose") must be more than 0 g and at most 1000 g (found \(BrewFormat.number(d)))")
-        }
-        if let y = targetYield, !(y > 0) || y > 10000 {
-            out.append("\(flags ? "--yield" : "The yield") must be more than 0 g and at most 10000 g (found \(BrewFormat.number(y)))")
-        }
-        if let t = waterTemperature, !(t > 0 && t <= 100) {
-            out.append("\(flags ? "--temp" : "The temperature") must be above 0 °C and at most 100 °C (found \(BrewFormat.number(t)))")
-        }
+    /// Problems with values no brew can have (`BrewLimits`: a dose that rounds to 0.0 g, water
+    /// at 120 °C), each with the field it is about.
+    public func problems() -> [(field: String, message: String)] {
+        var out: [(field: String, message: String)] = []
+        if let d = dose, let p = BrewLimits.doseProblem(d) { out.append(("dose", p)) }
+        if let y = targetYield, let p = BrewLimits.yieldProblem(y) { out.append(("targetYield", p)) }
+        if let t = waterTemperature, let p = BrewLimits.temperatureProblem(t) { out.append(("waterTemperature", p)) }
         return out
+    }
+
+    /// `problems()` as sentences naming the command-line flag that gave each value, or the
+    /// input in words when `flags` is false.
+    public func impossibleValues(flags: Bool = true) -> [String] {
+        let names = flags ? ["dose": "--dose", "targetYield": "--yield", "waterTemperature": "--temp"]
+            : ["dose": "The dose", "targetYield": "The yield", "waterTemperature": "The temperature"]
+        return problems().map { "\(names[$0.field]!) \($0.message)" }
     }
 }
 
@@ -245,6 +247,11 @@ public enum RecipeScaler {
             } else {
                 water = try scaledWater(recipe, dose: plan.dose, targetYield: plan.targetYield)
             }
+        }
+        // A quantity that follows from the other one through an extreme ratio can still round
+        // to nothing; no plan divides by zero.
+        if plan.dose <= 0 || plan.targetYield <= 0 {
+            throw LedgerError.invalid("at \"\(recipe.name)\"'s ratio of \(BrewFormat.ratio(ratio)) a dose of \(BrewFormat.dose(plan.dose)) goes with \(BrewFormat.grams(plan.targetYield)) of water, which is no brew; use a larger dose or yield")
         }
         plan.ratio = (plan.targetYield / plan.dose * 10).rounded() / 10
         plan.waterTemperature = inputs.waterTemperature ?? recipe.defaultWaterTemperature

@@ -63,17 +63,34 @@ public struct HydrationLog: Sendable {
         return try store.load(HydrationDay.self, at: path)
     }
 
-    /// The plan of `date`: the one recorded in its document, else `schedule` in `timeZone`.
+    /// The plan of a past (or future) `date`: the schedule recorded in its document, else
+    /// `schedule` in `timeZone`. The current day is planned by `current(at:timeZone:)`.
     public func day(_ date: LocalDate, schedule: ReminderSchedule, timeZone: TimeZone) throws -> PlannedDay {
         let document = try document(for: date)
         if let document, let plan = document.plan { return PlannedDay(plan: plan, document: document) }
         return PlannedDay(plan: HydrationPlan(date: date, schedule: schedule, timeZone: timeZone), document: document)
     }
 
-    /// The day current at `now` (see `PlannedDay.current`).
+    /// The plan of `date` as `status --date` shows it: the current day's when `date` is the
+    /// current day at `now`, else the one recorded in its document.
+    public func day(_ date: LocalDate, at now: Timestamp, timeZone: TimeZone) throws -> PlannedDay {
+        let current = try current(at: now, timeZone: timeZone)
+        if current.date == date { return current }
+        return try day(date, schedule: schedule().reminders, timeZone: timeZone)
+    }
+
+    /// The day current at `now` (see `PlannedDay.current`), always planned with the schedule
+    /// in force — the one in `hydrate/schedule.json` — in the zone its document records (else
+    /// `timeZone`). Its document may record another schedule (two machines each created the
+    /// day offline, and their schedules merged differently from the day's copies); the
+    /// schedule in force wins, and the next write of the document records it.
     public func current(at now: Timestamp, timeZone: TimeZone) throws -> PlannedDay {
         let schedule = try schedule().reminders
-        return try PlannedDay.current(at: now, in: timeZone) { try day($0, schedule: schedule, timeZone: timeZone) }
+        return try PlannedDay.current(at: now, in: timeZone) { date in
+            let document = try document(for: date)
+            let zone = document?.zone ?? timeZone
+            return PlannedDay(plan: HydrationPlan(date: date, schedule: schedule, timeZone: zone), document: document)
+        }
     }
 
     /// "I Drank" at `now`: confirms the reminder whose period holds `now`, once.
@@ -89,6 +106,7 @@ public struct HydrationLog: Sendable {
         }
         var document = today.document
             ?? HydrationDay(date: today.date, schedule: today.plan.schedule, timeZone: today.plan.timeZone, createdAt: now)
+        document.schedule = today.plan.schedule  // the schedule in force, which may differ from the recorded one
         document.confirm(at: now)
         document.updatedAt = now
         try store.repository(HydrationDay.self).save(document)

@@ -5,7 +5,8 @@
 /// Integral numbers are written without a fraction (`2`, not `2.0`), others in the shortest
 /// form that reads back to the same `Double`. It equals Python's
 /// `json.dumps(v, indent=2, sort_keys=True, ensure_ascii=False)` except for that number rule,
-/// and keeps git diffs to the lines that changed.
+/// and keeps git diffs to the lines that changed. JSON has no NaN or infinity, so a non-finite
+/// number is written as `null`: the output is always valid JSON.
 public enum CanonicalJSON {
     /// The canonical bytes of `value`, ending with a newline.
     public static func encode(_ value: JSONValue) -> [UInt8] {
@@ -60,7 +61,9 @@ public enum CanonicalJSON {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: formatNumber(n).utf8)
+        // JSON has no NaN or infinity: a non-finite number (a bug upstream) is written as null,
+        // never as text no JSON reader accepts.
+        case .number(let n): out.append(contentsOf: (n.isFinite ? formatNumber(n) : "null").utf8)
         case .string(let s): writeString(s, into: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))

@@ -83,13 +83,16 @@ public struct DrinkPreset: CollectionDocument, Equatable {
         ]
     }
 
+    /// Why `name` cannot name a preset (empty, longer than 80 characters), or nil.
+    public static func nameProblem(_ name: String) -> String? {
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "must not be empty" }
+        if name.count > 80 { return "must be at most 80 characters (found \(name.count))" }
+        return nil
+    }
+
     public func validate() -> [Issue] {
         var issues: [Issue] = []
-        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            issues.append(.error(.root.appending("name"), "must not be empty"))
-        } else if name.count > 80 {
-            issues.append(.error(.root.appending("name"), "must be at most 80 characters (found \(name.count))"))
-        }
+        if let p = Self.nameProblem(name) { issues.append(.error(.root.appending("name"), p)) }
         issues += AlcoholMeta.validate(sizeOz: sizeOz, abv: abv, standardDrinkEstimate: standardDrinkEstimate, at: .root)
         return issues
     }

@@ -105,6 +105,59 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
     }
 }
 
+// MARK: - Merge
+
+extension WaterlineSettings {
+    /// The water amount together with the unit it is written in: one value for merges, since
+    /// an amount means nothing without its unit (8 oz is not 8 ml).
+    struct WaterAmountPair: Equatable {
+        var units: VolumeUnit
+        var defaultWaterAmount: Double?
+
+        /// Whether two pairs name the same amount (a missing amount is the unit's default).
+        func sameAmount(as other: WaterAmountPair) -> Bool {
+            units == other.units && (defaultWaterAmount ?? units.defaultWaterAmount) == (other.defaultWaterAmount ?? other.units.defaultWaterAmount)
+        }
+    }
+
+    var waterAmountPair: WaterAmountPair {
+        get { WaterAmountPair(units: units, defaultWaterAmount: defaultWaterAmount) }
+        set { (units, defaultWaterAmount) = (newValue.units, newValue.defaultWaterAmount) }
+    }
+
+    /// Two machines' settings merged: every field by the shared field-wise rule
+    /// (`FieldwiseMerge`), except `units` and `defaultWaterAmount`, which merge as one value —
+    /// taken from the side that changed the pair, or from the later write when both did — so
+    /// that switching to ml on one machine (8 oz → 250 ml) and setting 12 oz on another never
+    /// makes 12 ml.
+    public static func merge(base: WaterlineSettings?, ours: WaterlineSettings, theirs: WaterlineSettings,
+                             context: MergeContext) -> Merged<WaterlineSettings> {
+        let o = ours.waterAmountPair, t = theirs.waterAmountPair
+        var pair = o
+        var note: String?
+        if !o.sameAmount(as: t) {
+            let oursChanged = base.map { !o.sameAmount(as: $0.waterAmountPair) } ?? true
+            let theirsChanged = base.map { !t.sameAmount(as: $0.waterAmountPair) } ?? true
+            if oursChanged, theirsChanged {
+                pair = FieldwiseMerge.oursWins(ours, theirs) ? o : t
+                let shown = CanonicalJSON.formatNumber(pair.defaultWaterAmount ?? pair.units.defaultWaterAmount) + " " + pair.units.rawValue
+                note = "/units and /defaultWaterAmount changed on both machines; kept the later change together (\(shown))"
+            } else {
+                pair = oursChanged ? o : t
+            }
+        }
+        // With the pair the same on every side, the field-wise rule leaves it as chosen.
+        func withPair(_ s: WaterlineSettings) -> WaterlineSettings {
+            var s = s
+            s.waterAmountPair = pair
+            return s
+        }
+        var merged = FieldwiseMerge.merge(base: base.map(withPair), ours: withPair(ours), theirs: withPair(theirs))
+        if let note { merged.notes.append(note) }
+        return merged
+    }
+}
+
 /// The pacing rules a session is computed with: recorded in the session when it starts and
 /// updated by `settings set` while it is active, so that a session's derived values depend on
 /// its file alone.

@@ -107,12 +107,19 @@ public struct WaterlineStore: Sendable {
 
     // MARK: - Sessions
 
-    /// Starts a session at `start` (US-009). Refuses while another is active.
+    /// Starts a session at `start` (US-009). Refuses while another is active, and when the new
+    /// session, running from `start` to now, would overlap an ended one.
     public func start(id: String, at start: Timestamp, now: Timestamp) throws -> (session: Session, notes: [String]) {
         try store.withWriterLock {
             let (active, notes) = try activeSessionLocked()
             if let a = active {
                 throw LedgerError.invalid("a session is already active: \(a.session.id), started \(a.session.startTime.iso8601); only one may be active — end it first with `ledger waterline end`")
+            }
+            let overlapped = try endedSessions(after: start, now: now)
+            if let first = overlapped.first, let end = first.endTime {
+                let latest = overlapped.compactMap(\.endTime).max() ?? end
+                throw LedgerError.invalid("a session started at \(start.iso8601) would overlap session \(first.id), "
+                    + "which ran from \(first.startTime.iso8601) to \(end.iso8601); sessions cannot overlap — start it at or after \(latest.iso8601)")
             }
             let settings = try settings()
             var session = Session(id: id, start: start, rules: settings.rules)
@@ -120,6 +127,29 @@ public struct WaterlineStore: Sendable {
             session.updatedAt = now
             return (try save(session, wasActive: nil), notes)
         }
+    }
+
+    /// The ended sessions that end after `instant`, earliest start first: those a session
+    /// running from `instant` to `now` would overlap. Reads only the year folders from the one
+    /// before `instant`'s to the one after `now`'s, so its cost does not grow with the history.
+    func endedSessions(after instant: Timestamp, now: Timestamp) throws -> [Session] {
+        let dir = ActiveSessionHint.sessionsDirectory
+        let first = instant.local.date.year - 1, last = max(now.local.date.year, instant.local.date.year) + 1
+        var found: [Session] = []
+        for year in first...last {
+            let folder = dir + "/" + String(year)
+            for e in try FileSystem.list(store.absolute(folder)) ?? []
+            where e.type == .file && e.name.hasSuffix(".json") && DocumentID.isValid(e.name.dropLast(5)) {
+                let path = folder + "/" + e.name
+                guard let bytes = try store.read(path) else { continue }
+                // Most sessions ended long before: their `"endTime"` line says so without decoding.
+                if let end = Self.endTime(in: bytes), end.epochMilliseconds <= instant.epochMilliseconds { continue }
+                let s = try LedgerStore.decode(Session.self, from: bytes, path: path)
+                guard !s.isActive, let end = s.endTime, end.epochMilliseconds > instant.epochMilliseconds else { continue }
+                found.append(s)
+            }
+        }
+        return found.sorted { ($0.startTime.epochMilliseconds, $0.id) < ($1.startTime.epochMilliseconds, $1.id) }
     }
 
     /// The active session, or the refusal every logging command gives without one.
@@ -371,6 +401,22 @@ public struct WaterlineStore: Sendable {
 }
 
 extension WaterlineStore {
+    /// The timestamp of the `"endTime": "…"` member as ledger writes it, or nil (not there,
+    /// null, or written another way).
+    static func endTime(in bytes: [UInt8]) -> Timestamp? {
+        let needle = Array("\n  \"endTime\": \"".utf8)
+        var i = 0
+        while i + needle.count <= bytes.count {
+            if bytes[i] == needle[0], bytes[i..<(i + needle.count)].elementsEqual(needle) {
+                let start = i + needle.count
+                guard let close = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+                return Timestamp(iso8601: String(decoding: bytes[start..<close], as: UTF8.self))
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// Whether `needle` occurs in `bytes`.
     static func bytes(_ bytes: [UInt8], contain needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }

@@ -71,7 +71,8 @@ import Testing
         (["--rating", "6"], "--rating: the rating must be 1 to 5 (found 6)"),
         (["--rating", "3", "--tag", "salty"], "--tag must be one of"),
         (["--rating", "3", "--note", String(repeating: "x", count: 281)], "--note: the note is 281 characters long; the limit is 280"),
-        (["--rating", "3", "--at", "yesterday"], "--at must be an ISO-8601 time"),
+        (["--rating", "3", "--at", "yesterday"], "--at must be a time like 22:15"),
+        (["--rating", "3", "--at", "2026-12-01T08:00"], "--at 2026-12-01T08:00 is later than now"),
     ])
     func saveRefusesBadValues(args: [String], message: String) throws {
         let ledger = try TestLedger()
@@ -203,5 +204,44 @@ import Testing
         #expect(number(status?["logs"]) == 1)
         #expect(status?["brewInProgress"] == .bool(false))
         #expect(ledger.run("status").stdout.contains("last brew 2026-11-21 22:30, V60 starter, 4/5 · 1 brew log"))
+    }
+
+    @Test(arguments: [["--dose", "0.04"], ["--yield", "0.4"], ["--dose", "nan"], ["--dose", "1e300"], ["--yield", "inf"], ["--temp", "1e300"]])
+    func inputsNoBrewCanHaveAreUsageErrorsAndAreNotRemembered(_ input: [String]) throws {
+        let ledger = try TestLedger()
+        for command in ["plan", "save"] {
+            let r = ledger.run(arguments: ["brew", command] + input + ["--rating", "3", "--json"].suffix(command == "save" ? 3 : 1))
+            #expect(r.status == 2, "\(command) \(input): \(r)")
+            #expect(r.stderr.contains(input[0]), "\(r)")
+            #expect(r.stdout.isEmpty)
+        }
+        #expect(ledger.document("brew/preferences.json")?["inputs"] == nil)
+        #expect(ledger.run("brew", "logs", "--json").json == .array([]))
+        // The next plan is the recipe's, with a finite ratio.
+        let plan = ledger.run("brew", "plan", "--json")
+        #expect(plan.status == 0 && number(plan.json["ratio"]) == 16.7, "\(plan)")
+    }
+
+    @Test func theSmallestDoseGivesValidJSON() throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("brew", "plan", "--dose", "0.05", "--json")
+        #expect(r.status == 0, "\(r)")
+        #expect(number(r.json["dose"]) == 0.1 && number(r.json["ratio"]) == 20)
+        #expect(!r.stdout.contains("nan") && !r.stdout.contains("inf"))
+    }
+
+    @Test func anInvalidRememberedInputIsReportedByCheckNotPrinted() throws {
+        let ledger = try TestLedger()
+        try ledger.write("brew/preferences.json", """
+            {"createdAt": "2026-11-21T22:30:00+01:00", "updatedAt": "2026-11-21T22:30:00+01:00",
+             "lastRecipeId": "v60-starter", "inputs": {"recipeId": "v60-starter", "dose": 0.04}}
+            """)
+        let check = ledger.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("brew/preferences.json: /inputs/dose: error: the dose must be at least 0.05 g"), "\(check)")
+        let plan = ledger.run("brew", "plan", "--json")
+        #expect(plan.status == 1)
+        #expect(plan.stdout.isEmpty)
+        #expect(plan.stderr.contains("brew/preferences.json"))
     }
 }

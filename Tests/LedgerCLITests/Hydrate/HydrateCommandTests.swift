@@ -296,6 +296,34 @@ import Testing
         #expect(ledger.run("check").status == 0)
     }
 
+    @Test func todayFollowsTheScheduleInForceEvenWhenItsFileRecordsAnother() throws {
+        // After a sync, today's file may record another schedule than schedule.json (two
+        // machines created the day offline): the schedule in force plans today.
+        let ledger = try Self.ledger()
+        #expect(ledger.run("hydrate", "setup", "--interval", "30", env: Self.at("08:00")).status == 0)
+        try ledger.write(Self.dayPath, """
+            {"id": "2026-11-21", "timeZone": "Europe/Paris",
+             "schedule": {"startTime": "09:00", "endTime": "18:00", "intervalMinutes": 60, "followUpIntervalMinutes": 15},
+             "confirmations": [{"confirmedAt": "2026-11-21T09:05:00+01:00"}, {"confirmedAt": "2026-11-21T10:02:00+01:00"}],
+             "completed": 2, "total": 9, "createdAt": "2026-11-21T09:05:00+01:00", "updatedAt": "2026-11-21T10:02:00+01:00"}
+            """)
+        #expect(ledger.run("check", "--fix").status == 0)  // valid on its own
+        let status = ledger.run("hydrate", "status", "--json", env: Self.at("10:40")).json
+        #expect(status["total"] == .number(16))
+        #expect(status["schedule"]?["intervalMinutes"] == .number(30))
+        #expect(ledger.run("hydrate", "status", "--date", "2026-11-21", "--json", env: Self.at("10:40")).json["total"] == .number(16))
+        #expect(ledger.run("hydrate", "drank", env: Self.at("10:40")).status == 0)
+        let day = try #require(ledger.document(Self.dayPath))
+        #expect(day["schedule"]?["intervalMinutes"] == .number(30))
+        #expect(day["schedule"]?["endTime"] == .string("17:00"))
+        #expect(day["total"] == .number(16) && day["completed"] == .number(3))
+        #expect(ledger.run("check").status == 0)
+        // Tomorrow, the 21st is a past day and its recorded schedule (now the one in force) stays.
+        #expect(ledger.run("hydrate", "setup", "--interval", "60", env: Self.at("09:00", on: "2026-11-22")).status == 0)
+        let past = ledger.run("hydrate", "status", "--date", "2026-11-21", "--json", env: Self.at("09:00", on: "2026-11-22")).json
+        #expect(past["total"] == .number(16))
+    }
+
     // MARK: - hand edits and check
 
     @Test func handEditsAreCheckedAndRefused() throws {

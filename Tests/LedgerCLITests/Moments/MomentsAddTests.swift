@@ -44,12 +44,13 @@ import Testing
         (["moments", "add", "tea", "--dot"], 2, "TEXT cannot go with --dot"),
         (["moments", "add", "--dot", "--link", "https://example.com"], 2, "one of --dot, --link at a time"),
         (["moments", "add", "tea", "--moment", "tomorow"], 2, "--moment is now, today or week"),
-        (["moments", "add", "--link", "ftp://example.com/file"], 1, "--link: links are http or https URLs"),
-        (["moments", "add", "--link", "example.com"], 1, "add https:// in front?"),
-        (["moments", "add", "--link", "https://"], 1, "names no host"),
-        (["moments", "add", "tea", "--at", "yesterday"], 2, "--at is 15:30 (today)"),
-        (["moments", "add", "tea", "--at", "2026-11-22T09:00"], 1, "is later than now"),
-        (["moments", "add", "--photo", "no-such-photo.jpg"], 1, "--photo: there is no file at no-such-photo.jpg"),
+        (["moments", "add", "--link", "ftp://example.com/file"], 2, "--link: links are http or https URLs"),
+        (["moments", "add", "--link", "example.com"], 2, "add https:// in front?"),
+        (["moments", "add", "--link", "https://"], 2, "names no host"),
+        (["moments", "add", "tea", "--at", "yesterday"], 2, "--at must be a time like 22:15"),
+        (["moments", "add", "tea", "--at", "2026-11-22T09:00"], 2, "--at 2026-11-22T09:00 is later than now"),
+        (["moments", "add", "--photo", "no-such-photo.jpg"], 2, "--photo: there is no file at no-such-photo.jpg"),
+        (["moments", "add", "--photo", "."], 2, "--photo: . is not a regular file"),
     ])
     func refusals(arguments: [String], status: Int32, message: String) throws {
         let ledger = try TestLedger()

@@ -35,7 +35,7 @@ import Testing
         let ledger = try TestLedger()
         let before = ledger.read("moments/settings.json")
         let r = ledger.run("moments", "template", "set", template)
-        #expect(r.status == 1)
+        #expect(r.status == 2)
         #expect(r.stderr.contains(message), "\(r)")
         #expect(ledger.read("moments/settings.json") == before)
     }

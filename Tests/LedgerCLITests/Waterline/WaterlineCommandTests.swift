@@ -12,8 +12,8 @@ import Testing
         ["LEDGER_NOW": Timestamp(iso8601: Self.evening)!.adding(minutes: Double(minutes)).iso8601]
     }
 
-    func started(_ ledger: TestLedger) -> String {
-        let r = ledger.run("waterline", "start", "--json", env: at(0))
+    func started(_ ledger: TestLedger, env: [String: String]? = nil) -> String {
+        let r = ledger.run("waterline", "start", "--json", env: env ?? at(0))
         #expect(r.status == 0, "\(r)")
         return r.json["sessionId"]?.stringValue ?? ""
     }
@@ -104,6 +104,33 @@ import Testing
         #expect(second.status == 1)
         #expect(second.stderr.contains(id))
         #expect(ledger.files(under: "waterline/sessions").count == 1)
+    }
+
+    @Test func aSessionCannotStartInsideOrBeforeAnEndedOne() throws {
+        let ledger = try TestLedger()
+        let id = started(ledger)  // 21:00
+        #expect(ledger.run("waterline", "end", "--yes", "--time", "23:00", env: at(150)).status == 0)
+        for time in ["22:00", "21:00", "20:00", "2026-11-21T22:59:59+01:00"] {
+            let r = ledger.run("waterline", "start", "--time", time, env: at(150))
+            #expect(r.status == 1, "\(time): \(r)")
+            #expect(r.stderr.contains("session \(id), which ran from 2026-11-21T21:00:00+01:00 to 2026-11-21T23:00:00+01:00"), "\(r)")
+            #expect(r.stderr.contains("start it at or after 2026-11-21T23:00:00+01:00"))
+        }
+        #expect(ledger.files(under: "waterline/sessions").count == 1)
+        // Right after it ended is fine.
+        #expect(ledger.run("waterline", "start", "--time", "23:00", env: at(150)).status == 0)
+    }
+
+    @Test func aSessionAcrossNewYearIsFoundInTheFolderOfItsStart() throws {
+        let ledger = try TestLedger(now: "2026-12-31T23:00:00+01:00")
+        let id = started(ledger, env: [:])
+        #expect(ledger.run("waterline", "end", "--yes", env: ["LEDGER_NOW": "2027-01-01T02:00:00+01:00"]).status == 0)
+        // An unreadable file in an old year folder is never read: starting does not look there.
+        try ledger.write("waterline/sessions/2019/old.json", "{ not json")
+        let r = ledger.run("waterline", "start", "--time", "01:00", env: ["LEDGER_NOW": "2027-01-01T03:00:00+01:00"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("session \(id), which ran from 2026-12-31T23:00:00+01:00 to 2027-01-01T02:00:00+01:00"), "\(r)")
+        #expect(ledger.run("waterline", "start", "--time", "02:30", env: ["LEDGER_NOW": "2027-01-01T03:00:00+01:00"]).status == 0)
     }
 
     @Test func drinkFlagsAndTheEstimateTheyGive() throws {
@@ -254,12 +281,35 @@ import Testing
         _ = ledger.run("waterline", "settings", "set", "discreetNotifications", "false")
         r = ledger.run("waterline", "reminders", "--json", env: at(25)).json
         #expect(r["next"]?["body"] == .string("Time for water"))
-        // What fires next is the reminder after the next drink.
-        #expect(r["perDrink"]?["notification"]?["body"] == .string("You've had 2 drinks — time for water"))
+        // The reminder due now is the one after the drinks so far; the next drink's is labelled as such.
+        #expect(r["perDrink"]?["notification"]?["body"] == .string("You've had 1 drink — time for water"))
+        #expect(r["perDrink"]?["nextDrinkNotification"]?["body"] == .string("You've had 2 drinks — time for water"))
         // 90 minutes after the last log, nothing more fires.
         r = ledger.run("waterline", "reminders", "--json", env: at(100)).json
         #expect(r["next"] == .null)
         #expect(r["timeReminder"]?["pausedForInactivity"] == .bool(true))
+    }
+
+    @Test func remindersShowTheTextOfTheReminderDueNow() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        _ = ledger.run("waterline", "settings", "set", "discreetNotifications", "false")
+        for minute in 1...8 { #expect(ledger.run("waterline", "drink", env: at(minute)).status == 0) }
+        let text = ledger.run("waterline", "reminders", env: at(10)).stdout
+        #expect(text.contains("water is due: 8 drinks since water — \"You've had 8 drinks — time for water\""), "\(text)")
+        #expect(text.contains("the next drink would repeat it: \"You've had 9 drinks — time for water\""), "\(text)")
+        let json = ledger.run("waterline", "reminders", "--json", env: at(10)).json
+        #expect(json["perDrink"]?["notification"]?["detail"] == .string("You've had 8 drinks — time for water"))
+        #expect(json["perDrink"]?["nextDrinkNotification"]?["detail"] == .string("You've had 9 drinks — time for water"))
+        // Before water is due (N = 3, one drink after water): the text it will have when it fires.
+        _ = ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "3")
+        _ = ledger.run("waterline", "water", env: at(11))
+        _ = ledger.run("waterline", "drink", env: at(12))
+        let early = ledger.run("waterline", "reminders", "--json", env: at(13)).json
+        #expect(early["perDrink"]?["drinksUntilDue"] == .number(2))
+        #expect(early["perDrink"]?["notification"]?["detail"] == .string("You've had 3 drinks — time for water"))
+        #expect(early["perDrink"]?["nextDrinkNotification"] == .null)
+        #expect(ledger.run("waterline", "reminders", env: at(13)).stdout.contains("after 2 more drinks — \"You've had 3 drinks — time for water\""))
     }
 
     @Test func theLedgerStatusLine() throws {

@@ -151,4 +151,35 @@ import Testing
         p.inputs = BrewInputs(recipeId: "x", dose: 20, targetYield: 300)
         #expect(p.validate().first?.pointer == "/inputs")
     }
+
+    /// Quantities that round to nothing (a dose under 0.05 g is 0.0 g on a 0.1 g scale, a yield
+    /// under 0.5 g is 0 g) would divide by zero in a plan: no recipe, preference or log has them.
+    @Test(arguments: [(0.04, false), (0.05, true), (0.1, true), (1000.0, true), (1000.1, false), (-1.0, false)])
+    func doseLimits(_ dose: Double, _ valid: Bool) throws {
+        var r = custom()
+        r.defaultDose = dose
+        #expect(errors(r).contains { $0.hasPrefix("/defaultDose ") } == !valid, "\(errors(r))")
+        var prefs = BrewPreferences()
+        prefs.inputs = BrewInputs(recipeId: "v60-starter", dose: dose)
+        #expect(prefs.validate().contains { $0.pointer.description == "/inputs/dose" } == !valid)
+        #expect(BrewInputs(recipeId: nil, dose: dose).impossibleValues().isEmpty == valid)
+    }
+
+    @Test func aRememberedYieldThatRoundsToZeroIsAnError() throws {
+        var prefs = BrewPreferences()
+        prefs.inputs = BrewInputs(recipeId: "v60-starter", targetYield: 0.4)
+        let issues = prefs.validate()
+        #expect(issues.map(\.pointer.description) == ["/inputs/targetYield"])
+        #expect(issues.first?.message == "the target yield must be at least 0.5 g (a smaller yield rounds to 0 g) and at most 10000 g (found 0.4)")
+    }
+
+    @Test func aGrindDescriptorIsOneLineOfText() {
+        var r = custom()
+        r.grindDescriptor = "sand\u{1B}[2J"
+        #expect(errors(r) == ["/grindDescriptor the grind descriptor contains a control character (a line break, tab or escape); keep it on one line"])
+        r.grindDescriptor = String(repeating: "s", count: 201)
+        #expect(errors(r).map { $0.prefix(17) } == ["/grindDescriptor "])
+        r.grindDescriptor = "coarse; like sea salt"
+        #expect(errors(r).isEmpty)
+    }
 }

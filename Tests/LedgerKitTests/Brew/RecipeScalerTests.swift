@@ -164,4 +164,27 @@ import Testing
         #expect((plan.dose, plan.targetYield, plan.ratio) == (16.0, 300.0, 18.8))
         #expect(plan.warnings == ["ratio 1:18.8 is outside the recommended 1:14–1:18 for a V60"])
     }
+
+    @Test func noPlanHasANonFiniteRatio() throws {
+        // The smallest dose that rounds to 0.1 g still gives a finite plan.
+        let small = try RecipeScaler.plan(starter, inputs: BrewInputs(recipeId: nil, dose: 0.05))
+        #expect(small.dose == 0.1 && small.targetYield == 2 && small.ratio == 20)
+        // A dose that follows from a yield through an extreme ratio and rounds to 0.0 g is refused.
+        var thin = starter
+        thin.id = "thin"
+        thin.defaultDose = 0.1
+        thin.defaultTargetYield = 10_000
+        thin.steps = [RecipeStep(.bloom, "Bloom", water: 300), RecipeStep(.pour, "Pour", water: 9_700)]
+        #expect(thin.ruleIssues().isEmpty)
+        #expect(throws: LedgerError.self) { try RecipeScaler.plan(thin, inputs: BrewInputs(recipeId: nil, targetYield: 1)) }
+        let plan = try RecipeScaler.plan(thin, inputs: BrewInputs(recipeId: nil, targetYield: 5_000))
+        #expect(plan.ratio.isFinite && plan.dose == 0.1)
+    }
+
+    @Test func quantitiesFormatWithoutTrapping() {
+        #expect(BrewFormat.number(1e300) == "1e+300")
+        #expect(BrewFormat.number(0.04) == "0")
+        #expect(BrewFormat.number(15.5) == "15.5")
+        #expect(BrewFormat.number(.infinity) == "inf")
+    }
 }

@@ -155,4 +155,29 @@ import Testing
         #expect(try waterline.activeSession().active?.session.id == "night")
         #expect(throws: LedgerError.self) { try waterline.findEntry("zzz") }
     }
+
+    @Test func aStartOverlappingAnEndedSessionIsRefusedHoweverItsFileIsWritten() throws {
+        // An ended session, 21:00–23:00, in a hand-written file (one line, not ledger's layout):
+        // the quick look at the "endTime" line cannot read it, and the session is decoded.
+        var ended = WaterlineFixture.session("DW", id: "handmade", endAfter: 120)
+        ended.createdAt = WaterlineFixture.at(0)
+        ended.updatedAt = WaterlineFixture.at(120)
+        let path = dir.path + "/" + ended.path
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try CanonicalJSON.compact(ended.recomputed.json).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: LedgerError.self) {
+            try waterline.start(id: "night2", at: WaterlineFixture.at(60), now: WaterlineFixture.at(150))
+        }
+        // The same session as ledger writes it.
+        try writeBehindLedgersBack(ended)
+        do {
+            _ = try waterline.start(id: "night2", at: WaterlineFixture.at(-30), now: WaterlineFixture.at(150))
+            Issue.record("a session from 20:30 to now overlaps 21:00–23:00")
+        } catch let e as LedgerError {
+            #expect(e.code == .invalid)
+            #expect(e.message.contains("session handmade, which ran from 2026-11-21T21:00:00+01:00 to 2026-11-21T23:00:00+01:00"))
+        }
+        let (s, _) = try waterline.start(id: "night2", at: WaterlineFixture.at(120), now: WaterlineFixture.at(150))
+        #expect(s.isActive)
+    }
 }

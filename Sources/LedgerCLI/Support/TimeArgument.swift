@@ -1,0 +1,74 @@
+import Foundation
+import LedgerKit
+
+/// A time given on the command line (Waterline's `--time`, Moments' and BrewGuide's `--at`),
+/// read the same way by every command:
+///
+/// - `HH:MM` or `HH:MM:SS` (`7:40` too): the last time the clock showed it — today when that
+///   time has come, else yesterday (`23:50` typed at 00:30 is last night, the usual case on a
+///   night out);
+/// - `YYYY-MM-DDTHH:MM[:SS]` (or with a space instead of `T`): that wall-clock time in the
+///   clock's zone, with the offset the zone has then;
+/// - an ISO-8601 timestamp with its offset or `Z` (`2026-11-21T22:15:00+01:00`; the seconds
+///   may be left out): that instant, keeping its offset.
+///
+/// A time later than now is refused: these commands record what has happened.
+enum TimeArgument {
+    /// The forms, for messages.
+    static let forms = "a time like 22:15 (the last time the clock showed it), 2026-11-21T22:15 on this clock, "
+        + "or a timestamp with its offset like 2026-11-21T22:15:00+01:00"
+
+    /// The instant `text` names for `option`, not later than the clock's now; a usage error
+    /// (exit status 2) naming the option otherwise.
+    static func parse(_ text: String, option: String, clock: Clock) throws -> Timestamp {
+        guard let t = timestamp(text, now: clock.now, timeZone: clock.timeZone) else {
+            throw LedgerError.usage("\(option) must be \(forms) (found \"\(text)\")")
+        }
+        if t.epochMilliseconds > clock.now.epochMilliseconds {
+            throw LedgerError.usage("\(option) \(text) is later than now (\(clock.now.iso8601)); give a time that has passed")
+        }
+        return t
+    }
+
+    /// The instant `text` names at `now` in `timeZone` (see the type), or nil when it is none
+    /// of the forms. It may be later than `now`; `parse` refuses that.
+    static func timestamp(_ text: String, now: Timestamp, timeZone: TimeZone) -> Timestamp? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let t = Timestamp(iso8601: text) { return t }
+        let parts = text.split(separator: text.contains("T") ? "T" : " ", omittingEmptySubsequences: false)
+        let local = ZonedClock.timestamp(now.epochMilliseconds, in: timeZone).local
+        switch parts.count {
+        case 1:
+            guard let (h, m, s) = clockTime(parts[0], singleDigitHour: true) else { return nil }
+            // Compared at the precision given: `23:30` is today from 23:30:00 on.
+            let given = (h, m, s ?? 0), shown = (local.hour, local.minute, s == nil ? 0 : local.second)
+            let day = given <= shown ? local.date : local.date.adding(days: -1)
+            return ZonedClock.instant(LocalDateTime(date: day, hour: h, minute: m, second: s ?? 0), in: timeZone)
+        case 2:
+            guard let date = LocalDate(String(parts[0])) else { return nil }
+            if let (h, m, s) = clockTime(parts[1], singleDigitHour: false) {
+                return ZonedClock.instant(LocalDateTime(date: date, hour: h, minute: m, second: s ?? 0), in: timeZone)
+            }
+            // `2026-11-21T22:15+01:00`: a timestamp without its seconds.
+            let time = parts[1]
+            guard time.count > 5, let zone = time.dropFirst(5).first, "+-Z".contains(zone) else { return nil }
+            return Timestamp(iso8601: "\(parts[0])T\(time.prefix(5)):00\(time.dropFirst(5))")
+        default:
+            return nil
+        }
+    }
+
+    /// `HH:MM` or `HH:MM:SS` (and `H:MM` when `singleDigitHour`): hour, minute and the seconds
+    /// when given.
+    private static func clockTime(_ text: Substring, singleDigitHour: Bool) -> (Int, Int, Int?)? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(fields.count),
+              fields.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              fields[0].count == 2 || (singleDigitHour && fields[0].count == 1),
+              fields.dropFirst().allSatisfy({ $0.count == 2 }),
+              let h = Int(fields[0]), let m = Int(fields[1]), h < 24, m < 60 else { return nil }
+        guard fields.count == 3 else { return (h, m, nil) }
+        guard let s = Int(fields[2]), s < 60 else { return nil }
+        return (h, m, s)
+    }
+}

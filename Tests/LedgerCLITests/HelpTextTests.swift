@@ -1,0 +1,71 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// The help of every app command: written as paragraphs, so that ArgumentParser's own
+/// wrapping gives full lines at 80 columns instead of breaking a hard-wrapped sentence into
+/// one-word lines ("standard-drink⏎estimate").
+@Suite struct HelpTextTests {
+    static let apps = ["waterline", "brew", "hydrate", "moments"]
+
+    /// Every app command, as its path of names (`["waterline", "presets", "add"]`), with its
+    /// texts and those of its arguments, from `--experimental-dump-help`.
+    static func commands() throws -> [(path: [String], texts: [String])] {
+        let ledger = try TestLedger(initialize: false)
+        let dump = ledger.run("--experimental-dump-help")
+        guard dump.status == 0, case .object(let root) = dump.json, let command = root["command"] else {
+            throw LedgerError.failure("--experimental-dump-help failed: \(dump)")
+        }
+        var out: [(path: [String], texts: [String])] = []
+        func walk(_ c: JSONValue, _ path: [String]) {
+            var texts = [c["abstract"], c["discussion"]].compactMap { $0?.stringValue }
+            for a in c["arguments"]?.arrayValue ?? [] {
+                texts += [a["abstract"], a["discussion"]].compactMap { $0?.stringValue }
+            }
+            if path.count > 1 || (path.first.map(apps.contains) ?? false) { out.append((path, texts)) }
+            for s in c["subcommands"]?.arrayValue ?? [] {
+                guard let name = s["commandName"]?.stringValue, name != "help" else { continue }
+                if path.isEmpty, !apps.contains(name) { continue }
+                walk(s, path + [name])
+            }
+        }
+        walk(command, [])
+        return out
+    }
+
+    @Test func helpTextsAreParagraphsWithoutHardLineBreaks() throws {
+        let commands = try Self.commands()
+        #expect(commands.count > 40, "every app subcommand is looked at")
+        for (path, texts) in commands {
+            for text in texts {
+                for paragraph in text.components(separatedBy: "\n\n") where paragraph.contains("\n") {
+                    Issue.record("`ledger \(path.joined(separator: " "))`: a line break inside a paragraph: \(paragraph.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test func everyAppSubcommandsHelpFitsEightyColumns() throws {
+        let ledger = try TestLedger(initialize: false)
+        for (path, _) in try Self.commands() {
+            let r = ledger.run(arguments: path + ["--help"])
+            #expect(r.status == 0, "\(path): \(r)")
+            let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count > 3, "\(path)")
+            // ArgumentParser writes the USAGE synopsis on one line, which terminals wrap.
+            for line in lines where line.count > 80 && !line.hasPrefix("USAGE: ") {
+                Issue.record("`ledger \(path.joined(separator: " ")) --help` has a line of \(line.count) columns: \(line)")
+            }
+            // A paragraph is filled: no line of the help is a single word left over from the
+            // line before, as a hard-wrapped string gives.
+            for (previous, line) in zip(lines, lines.dropFirst()) {
+                let words = line.split(separator: " ")
+                if words.count == 1, previous.count > 40, !line.hasPrefix(" ") || line.trimmingCharacters(in: .whitespaces).count < 15,
+                   line.last.map({ ".:)".contains($0) }) == false, !previous.hasSuffix(":") {
+                    Issue.record("`ledger \(path.joined(separator: " ")) --help`: \"\(line)\" after \"\(previous)\"")
+                }
+            }
+        }
+    }
+}

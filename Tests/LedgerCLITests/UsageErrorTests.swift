@@ -1,0 +1,92 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// Every app treats an argument value that cannot be right — out of range, malformed, naming
+/// no file — as a usage error: exit status 2, a message naming the flag, nothing written.
+/// Refusals by a rule about the data (an entry before its session, a name already taken)
+/// stay exit status 1.
+@Suite struct UsageErrorTests {
+    /// A ledger at 23:30 with an active session holding a drink and a water, and a custom recipe.
+    static func ledger() throws -> (TestLedger, drink: String, water: String, recipe: String) {
+        let ledger = try TestLedger(now: "2026-11-21T23:30:00+01:00")
+        _ = ledger.run("waterline", "start", "--time", "21:00")
+        let drink = ledger.run("waterline", "drink", "--time", "21:30", "--json").json["entry"]?["id"]?.stringValue ?? ""
+        let water = ledger.run("waterline", "water", "--time", "21:45", "--json").json["entry"]?["id"]?.stringValue ?? ""
+        let recipe = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Mine").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return (ledger, drink, water, recipe)
+    }
+
+    /// Every file of the ledger outside `.git`, with its contents.
+    static func documents(_ ledger: TestLedger) -> [String: String] {
+        var out: [String: String] = [:]
+        for path in ledger.files(under: ".") where !path.hasPrefix("./.git/") {
+            out[path] = ledger.read(String(path.dropFirst(2)))
+        }
+        return out
+    }
+
+    @Test(arguments: [
+        // Waterline
+        (["waterline", "drink", "--size", "1e308"], "--size"),
+        (["waterline", "drink", "--size", "3000ml"], "--size"),
+        (["waterline", "drink", "--std", "25"], "--std"),
+        (["waterline", "drink", "--abv", "101"], "--abv"),
+        (["waterline", "drink", "--size", "60", "--abv", "40"], "--size 60 and --abv 40 give 40.0 standard drinks"),
+        (["waterline", "drink", "--preset", "shot", "--size", "60"], "--size 60 give"),
+        (["waterline", "water", "--amount", "5000ml"], "--amount"),
+        (["waterline", "water", "--amount", "1e308"], "--amount"),
+        (["waterline", "edit", "DRINK", "--std", "25"], "--std"),
+        (["waterline", "edit", "DRINK", "--size", "1e308"], "--size"),
+        (["waterline", "edit", "WATER", "--amount", "5000ml"], "--amount"),
+        (["waterline", "presets", "add", "Big", "--type", "beer", "--size", "1e308"], "--size"),
+        (["waterline", "presets", "add", String(repeating: "x", count: 90), "--type", "beer"], "NAME must be at most 80 characters"),
+        (["waterline", "presets", "edit", "beer", "--std", "25"], "--std"),
+        (["waterline", "presets", "edit", "beer", "--name", " "], "--name must not be empty"),
+        (["waterline", "settings", "set", "defaultWaterAmount", "5000ml"], "defaultWaterAmount"),
+        (["waterline", "start", "--time", "2026-11-22T01:00"], "--time"),
+        // BrewGuide
+        (["brew", "plan", "--dose", "0.04"], "--dose"),
+        (["brew", "save", "--rating", "3", "--yield", "0.4"], "--yield"),
+        (["brew", "save", "--rating", "3", "--at", "2026-11-22T08:00"], "--at"),
+        (["brew", "recipe", "edit", "RECIPE", "--dose", "0.04"], "--dose"),
+        (["brew", "recipe", "edit", "RECIPE", "--grind-descriptor", "a\u{1B}[31mb"], "--grind-descriptor"),
+        (["brew", "recipe", "duplicate", "RECIPE", "--name", ""], "--name"),
+        // Water Reminder
+        (["hydrate", "setup", "--interval", "0"], "--interval"),
+        (["hydrate", "export", "--ics", "no-such-directory/water.ics"], "--ics"),
+        // DotLife Moments
+        (["moments", "add", ""], "say what you appreciate"),
+        (["moments", "add", "--link", "ftp://x"], "--link"),
+        (["moments", "add", "--photo", "no-such-photo.jpg"], "--photo"),
+        (["moments", "add", "tea", "--at", "2026-11-22T08:00"], "--at"),
+        (["moments", "template", "set", "no placeholders"], "must contain [experience] and [moment]"),
+    ])
+    func badValuesAreUsageErrors(arguments: [String], message: String) throws {
+        let (ledger, drink, water, recipe) = try Self.ledger()
+        let args = arguments.map { ["DRINK": drink, "WATER": water, "RECIPE": recipe][$0] ?? $0 }
+        let before = Self.documents(ledger)
+        #expect(before.keys.contains("./waterline/settings.json"), "\(before.keys.sorted())")
+        let r = ledger.run(arguments: args)
+        #expect(r.status == 2, "\(args): \(r)")
+        #expect(r.stderr.contains(message), "\(args): \(r)")
+        #expect(Self.documents(ledger) == before, "nothing is written")
+    }
+
+    @Test(arguments: [
+        // Rules about the data, not the value: exit status 1.
+        (["waterline", "drink", "--time", "20:00"], "before session"),
+        (["waterline", "presets", "add", "beer", "--type", "beer"], "already exists"),
+        (["brew", "recipe", "duplicate", "v60-starter", "--name", "Mine"], "already exists"),
+        (["brew", "recipe", "edit", "RECIPE", "--yield", "300"], "not saved"),
+        (["hydrate", "drank"], "nothing to confirm"),
+    ])
+    func domainRefusalsStayExitOne(arguments: [String], message: String) throws {
+        let (ledger, _, _, recipe) = try Self.ledger()
+        let r = ledger.run(arguments: arguments.map { $0 == "RECIPE" ? recipe : $0 })
+        #expect(r.status == 1, "\(arguments): \(r)")
+        #expect(r.stderr.contains(message), "\(r)")
+    }
+}
