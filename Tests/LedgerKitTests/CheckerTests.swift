@@ -285,6 +285,23 @@ extension CheckReport {
         #expect(r.messages("notes/items/2026/broken.json").isEmpty)
     }
 
+    @Test func aScopedCheckOfManyDocumentsFindsDuplicatesInOtherShards() throws {
+        // More ids than CollectionLookup.indexAfter: the shards are indexed once, not stat'ed per id.
+        let f = try CheckFixture()
+        for i in 0..<40 { try f.save(Note.make("n\(i)", "note \(i)")) }
+        try f.save(Note.make("n7", "same id, other year", at: "2025-03-01T10:00:00+01:00"))
+        try f.save(Note.make("n39", "and another", at: "2024-03-01T10:00:00+01:00"))
+        var reply = Note.make("r1", "reply", at: "2025-03-02T10:00:00+01:00")
+        reply.replyTo = "n5"
+        try f.save(reply)
+        let r = try f.check(["notes/items/2026"])
+        #expect(r.filesChecked == 40)
+        #expect(r.problems.map(\.description) == [
+            "notes/items/2026/n39.json: /id: error: duplicate id \"n39\": also used by notes/items/2024/n39.json",
+            "notes/items/2026/n7.json: /id: error: duplicate id \"n7\": also used by notes/items/2025/n7.json",
+        ])
+    }
+
     @Test func aScopedCheckJudgesTagRulesWithWhatTheLastFullCheckRecorded() throws {
         let f = try CheckFixture()
         try f.save(Note.make("n1", "pinned first", pinned: true))

@@ -154,6 +154,8 @@ private struct Run {
     /// Whether only some files are read (a scoped check), and the collection documents among them.
     var targeted = false
     var scopedDocuments: [(path: String, kind: String, id: String)] = []
+    /// A scoped check's lookups of documents by id, per collection kind.
+    var lookups: [String: CollectionLookup] = [:]
 
     init(store: LedgerStore, schema: Schema, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?,
          writer: CheckCache.Writer?) {
@@ -479,11 +481,10 @@ private struct Run {
             references = []
         }
         for (kind, id) in duplicateCandidates {
-            guard let t = schema.collectionsByKind[kind] else { continue }
-            let paths = Run.paths(of: id, in: t.kind, store: store)
-            guard paths.count > 1 else { continue }
-            for p in paths {
-                let others = paths.filter { $0 != p }.joined(separator: ", ")
+            let found = paths(of: id, kind: kind)
+            guard found.count > 1 else { continue }
+            for p in found {
+                let others = found.filter { $0 != p }.joined(separator: ", ")
                 report(Problem(p, .error(.root.appending("id"), "duplicate id \"\(id)\": also used by \(others)")))
             }
         }
@@ -497,30 +498,63 @@ private struct Run {
     }
 
     /// Whether the target of a reference exists (a document of a collection, or an attachment).
-    func exists(_ ref: DocumentReference) -> Bool {
-        if let t = schema.collectionsByKind[ref.kind] { return !Run.paths(of: ref.id, in: t.kind, store: store).isEmpty }
+    mutating func exists(_ ref: DocumentReference) -> Bool {
+        if schema.collectionsByKind[ref.kind] != nil { return !paths(of: ref.id, kind: ref.kind).isEmpty }
         if let a = schema.attachmentTypes.first(where: { $0.name == ref.kind }) {
             return FileSystem.stamp(store.absolute(a.directory + "/" + ref.id))?.type == .file
         }
         return true
     }
 
-    /// Every file of `kind` named `id`, in any shard.
-    static func paths(of id: String, in kind: DocumentKind, store: LedgerStore) -> [String] {
-        guard case .collection(let dir, _) = kind.location else { return [] }
+    /// Every file of the collection `kind` named `id`, in any shard.
+    mutating func paths(of id: String, kind: String) -> [String] {
+        guard let t = schema.collectionsByKind[kind] else { return [] }
+        if let lookup = lookups[kind] { return lookup.paths(of: id) }
+        let lookup = CollectionLookup(t.kind, store: store)
+        lookups[kind] = lookup
+        return lookup.paths(of: id)
+    }
+}
+
+/// Where a scoped check finds the documents of one collection named by id: its shard
+/// directories are listed once; a few ids are looked for in each, and once many have been
+/// asked for, every name in them is indexed (one listing instead of a stat per id and shard).
+private final class CollectionLookup {
+    static let indexAfter = 32
+    private let store: LedgerStore
+    private let shards: [String]
+    private var asked = 0
+    private var byID: [Substring: [String]]?
+
+    init(_ kind: DocumentKind, store: LedgerStore) {
+        self.store = store
+        guard case .collection(let dir, _) = kind.location else { shards = []; return }
         var out: [String] = []
         func visit(_ rel: String, _ depth: Int) {
-            if depth == 0 {
-                let p = rel + "/" + id + ".json"
-                if FileSystem.exists(store.absolute(p)) { out.append(p) }
-                return
-            }
+            if depth == 0 { out.append(rel); return }
             for e in (try? FileSystem.list(store.absolute(rel))) ?? [] where e.type == .directory && !e.name.hasPrefix(".") {
                 visit(rel + "/" + e.name, depth - 1)
             }
         }
         visit(dir, kind.shardDepth)
-        return out.sorted()
+        shards = out
+    }
+
+    func paths(of id: String) -> [String] {
+        asked += 1
+        if byID == nil, asked > Self.indexAfter { byID = index() }
+        if let byID { return byID[Substring(id)] ?? [] }
+        return shards.map { $0 + "/" + id + ".json" }.filter { FileSystem.exists(store.absolute($0)) }.sorted()
+    }
+
+    private func index() -> [Substring: [String]] {
+        var out: [Substring: [String]] = [:]
+        for dir in shards {
+            for e in (try? FileSystem.list(store.absolute(dir))) ?? [] where e.name.hasSuffix(".json") && !e.name.hasPrefix(".") {
+                out[e.name.dropLast(5), default: []].append(dir + "/" + e.name)
+            }
+        }
+        return out.mapValues { $0.sorted() }
     }
 }
 
