@@ -28,7 +28,15 @@ struct SyncCommand: ParsableCommand {
         try SyncEnvironment.trustConfiguredCertificates(repositoryConfig: repo.config("http.sslCAInfo"))
         let options = SyncOptions(remoteName: remote, transport: SyncEnvironment.transport(),
                                   checkpoint: SyncEnvironment.checkpoint())
-        let report = try Sync.run(store, options: options)
+        let report: SyncReport
+        do {
+            report = try Sync.run(store, options: options)
+        } catch let e as LedgerError where json {
+            // Scripts get one JSON value whatever happened; the sentence still goes to stderr.
+            Output.json(.object(["outcome": .string("refused"), "error": .string(e.message),
+                                 "problems": .array(e.problems.map(\.json))]))
+            throw e
+        }
         if json { Output.json(report.json) } else { report.printText() }
         if report.outcome == .offline {
             Console.error("ledger: " + (report.error ?? "the remote cannot be reached"))

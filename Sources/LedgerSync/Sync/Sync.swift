@@ -80,6 +80,8 @@ private struct Run {
     /// rest of a small sync. A crash before then leaves a stale index, which only makes the
     /// next status take libgit2's slower path.
     var indexUnsaved = false
+    /// Paths this sync has validated as they are in HEAD, so the push does not check them again.
+    var validated: Set<String> = []
 
     var branchRef: String { "refs/heads/\(branch)" }
     var trackingRef: String { "refs/remotes/\(remoteName)/\(branch)" }
@@ -106,6 +108,16 @@ private struct Run {
     }
 
     mutating func run() throws -> SyncReport {
+        do {
+            return try steps()
+        } catch {
+            // A refusal after the commit or the merge leaves them in place, with an index to match.
+            if indexUnsaved { try? repo.index().write() }
+            throw error
+        }
+    }
+
+    mutating func steps() throws -> SyncReport {
         try commitLocalChanges()
         options.checkpoint(.afterCommit)
         let committed = repo.headCommit()
@@ -123,6 +135,7 @@ private struct Run {
             let head = repo.headCommit()
             let upstream = repo.resolve(trackingRef)
             guard let head, head != upstream else { break }
+            try validateOutgoing(from: upstream, to: head)
             options.checkpoint(.beforePush)
             report.pushAttempts = attempt
             let outcome: Remote.PushOutcome
@@ -170,17 +183,12 @@ private struct Run {
         let changes = try repo.workTreeChanges()
         guard !changes.isEmpty else { return }
         let present = changes.filter { $0.change != .deleted }.map(\.path)
-        if !present.isEmpty {
-            let problems = try Checker(store: store).check(scope: present).problems.filter { p in
-                guard p.severity == .error else { return false }
-                if case .conflictCopy = PathRole(path: p.path) { return false }
-                return true
-            }
-            if !problems.isEmpty {
-                let files = Set(problems.map(\.path)).count
-                throw LedgerError.invalid("\(files == 1 ? "a changed document is" : "\(files) changed documents are") invalid, so nothing was committed or pushed; fix \(files == 1 ? "it" : "them") (`ledger check` shows the same list) and sync again:", problems: problems)
-            }
+        let problems = try blockingErrors(in: present)
+        if !problems.isEmpty {
+            let files = Set(problems.map(\.path)).count
+            throw LedgerError.invalid("\(files == 1 ? "a changed document is" : "\(files) changed documents are") invalid, so nothing was committed or pushed; fix \(files == 1 ? "it" : "them") (`ledger check` shows the same list) and sync again:", problems: problems)
         }
+        validated.formUnion(present)
         let index = try repo.index()
         for c in changes {
             if c.change == .deleted { try index.removeFromWorkTree(c.path) } else { try index.addFromWorkTree(c.path) }
@@ -193,6 +201,35 @@ private struct Run {
         report.localChanges = documents
         report.committed = try repo.commit(tree: tree, parents: parent.map { [$0] } ?? [], message: commitMessage(documents),
                                            signature: signature, updating: "HEAD")
+    }
+
+    /// Invalid documents never leave the machine: what the push would publish is validated —
+    /// commits made here with plain git as well as by ledger — but for what this sync checked.
+    mutating func validateOutgoing(from upstream: ObjectID?, to head: ObjectID) throws {
+        let problems: [Problem]
+        if let upstream {
+            let paths = try repo.diff(from: repo.treeOf(commit: upstream), to: repo.treeOf(commit: head))
+                .filter { $0.change != .deleted && !validated.contains($0.path) }.map(\.path)
+            problems = try blockingErrors(in: paths)
+            validated.formUnion(paths)
+        } else {
+            // A first publish sends everything: a whole check (with its record of clean files).
+            problems = try blockingErrors(in: nil)
+        }
+        guard !problems.isEmpty else { return }
+        let files = Set(problems.map(\.path)).count
+        throw LedgerError.invalid("\(files == 1 ? "a committed document is" : "\(files) committed documents are") invalid, so nothing was pushed (the commits stay here); fix \(files == 1 ? "it" : "them") (`ledger check` shows the same list) and sync again:", problems: problems)
+    }
+
+    /// The errors that keep documents from being committed or pushed, in `paths` (nil: all).
+    /// A conflict file is reported by `check` but travels: the other machine may resolve it.
+    func blockingErrors(in paths: [String]?) throws -> [Problem] {
+        if paths?.isEmpty == true { return [] }
+        return try Checker(store: store).check(scope: paths).problems.filter { p in
+            guard p.severity == .error else { return false }
+            if case .conflictCopy = PathRole(path: p.path) { return false }
+            return true
+        }
     }
 
     /// "ledger sync on laptop: Waterline 1 session changed; BrewGuide 1 recipe added", then

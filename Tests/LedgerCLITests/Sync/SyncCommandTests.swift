@@ -175,6 +175,31 @@ import Testing
         #expect(try a.gitStatus().contains("waterline/presets/beer.json"))
         let json = a.run("sync", "--json")
         #expect(json.status == 1)
+        let value = try JSONParser.parse(Array(json.stdout.utf8))
+        #expect(value["outcome"] == .string("refused"))
+        #expect(value["problems"]?.arrayValue?.first?["path"] == .string("waterline/presets/beer.json"))
+    }
+
+    @Test func invalidDocumentsCommittedWithPlainGitAreNotPushed() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        let published = try GitCLI.run(["rev-parse", "HEAD"], in: a.root).stdout
+        let preset = try #require(a.read("waterline/presets/beer.json"))
+        try a.write("waterline/presets/beer.json", preset.replacingOccurrences(of: "\"standardDrinkEstimate\": 1", with: "\"standardDrinkEstimate\": -4"))
+        try GitCLI.run(["commit", "-q", "-am", "by hand"], in: a.root)
+        let committed = try GitCLI.run(["rev-parse", "HEAD"], in: a.root).stdout
+        let r = a.run("sync")
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("nothing was pushed (the commits stay here)"))
+        #expect(r.stderr.contains("waterline/presets/beer.json: /standardDrinkEstimate: error:"))
+        #expect(try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout == published)
+        #expect(try GitCLI.run(["rev-parse", "HEAD"], in: a.root).stdout == committed)
+        // Fixed by hand (uncommitted): the next sync commits the fix and pushes both commits.
+        try a.write("waterline/presets/beer.json", preset)
+        let again = a.run("sync")
+        #expect(again.status == 0, "\(again)")
+        #expect(try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout == (try GitCLI.run(["rev-parse", "HEAD"], in: a.root)).stdout)
+        #expect(try a.gitStatus().isEmpty)
     }
 
     @Test func anUnreachableRemoteExitsThreeAndKeepsTheLocalCommit() throws {
