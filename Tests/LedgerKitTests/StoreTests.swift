@@ -1,3 +1,4 @@
+import Synchronization
 import Dispatch
 import Foundation
 import LedgerKit
@@ -69,5 +70,24 @@ import Testing
             }
         }
         #expect(try settings.load().size == 12 + threads * rounds)
+    }
+
+    @Test func aWriterWaitingForTheLockIsToldWhoHoldsIt() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.url("lock")
+        let holder = try FileLock(path: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("\(getpid()) "))
+        let heard = Mutex<String?>(nil)
+        let acquired = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let waiter = try? FileLock(path: path, waiting: { who in heard.withLock { $0 = who } })
+            waiter?.release()
+            acquired.signal()
+        }
+        for _ in 0..<500 where heard.withLock({ $0 }) == nil { usleep(10_000) }
+        #expect(heard.withLock { $0 }?.hasPrefix("\(getpid()) ") == true)
+        holder.release()
+        #expect(acquired.wait(timeout: .now() + 10) == .success)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "")  // released: no holder recorded
     }
 }

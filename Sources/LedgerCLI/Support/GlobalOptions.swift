@@ -23,7 +23,18 @@ public struct GlobalOptions: ParsableArguments {
     /// of ledger knows — is refused: nothing is read or written in it.
     func store(readable: Bool = true) throws -> LedgerStore {
         let path = repositoryPath()
-        let store = LedgerStore(root: path)
+        var store = LedgerStore(root: path)
+        store.lockWait = { holder in
+            // The holder wrote "PID ARGV…": name it as "process 4242 (`ledger sync`)".
+            var words = holder.split(separator: " ").map(String.init)
+            guard let pid = words.first, let n = Int32(pid), kill(n, 0) == 0 || errno == EPERM else {
+                Console.error("ledger: waiting for another process to finish with this ledger (it holds .git/ledger/lock)…")
+                return
+            }
+            words.removeFirst()
+            if let program = words.first { words[0] = (program as NSString).lastPathComponent }
+            Console.error("ledger: waiting for process \(pid) (`\(words.prefix(4).joined(separator: " "))`) to finish with this ledger…")
+        }
         guard store.exists else {
             if FileSystem.exists(path) {
                 throw LedgerError.notFound("\(path) is not a ledger (it has no ledger.json); create one with `ledger init \(path)`")

@@ -35,7 +35,7 @@ struct CloneCommand: ParsableCommand {
         let existed = FileSystem.exists(target)
         let repo: Repository
         do {
-            repo = try Repository.clone(source, to: target, options: SyncEnvironment.transport())
+            repo = try Repository.clone(source, to: target, options: try SyncEnvironment.transport())
         } catch {
             if !existed { try? FileManager.default.removeItem(atPath: target) }
             throw error

@@ -26,7 +26,7 @@ struct SyncCommand: ParsableCommand {
         let store = try global.store()
         let repo = try Repository.open(store.root)
         try SyncEnvironment.trustConfiguredCertificates(repositoryConfig: repo.config("http.sslCAInfo"))
-        let options = SyncOptions(remoteName: remote, transport: SyncEnvironment.transport(),
+        let options = SyncOptions(remoteName: remote, transport: try SyncEnvironment.transport(),
                                   checkpoint: SyncEnvironment.checkpoint())
         let report: SyncReport
         do {

@@ -15,7 +15,7 @@ enum SyncEnvironment {
     ///   `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`), `LEDGER_SSH_PASSPHRASE`;
     /// - HTTP(S): credentials in the URL, else `LEDGER_HTTP_USER` and `LEDGER_HTTP_PASSWORD`;
     /// - a progress line on stderr when stdout is a terminal.
-    static func transport() -> TransportOptions {
+    static func transport() throws -> TransportOptions {
         let env = CLIContext.current.environment
         let ctx = CLIContext.current
         var progress: ((TransferProgress) -> Void)?
@@ -23,12 +23,19 @@ enum SyncEnvironment {
             let line = ProgressLine()
             progress = { line.update($0) }
         }
-        return TransportOptions(
+        var options = TransportOptions(
             home: env["HOME"], userName: env["USER"] ?? env["LOGNAME"],
             sshKey: env["LEDGER_SSH_KEY"].flatMap { $0.isEmpty ? nil : ctx.absolutePath($0) },
             sshPassphrase: env["LEDGER_SSH_PASSPHRASE"], sshAgent: !(env["SSH_AUTH_SOCK"] ?? "").isEmpty,
             httpUser: env["LEDGER_HTTP_USER"], httpPassword: env["LEDGER_HTTP_PASSWORD"],
             progress: progress)
+        if let text = env["LEDGER_NETWORK_TIMEOUT"], !text.isEmpty {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                throw LedgerError.usage("LEDGER_NETWORK_TIMEOUT must be a number of seconds (0 waits forever), not \"\(text)\"")
+            }
+            options.stallTimeout = seconds
+        }
+        return options
     }
 
     /// Trusts the certificate authority named by `GIT_SSL_CAINFO`, `SSL_CERT_FILE` or the

@@ -205,22 +205,34 @@ private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: 
 public final class FileLock {
     private var fd: Int32
 
-    /// Blocks until the lock on `path` (created if needed) is held.
-    public init(path: String) throws {
+    /// Blocks until the lock on `path` (created if needed) is held. When another process
+    /// holds it, `waiting` is called first with what that process wrote in the file (its pid
+    /// and command line). The holder records its own.
+    public init(path: String, waiting: ((String) -> Void)? = nil) throws {
         try FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileSystem.systemError("open the lock file", path) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
+        var operation = LOCK_EX | LOCK_NB
+        while flock(fd, operation) != 0 {
             let err = errno
+            if err == EINTR { continue }
+            if err == EWOULDBLOCK, operation & LOCK_NB != 0 {
+                operation = LOCK_EX
+                let holder = (try? FileSystem.read(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                waiting?(holder.trimmingCharacters(in: .whitespacesAndNewlines))
+                continue
+            }
             close(fd)
             throw FileSystem.systemError("lock", path, err)
         }
+        let me = Array(("\(getpid()) " + CommandLine.arguments.joined(separator: " ") + "\n").utf8.prefix(4000))
+        if ftruncate(fd, 0) == 0 { _ = me.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
     }
 
     /// Releases the lock now.
     public func release() {
         if fd >= 0 {
+            _ = ftruncate(fd, 0)  // the record of who holds it
             flock(fd, LOCK_UN)
             close(fd)
             fd = -1

@@ -11,6 +11,9 @@ public struct LedgerStore: Sendable {
 
     /// The ledger's root directory (absolute, without a trailing slash).
     public let root: String
+    /// Called when the writer lock is held by another process, with what it recorded (its pid
+    /// and command line), before waiting for it.
+    public var lockWait: (@Sendable (String) -> Void)?
 
     public init(root: String) {
         var r = root
@@ -29,7 +32,7 @@ public struct LedgerStore: Sendable {
 
     /// Runs `body` holding the ledger's exclusive writer lock. Not re-entrant.
     public func withWriterLock<T>(_ body: () throws -> T) throws -> T {
-        let lock = try FileLock(path: localStateDirectory + "/lock")
+        let lock = try FileLock(path: localStateDirectory + "/lock", waiting: lockWait)
         defer { lock.release() }
         return try body()
     }

@@ -32,6 +32,9 @@ public struct TransportOptions: @unchecked Sendable {
     public var httpPassword: String?
     /// Called as objects are received or sent (for a progress line on a terminal).
     public var progress: ((TransferProgress) -> Void)?
+    /// Seconds a network remote may stay silent before the transfer is given up (exit 3);
+    /// zero waits forever. See `StallGuard`.
+    public var stallTimeout: Double = 60
 
     public init(home: String? = nil, userName: String? = nil, sshKey: String? = nil, sshPassphrase: String? = nil,
                 sshAgent: Bool = false, httpUser: String? = nil, httpPassword: String? = nil,
@@ -75,11 +78,22 @@ final class TransportSession {
     var rejected: [(reference: String, reason: String)] = []
     /// Set by a callback to abort the transfer (a test's kill point).
     var onTransfer: (() -> Void)?
+    /// Cuts a network transfer that stops answering.
+    let stall: StallGuard?
 
     init(url: String, options: TransportOptions) {
         self.url = url
         self.options = options
         pendingKeys = options.keyFiles
+        stall = StallGuard(url: url, timeout: options.stallTimeout)
+    }
+
+    /// Runs the blocking libgit2 transfer `body`, with the stall watchdog for network remotes.
+    func transfer<T>(_ body: () throws -> T) rethrows -> T {
+        try withExtendedLifetime(self) {
+            if let stall { return try stall.watch(body) }
+            return try body()
+        }
     }
 
     var payload: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -153,10 +167,21 @@ final class TransportSession {
         try check(git_remote_init_callbacks(&cb, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
         cb.payload = payload
         cb.credentials = { out, _, user, allowed, payload in
-            TransportSession.from(payload).credential(out, user.map { String(cString: $0) }, allowed)
+            let s = TransportSession.from(payload)
+            s.stall?.alive()
+            return s.credential(out, user.map { String(cString: $0) }, allowed)
+        }
+        cb.sideband_progress = { _, _, payload in
+            TransportSession.from(payload).stall?.alive()
+            return 0
+        }
+        cb.pack_progress = { _, _, _, payload in
+            TransportSession.from(payload).stall?.alive()
+            return 0
         }
         cb.transfer_progress = { stats, payload in
             let s = TransportSession.from(payload)
+            s.stall?.alive()
             s.onTransfer?()
             if let p = s.options.progress, let st = stats?.pointee {
                 if st.received_objects < st.total_objects {
@@ -169,6 +194,7 @@ final class TransportSession {
         }
         cb.push_transfer_progress = { current, total, bytes, payload in
             let s = TransportSession.from(payload)
+            s.stall?.alive()
             s.onTransfer?()
             s.options.progress?(TransferProgress(phase: .sending, current: Int(current), total: Int(total), bytes: bytes))
             return 0
@@ -185,6 +211,10 @@ final class TransportSession {
     /// A `LedgerError` (exit 3) for a failed transfer, in words a user can act on.
     func unreachable(_ error: GitError) -> LedgerError {
         let shown = Remote.redact(url)
+        if let stall, stall.stalled {
+            let seconds = stall.timeout.rounded() == stall.timeout ? String(Int(stall.timeout)) : String(stall.timeout)
+            return LedgerError(.unreachable, "\(shown) stopped answering (nothing came for \(seconds) s), so ledger gave up; LEDGER_NETWORK_TIMEOUT sets how many seconds to wait")
+        }
         if let a = authenticationFailure { return LedgerError(.unreachable, a) }
         if error.code == GIT_ECERTIFICATE.rawValue {
             if Remote.isSSH(url) {
@@ -245,7 +275,7 @@ public final class Remote {
         opts.prune = GIT_FETCH_NO_PRUNE
         opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
         do {
-            try withExtendedLifetime(session) {
+            try session.transfer {
                 try Self.withStrArray(refspecs) { specs in
                     try check(git_remote_fetch(pointer, specs, &opts, "ledger: fetch"), "git_remote_fetch")
                 }
@@ -276,7 +306,7 @@ public final class Remote {
         try check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         opts.callbacks = try session.callbacks()
         do {
-            try withExtendedLifetime(session) {
+            try session.transfer {
                 try Self.withStrArray(refspecs) { specs in
                     try check(git_remote_push(pointer, specs, &opts), "git_remote_push")
                 }
@@ -389,7 +419,7 @@ extension Repository {
         opts.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue
         var repo: OpaquePointer?
         do {
-            try withExtendedLifetime(session) {
+            try session.transfer {
                 try check(git_clone(&repo, url, path, &opts), "git_clone")
             }
         } catch let e as GitError {

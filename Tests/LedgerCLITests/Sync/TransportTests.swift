@@ -235,4 +235,31 @@ import Testing
         #expect(r.stderr.contains("RSA keys do not work"))
         #expect(r.stderr.contains("ed25519"))
     }
+
+    /// A server that accepts connections (the kernel completes them) and never answers.
+    @Test(arguments: ["http", "git", "ssh"])
+    func aRemoteThatStopsAnsweringIsGivenUp(scheme: String) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { p in
+            try p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                try #require(bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0)
+            }
+        }
+        let port = UInt16(bigEndian: address.sin_port)
+        let url = scheme == "ssh" ? "ssh://me@127.0.0.1:\(port)/ledger.git" : "\(scheme)://127.0.0.1:\(port)/ledger.git"
+        let a = try TestLedger()
+        try GitCLI.run(["remote", "add", "silent", url], in: a.root)
+        try a.write("moments/settings.json", (a.read("moments/settings.json") ?? "").replacingOccurrences(of: "[moment]", with: "[moment]!"))
+        let r = a.run("sync", "--remote", "silent", env: ["LEDGER_NETWORK_TIMEOUT": "1"])
+        #expect(r.status == 3, "\(r)")
+        #expect(r.stderr.contains("stopped answering (nothing came for 1 s)"), "\(r)")
+        #expect(try a.gitStatus().isEmpty)  // the local commit is kept
+        #expect(a.run("sync", env: ["LEDGER_NETWORK_TIMEOUT": "soon"]).status == 2)
+    }
 }
