@@ -74,6 +74,16 @@ import Testing
         #expect(relative.status == 1)
     }
 
+    @Test func theLedgerItselfAsAPathIsAWholeCheck() throws {
+        let ledger = try TestLedger()
+        let whole = ledger.run("check")
+        for path in [".", "./", ledger.root, ledger.root + "/"] {
+            let r = ledger.run("check", path, cwd: ledger.root)
+            #expect(r.status == 0, "\(path): \(r)")
+            #expect(r.stdout == whole.stdout, "\(path)")
+        }
+    }
+
     @Test func aFutureFormatIsRefusedClearly() throws {
         let ledger = try TestLedger()
         try ledger.write("ledger.json", CanonicalJSON.string(.object(["format": .number(2), "createdAt": .string("2026-11-21T22:30:00+01:00"), "updatedAt": .string("2026-11-21T22:30:00+01:00")])))

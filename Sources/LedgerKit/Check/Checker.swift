@@ -52,8 +52,9 @@ public struct Checker: Sendable {
     /// reference — and judge the apps' rules (such as one active session) with the given
     /// documents and what the last full check recorded about the others.
     public func check(scope: [String]? = nil, fix: Bool = false) throws -> CheckReport {
-        let scope = scope.map { Set($0.map { Self.normalize($0) }) }
-        let targeted = scope.map { !$0.contains("") && !$0.contains(".") } ?? false
+        // The root among the paths ("." or the ledger's own path) means the whole ledger.
+        let scope = scope.map { Set($0.map { Self.normalize($0) }) }.flatMap { $0.contains("") || $0.contains(".") ? nil : $0 }
+        let targeted = scope != nil
         var run = Run(store: store, schema: schema, scope: scope, fix: fix, threads: threads,
                       cache: useCache && !targeted ? CheckCache.Reader(path: cachePath, schema: schema) : nil,
                       writer: useCache && !targeted ? CheckCache.Writer(path: cachePath, schema: schema) : nil)
