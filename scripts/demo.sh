@@ -13,9 +13,11 @@ export LEDGER_REPO="$work/ledger" HOME="$work/home" NO_COLOR=1
 export LEDGER_NOW="2026-11-21T23:30:00+01:00" TZ="Europe/Paris"
 mkdir -p "$HOME"
 
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# Commands in bold on a terminal (never with NO_COLOR).
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold="" plain=""; fi
+step() { printf '\n%s$ %s%s\n' "$bold" "$*" "$plain"; "$@"; }
 # A step whose non-zero exit is part of the story (check finding problems).
-step_may_fail() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@" || printf '(exit status %d)\n' "$?"; }
+step_may_fail() { printf '\n%s$ %s%s\n' "$bold" "$*" "$plain"; "$@" || printf '(exit status %d)\n' "$?"; }
 
 step ledger init "$LEDGER_REPO"
 printf '\n# copying sample-data/ into the new ledger\n'

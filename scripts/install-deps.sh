@@ -15,6 +15,12 @@ if [ "$what" = test ]; then
     # tmux to drive the terminal brew, jq and GNU time for the benchmarks, openssl for the test CA,
     # lighttpd-mod-openssl for the HTTPS remote.
     for p in openssh-server openssh-client lighttpd lighttpd-mod-openssl tmux jq openssl procps time; do have_pkg "$p" || need+=("$p"); done
+    # python3 with its iCalendar parser (it reads `ledger hydrate export --ics` in the tests) runs
+    # the benchmarks too. Debian's python3 takes Debian's package (pip is refused there, PEP 668).
+    py=$(command -v python3 || true)
+    if [ -z "$py" ] || { [ "$(readlink -f "$py")" = "$(readlink -f /usr/bin/python3 2>/dev/null)" ] && ! "$py" -c 'import icalendar' 2>/dev/null; }; then
+        for p in python3 python3-icalendar; do have_pkg "$p" || need+=("$p"); done
+    fi
 fi
 
 if [ ${#need[@]} -gt 0 ]; then
@@ -26,7 +32,7 @@ if [ ${#need[@]} -gt 0 ]; then
     $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-if [ "$what" = test ]; then
-    # Python's iCalendar parser checks `ledger hydrate export --ics` in the tests.
-    python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install -q icalendar
+if [ "$what" = test ] && ! python3 -c 'import icalendar' 2>/dev/null; then
+    # Another python3 first on the PATH (pyenv, a virtualenv) gets it from PyPI.
+    python3 -m pip install -q icalendar
 fi
