@@ -199,6 +199,17 @@ extension CheckReport {
         #expect(try f.check().problems.isEmpty)
     }
 
+    @Test func aNullOptionalFieldIsExplainedAndFixable() throws {
+        let f = try CheckFixture()
+        var json = Note.make("n1", "hi").json.objectValue!
+        json["replyTo"] = .null
+        try f.write(notePath, CanonicalJSON.string(.object(json)))
+        let r = try f.check()
+        #expect(r.messages(notePath) == ["\(notePath): /replyTo: warning: null here means the field is absent; ledger leaves it out"])
+        #expect(try f.check(fix: true).problems.isEmpty)
+        #expect(f.read(notePath) == CanonicalJSON.string(Note.make("n1", "hi").json))
+    }
+
     @Test func aDocumentInTheWrongYearFolderIsMovedByFix() throws {
         let f = try CheckFixture()
         let note = Note.make("n1", "hi", at: "2025-12-31T23:30:00-08:00")  // 2025 where it was written

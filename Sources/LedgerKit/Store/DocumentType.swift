@@ -113,6 +113,7 @@ public enum JSONDiff {
         public func describe(as verb: String) -> String {
             switch (old, new) {
             case (nil, let n?): "missing; \(verb) \(short(n))"
+            case (.null?, nil): "null here means the field is absent; ledger leaves it out"
             case (let o?, nil): "\(verb) no such field (found \(short(o)))"
             case (let o?, let n?): "stored \(short(o)), \(verb) \(short(n))"
             case (nil, nil): "differs"
