@@ -96,9 +96,11 @@ enum BrewText {
 
     /// The inputs block of the confirm-inputs screen.
     static func inputs(_ plan: BrewPlan, indent: String = "  ") -> [String] {
-        let doseNote = plan.edited == .dose ? "  (set; the yield follows the recipe's ratio)"
+        let doseNote = plan.edited == .dose
+            ? (plan.fixedStepWeights ? "  (set; the ratio follows from the fixed steps)" : "  (set; the yield follows the recipe's ratio)")
             : plan.edited == .targetYield ? "  (from the yield and the recipe's ratio)" : ""
-        let yieldNote = plan.edited == .targetYield ? "  (set; the dose follows the recipe's ratio)"
+        let yieldNote = plan.fixedStepWeights ? "  (the fixed steps' total)"
+            : plan.edited == .targetYield ? "  (set; the dose follows the recipe's ratio)"
             : plan.edited == .dose ? "  (from the dose and the recipe's ratio)" : ""
         return [
             indent + "Dose          " + BrewFormat.dose(plan.dose) + Style.dim(doseNote),

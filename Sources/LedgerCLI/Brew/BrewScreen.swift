@@ -67,11 +67,13 @@ struct BrewScreen {
     func confirmBody(_ flow: BrewFlow) -> [Line] {
         let plan = flow.plan
         let setDose = plan.edited == .dose ? "  (set)" : plan.edited == .targetYield ? "  (from the yield)" : ""
-        let setYield = plan.edited == .targetYield ? "  (set)" : plan.edited == .dose ? "  (from the dose)" : ""
+        let setYield = plan.fixedStepWeights ? "  (the fixed steps' total)"
+            : plan.edited == .targetYield ? "  (set)" : plan.edited == .dose ? "  (from the dose)" : ""
+        let ratioNote = plan.fixedStepWeights ? "(the fixed steps' total ÷ the dose)" : "(the recipe's ratio; last edited wins)"
         var out = [
             Line("  [d] Dose          " + BrewFormat.dose(plan.dose) + setDose),
             Line("  [y] Target yield  " + BrewFormat.grams(plan.targetYield) + setYield),
-            Line("      Ratio         " + BrewFormat.ratio(plan.ratio) + "   (the recipe's ratio; last edited wins)"),
+            Line("      Ratio         " + BrewFormat.ratio(plan.ratio) + "   " + ratioNote),
             Line("  [t] Temperature   " + BrewFormat.temperature(plan.waterTemperature)),
             Line("  [g] Grind         " + plan.grindLabel.rawValue + " — " + plan.grindDescriptor),
             Line(""),

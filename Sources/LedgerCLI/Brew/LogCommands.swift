@@ -120,7 +120,7 @@ extension LogCommand {
             // An invalid log can still be deleted; it is then described by its id alone.
             let what = (try? repo.load(id: resolved)).map { "the brew log of \(BrewText.when($0.timestamp)) (\($0.recipeName), \($0.rating)/5)" }
                 ?? "the brew log \(resolved)"
-            guard try Console.confirm("Delete \(what)?", yes: yes) else {
+            guard try Console.confirm("Delete \(what)?", action: "Deleting \(what)", yes: yes) else {
                 Console.print("Kept \(what).")
                 return
             }

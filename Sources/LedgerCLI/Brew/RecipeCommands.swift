@@ -327,7 +327,8 @@ extension RecipeCommand {
             if entry.isStarter {
                 throw LedgerError.invalid("the V60 starter is built in and cannot be deleted")
             }
-            guard try Console.confirm("Delete the recipe \"\(entry.name)\" (\(entry.id))?", yes: yes) else {
+            let what = "the recipe \"\(entry.name)\" (\(entry.id))"
+            guard try Console.confirm("Delete \(what)?", action: "Deleting \(what)", yes: yes) else {
                 Console.print("Kept \"\(entry.name)\".")
                 return
             }

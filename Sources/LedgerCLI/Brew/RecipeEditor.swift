@@ -50,7 +50,7 @@ struct RecipeEditor {
             let errors = problems.filter { $0.severity == .error }
             Console.error("The edit is not valid:")
             for p in errors { Console.error("  " + p.description) }
-            let again = CLIContext.current.stdinIsTerminal ? try Console.confirm("Edit it again?", yes: false) : false
+            let again = CLIContext.current.stdinIsTerminal ? try Console.confirm("Edit it again?", action: "Editing it again", yes: false) : false
             if !again {
                 throw LedgerError.invalid("\"\(entry.name)\" was not saved; your edit is kept in \(copy)")
             }
@@ -92,7 +92,7 @@ struct RecipeEditor {
         p.arguments = ["-c", editor + " \"$1\"", editor, file]
         p.environment = ctx.environment
         p.currentDirectoryURL = URL(fileURLWithPath: ctx.currentDirectory)
-        ctx.stdout.flush()
+        Console.flush()
         do {
             try p.run()
         } catch {

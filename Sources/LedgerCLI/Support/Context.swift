@@ -131,13 +131,22 @@ enum Console {
     /// A line on stderr.
     static func error(_ s: String) { context.stderr.write(s + "\n") }
 
+    /// Writes out what both streams hold (before a prompt, or before another program takes
+    /// the terminal), so that nothing written earlier shows up after it.
+    static func flush() {
+        context.stdout.flush()
+        context.stderr.flush()
+    }
+
     /// Asks a yes/no question on a terminal (SPEC §2). `yes` answers it for scripts; without a
-    /// terminal and without `yes` the command refuses.
-    static func confirm(_ question: String, yes: Bool, flag: String = "--yes") throws -> Bool {
+    /// terminal and without `yes` the command refuses, naming the `action` ("Deleting the
+    /// recipe …") that needs the confirmation.
+    static func confirm(_ question: String, action: String, yes: Bool, flag: String = "--yes") throws -> Bool {
         if yes { return true }
         guard context.stdinIsTerminal else {
-            throw LedgerError.usage("\(question.trimmingCharacters(in: CharacterSet(charactersIn: "?"))) needs a confirmation: run it on a terminal, or pass \(flag)")
+            throw LedgerError.usage("\(action) needs a confirmation: run it on a terminal or pass \(flag)")
         }
+        flush()
         context.stdout.write("\(question) [y/N] ")
         context.stdout.flush()
         let answer = context.stdin.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""

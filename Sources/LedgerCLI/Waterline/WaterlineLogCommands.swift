@@ -278,9 +278,9 @@ extension WaterlineCommand {
             run.announce(notes, active: nil, settings: nil)
             guard let current else { throw LedgerError.invalid("no session is active; there is nothing to end") }
             let s = current.session.state
-            let question = "End this session (started \(WaterlineText.time(current.session.startTime, run.env.clock)), "
-                + "\(WaterlineText.count(s.totalAlcoholCount, "drink")), \(s.totalWaterCount) water)?"
-            guard try Console.confirm(question, yes: yes) else {
+            let session = "this session (started \(WaterlineText.time(current.session.startTime, run.env.clock)), "
+                + "\(WaterlineText.count(s.totalAlcoholCount, "drink")), \(s.totalWaterCount) water)"
+            guard try Console.confirm("End \(session)?", action: "Ending \(session)", yes: yes) else {
                 Console.print("The session goes on.")
                 return
             }

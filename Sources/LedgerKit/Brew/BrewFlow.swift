@@ -292,6 +292,7 @@ public struct BrewFlow: Sendable {
             }
             p.advance(at: now)
             progress = p
+            note = nil  // a message is about the step it was said on
             if p.isFinished { phase = .finished }
             return [.persist(p)]
         case .togglePause:

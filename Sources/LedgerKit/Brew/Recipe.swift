@@ -152,6 +152,10 @@ public struct Recipe: CollectionDocument, Equatable {
     /// The total water of the steps, grams.
     public var stepWater: Double { steps.reduce(0) { $0 + ($1.kind.addsWater ? ($1.water ?? 0) : 0) } }
 
+    /// Whether the steps' water adds up to the target yield within `yieldTolerance` (the
+    /// seed's ±1 g): the rule `validate()` applies, and when the plan keeps the steps.
+    public var stepWaterMatchesYield: Bool { abs(stepWater - defaultTargetYield) <= Self.yieldTolerance + 1e-9 }
+
     /// The descriptor to show for `label`: the recipe's own for its default label, else the
     /// static guidance for that label.
     public func grindDescriptor(for label: GrindLabel) -> String {
@@ -215,9 +219,8 @@ public struct Recipe: CollectionDocument, Equatable {
                 if blooms == 2 { issues.append(.error(p.appending("kind"), "step \(n) is a second bloom; a recipe has at most one bloom step")) }
             }
         }
-        let total = stepWater
-        if defaultTargetYield > 0, !steps.isEmpty, abs(total - defaultTargetYield) > Self.yieldTolerance + 1e-9 {
-            issues.append(.error(stepsPointer, "the steps' water adds up to \(BrewFormat.grams(total)) but the target yield (defaultTargetYield) is \(BrewFormat.grams(defaultTargetYield)); they must agree within ±1 g: change a pour's water or the target yield"))
+        if defaultTargetYield > 0, !steps.isEmpty, !stepWaterMatchesYield {
+            issues.append(.error(stepsPointer, "the steps' water adds up to \(BrewFormat.grams(stepWater)) but the target yield (defaultTargetYield) is \(BrewFormat.grams(defaultTargetYield)); they must agree within ±1 g: change a pour's water or the target yield"))
         }
         if !fixedStepWeights, !steps.contains(where: { $0.kind.addsWater }) {
             issues.append(.error(stepsPointer, "the recipe has no bloom or pour step to put its water in"))

@@ -155,6 +155,9 @@ public struct BrewPlan: JSONModel, Equatable {
     /// Which quantity was set by the user (the other follows from the ratio); nil at the
     /// recipe's defaults.
     public var edited: EditedQuantity?
+    /// Whether the recipe keeps its steps' water as written: the yield is then their total,
+    /// and a dose set by the user changes the ratio instead of the yield.
+    public var fixedStepWeights = false
     /// Inputs outside the recommended V60 ranges (never clamped).
     public var warnings: [String] = []
     public var steps: [PlannedStep] = []
@@ -174,6 +177,7 @@ public struct BrewPlan: JSONModel, Equatable {
         .required("grindLabel", \.grindLabel),
         .required("grindDescriptor", \.grindDescriptor),
         .optional("edited", \.edited, writeNull: true),
+        .defaulted("fixedStepWeights", \.fixedStepWeights, false),
         .required("warnings", \.warnings),
         .required("steps", \.steps),
     ]
@@ -190,7 +194,8 @@ public struct BrewPlan: JSONModel, Equatable {
 /// - The ratio is the one implied by the recipe's defaults (yield ÷ dose).
 /// - Last edited wins: a dose gives the yield (dose × ratio), a yield gives the dose.
 /// - The dose is rounded to 0.1 g, water and yield to 1 g (halves away from zero).
-/// - At the recipe's own dose and yield the steps are the recipe's as written. Otherwise the
+/// - At the recipe's own dose and yield the steps are the recipe's as written (the last pour
+///   taking up the up to ±1 g by which a valid recipe's steps may miss its yield). Otherwise the
 ///   bloom is 3 × dose and the rest is split evenly over the pour steps (50/50 for the V60's
 ///   two pours), the last pour absorbing the rounding so the pours add up to the yield.
 /// - A recipe with fixed step weights keeps its water as written: its yield is their total and
@@ -217,12 +222,12 @@ public enum RecipeScaler {
         plan.recipeName = recipe.name
         plan.starter = recipe.isStarter
         plan.method = recipe.method
+        plan.fixedStepWeights = recipe.fixedStepWeights
         let ratio = recipe.defaultRatio
         let defaultDose = roundDose(recipe.defaultDose)
         let defaultYield = roundWater(recipe.defaultTargetYield)
-        var water: [Double]
+        var water = recipe.steps.map { $0.kind.addsWater ? ($0.water ?? 0) : 0 }
         if recipe.fixedStepWeights {
-            water = recipe.steps.map { $0.kind.addsWater ? ($0.water ?? 0) : 0 }
             plan.targetYield = water.reduce(0, +)
             plan.dose = roundDose(inputs.dose ?? recipe.defaultDose)
             if let y = inputs.targetYield, roundWater(y) != roundWater(plan.targetYield) {
@@ -242,8 +247,8 @@ public enum RecipeScaler {
                 plan.dose = defaultDose
                 plan.targetYield = defaultYield
             }
-            if plan.dose == defaultDose, plan.targetYield == defaultYield, abs(recipe.stepWater - defaultYield) < 1e-9 {
-                water = recipe.steps.map { $0.kind.addsWater ? ($0.water ?? 0) : 0 }
+            if plan.dose == defaultDose, plan.targetYield == defaultYield, recipe.stepWaterMatchesYield {
+                absorbDifference(&water, recipe.steps, to: plan.targetYield)
             } else {
                 water = try scaledWater(recipe, dose: plan.dose, targetYield: plan.targetYield)
             }
@@ -283,6 +288,18 @@ public enum RecipeScaler {
             throw LedgerError.invalid("at \(BrewFormat.dose(dose)) for \(BrewFormat.grams(targetYield)) the bloom (3 × dose = \(BrewFormat.grams(roundWater(bloomFactor * dose)))) leaves \(BrewFormat.grams(water[bad])) for step \(bad + 1); use a larger yield or a smaller dose")
         }
         return water
+    }
+
+    /// Makes a recipe's own water (within the ±1 g a valid recipe may differ) add up to
+    /// `targetYield` exactly: the last water step takes up the difference, and the ones before
+    /// it only what it cannot give (no step goes below 0 g).
+    static func absorbDifference(_ water: inout [Double], _ steps: [RecipeStep], to targetYield: Double) {
+        var difference = targetYield - water.reduce(0, +)
+        for i in water.indices.reversed() where steps[i].kind.addsWater && abs(difference) > 1e-9 {
+            let adjusted = max(0, snap(water[i] + difference))
+            difference -= adjusted - water[i]
+            water[i] = adjusted
+        }
     }
 
     /// The recipe's steps with their water, running totals and brew-clock times.

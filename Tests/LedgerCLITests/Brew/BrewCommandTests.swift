@@ -19,6 +19,33 @@ import Testing
         #expect(plan.stdout.hasSuffix("}\n"))
     }
 
+    /// Steps within the ±1 g validation allows are the recipe's own in `plan` and `recipe show`,
+    /// the last pour taking up the difference.
+    @Test func planKeepsTheRecipesOwnSteps() throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter").stdout.trimmingCharacters(in: .newlines)
+        let edit = ledger.run("brew", "recipe", "edit", id, "--step-water", "3=40", "--step-water", "4=111")
+        #expect(edit.status == 0, "\(edit)")
+        let steps = ledger.run("brew", "plan", id, "--json").json["steps"]?.arrayValue ?? []
+        #expect(steps.map { number($0["water"]) } == [0, 0, 40, 111, 99, 0])
+        let show = ledger.run("brew", "recipe", "show", id).stdout
+        #expect(show.contains("Bloom: pour 40 g") && show.contains("Pour to 151 g"), "\(show)")
+    }
+
+    /// With fixed step weights the yield is the steps' total and a dose changes the ratio.
+    @Test func aFixedRecipesYieldIsLabelledAsTheStepsTotal() throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter").stdout.trimmingCharacters(in: .newlines)
+        #expect(ledger.run("brew", "recipe", "edit", id, "--fixed-step-weights").status == 0)
+        let text = ledger.run("brew", "plan", id, "--dose", "20").stdout
+        #expect(text.contains("Dose          20.0 g  (set; the ratio follows from the fixed steps)"), "\(text)")
+        #expect(text.contains("Target yield  250 g  (the fixed steps' total)"), "\(text)")
+        #expect(text.contains("Ratio         1:12.5"))
+        #expect(!text.contains("recipe's ratio"))
+        let j = ledger.run("brew", "plan", id, "--json").json
+        #expect(j["fixedStepWeights"] == .bool(true) && j["edited"] == .string("dose"))
+    }
+
     @Test func planWarnsWithoutClamping() throws {
         let ledger = try TestLedger()
         let j = ledger.run("brew", "plan", "--dose", "45", "--temp", "98", "--json").json
@@ -122,7 +149,9 @@ import Testing
         let id = try #require(logs.last?["id"]?.stringValue)
         let show = ledger.run("brew", "log", "show", String(id.prefix(5)))
         #expect(show.stdout.contains("Rating        5/5") && show.stdout.contains("Target yield  250 g (1:16.7)"))
-        #expect(ledger.run("brew", "log", "delete", id).status == 2)  // needs a confirmation
+        let refused = ledger.run("brew", "log", "delete", id)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("ledger: Deleting the brew log of 2026-11-21 08:10 (V60 starter, 5/5) needs a confirmation: run it on a terminal or pass --yes"), "\(refused)")
         #expect(ledger.run("brew", "log", "delete", id, "--yes").status == 0)
         #expect(ledger.run("brew", "logs", "--json").json.arrayValue?.count == 2)
         #expect(ledger.run("brew", "log", "show", id).status == 1)

@@ -77,6 +77,19 @@ import Testing
         #expect(BrewScreen().lines(f, at: t0.adding(seconds: 45)).joined().contains("READY"))
     }
 
+    /// A recipe with fixed step weights: the yield is the steps' total, a dose sets the ratio.
+    @Test func theConfirmScreenSaysAFixedRecipesYieldIsItsSteps() throws {
+        var fixed = Recipe.starter
+        fixed.id = "fixed"
+        fixed.fixedStepWeights = true
+        let f = try BrewFlow(recipe: fixed, inputs: BrewInputs(recipeId: "fixed", dose: 20), logID: "x")
+        let text = BrewScreen().lines(f, at: t0).joined(separator: "\n")
+        #expect(text.contains("20.0 g  (set)"))
+        #expect(text.contains("250 g  (the fixed steps' total)"), "\(text)")
+        #expect(text.contains("1:12.5   (the fixed steps' total ÷ the dose)"), "\(text)")
+        #expect(!text.contains("from the dose") && !text.contains("recipe's ratio"))
+    }
+
     @Test func keysMeanWhatTheScreenSays() throws {
         var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID), logID: "x")
         #expect(BrewKeys.event(for: .enter, in: f, at: t0) == .start)

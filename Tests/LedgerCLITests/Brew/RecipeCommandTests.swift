@@ -1,4 +1,5 @@
 import Foundation
+import LedgerCLI
 import LedgerKit
 import LedgerTestSupport
 import Testing
@@ -152,6 +153,26 @@ import Testing
         #expect(renamed.stderr.contains("the id cannot change"))
     }
 
+    /// Everything written before a prompt is on the screen before it: an invalid edit's
+    /// errors (stderr) come before "Edit it again?" (stdout), both streams in one file here.
+    @Test func anInvalidEditsErrorsComeBeforeThePrompt() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let script = ledger.directory.url("editor.sh")
+        try "#!/bin/sh\nsed -i 's/\"water\": 100/\"water\": 80/' \"$1\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let screen = ledger.directory.url("screen")
+        let fd = open(screen, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(fd) }
+        let context = CLIContext(environment: ledger.environment.merging(["EDITOR": script]) { $1 }, currentDirectory: ledger.root,
+                                 stdout: TextOutput(fd: fd), stderr: TextOutput(fd: fd), stdin: TextInput(lines: ["n"]),
+                                 stdinIsTerminal: true, stdoutIsTerminal: true)
+        #expect(LedgerCLI.run(["brew", "recipe", "edit", id, "--editor"], context: context) == 1)
+        let text = try String(contentsOfFile: screen, encoding: .utf8)
+        let errors = try #require(text.range(of: "The edit is not valid"), "\(text)")
+        let prompt = try #require(text.range(of: "Edit it again? [y/N]"), "\(text)")
+        #expect(errors.lowerBound < prompt.lowerBound, "\(text)")
+    }
+
     @Test func theEditorRepairsAFileThatNoLongerParses() throws {
         let (ledger, id) = try ledgerWithCopy()
         let path = "brew/recipes/\(id).json"
@@ -176,7 +197,7 @@ import Testing
         #expect(ledger.run("brew", "plan", id).status == 0)  // selects it
         let refused = ledger.run("brew", "recipe", "delete", id)
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("--yes"))
+        #expect(refused.stderr.contains("ledger: Deleting the recipe \"My V60\" (\(id)) needs a confirmation: run it on a terminal or pass --yes"), "\(refused)")
         let no = ledger.run("brew", "recipe", "delete", id, stdin: ["n"], terminal: true)
         #expect(no.status == 0)
         #expect(ledger.document("brew/recipes/\(id).json") != nil)

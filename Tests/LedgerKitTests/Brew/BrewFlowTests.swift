@@ -73,6 +73,26 @@ import Testing
         #expect(f.message(at: at(12))?.contains("locked") == true)
     }
 
+    /// A message about one step (inputs locked) does not stay on the next one.
+    @Test func aMessageGoesWhenTheStepChanges() throws {
+        var f = try atBloom()
+        f.handle(.edit(.dose), at: at(11))
+        #expect(f.message(at: at(11))?.contains("locked") == true)
+        f.handle(.next, at: at(12))
+        #expect(f.progress?.stepIndex == 3)
+        #expect(f.message(at: at(12)) == nil)
+    }
+
+    /// The brew pours a recipe's own steps (within the ±1 g validation allows) at its defaults.
+    @Test func theRecipesOwnStepsAreBrewed() throws {
+        var r = Recipe.starter
+        r.id = "own"
+        (r.steps[2].water, r.steps[3].water) = (40, 111)  // 251 g for 250 g
+        var f = try BrewFlow(recipe: r, inputs: BrewInputs(recipeId: "own"), logID: "x")
+        f.handle(.start, at: at(0))
+        #expect(f.progress?.plan.steps.map(\.water) == [0, 0, 40, 111, 99, 0])
+    }
+
     @Test func badInputsAreRefusedAndTheOldPlanKept() throws {
         var f = try newFlow()
         f.handle(.edit(.waterTemperature), at: at(0))

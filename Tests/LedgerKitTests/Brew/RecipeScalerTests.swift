@@ -134,8 +134,30 @@ import Testing
         #expect(plan.targetYield == 250)
         #expect(plan.dose == 17)
         #expect(plan.ratio == 14.7)
+        #expect(plan.fixedStepWeights && plan.edited == .dose)
+        #expect(try !RecipeScaler.plan(starter).fixedStepWeights)
         #expect(throws: LedgerError.self) { try RecipeScaler.plan(fixed, inputs: BrewInputs(recipeId: nil, targetYield: 300)) }
         #expect(try RecipeScaler.plan(fixed, inputs: BrewInputs(recipeId: nil, targetYield: 250)).targetYield == 250)
+    }
+
+    /// Steps that pass validation (within ±1 g of the yield) are the recipe's own at its
+    /// defaults, the last pour taking up the difference so the pours add up to the yield.
+    @Test(arguments: [
+        ([40.0, 111.0, 100.0], [40.0, 111.0, 99.0]),  // 251 g for 250 g
+        ([45.0, 105.0, 99.0], [45.0, 105.0, 100.0]),  // 249 g
+        ([45.0, 105.0, 100.5], [45.0, 105.0, 100.0]),
+        ([45.0, 205.5, 0.5], [45.0, 205.0, 0.0]),  // a last pour too small for the difference: the one before helps
+    ])
+    func stepsWithinTheToleranceAreKept(written: [Double], planned: [Double]) throws {
+        var r = Recipe.starter
+        r.id = "own"
+        (r.steps[2].water, r.steps[3].water, r.steps[4].water) = (written[0], written[1], written[2])
+        #expect(r.ruleIssues().isEmpty)
+        let plan = try RecipeScaler.plan(r)
+        #expect(pours(plan) == planned)
+        #expect(plan.targetYield == 250 && plan.edited == nil)
+        // Once the dose changes, the V60 rule applies.
+        #expect(pours(try RecipeScaler.plan(r, inputs: BrewInputs(recipeId: nil, dose: 20))) == [60, 137, 136])
     }
 
     @Test func pourStepsBeyondTwoShareTheRestEvenly() throws {
