@@ -22,6 +22,14 @@ import Testing
         ("07:00", "2026-11-21T06:30:00+01:00", "Europe/Paris", "2026-11-20T07:00:00+01:00"),
         // Yesterday, before the clocks went back at 03:00, had the summer offset.
         ("23:00", "2026-10-25T10:00:00+01:00", "Europe/Paris", "2026-10-24T23:00:00+02:00"),
+        // The autumn night: after the clocks went back at 03:00 to 02:00, the repeated hour's
+        // first pass (+02:00) has been shown already, the second (+01:00) up to now.
+        ("02:40", "2026-10-25T02:07:00+01:00", "Europe/Paris", "2026-10-25T02:40:00+02:00"),
+        ("02:05", "2026-10-25T02:07:00+01:00", "Europe/Paris", "2026-10-25T02:05:00+01:00"),
+        ("02:40", "2026-10-25T10:00:00+01:00", "Europe/Paris", "2026-10-25T02:40:00+01:00"),
+        ("02:40", "2026-10-25T02:30:00+02:00", "Europe/Paris", "2026-10-24T02:40:00+02:00"),
+        // The spring gap: a skipped time is taken just after it.
+        ("02:30", "2026-03-29T04:00:00+02:00", "Europe/Paris", "2026-03-29T03:30:00+02:00"),
         // A local date-time: the offset the zone has then.
         ("2026-11-18T15:30", "2026-11-21T23:30:00+01:00", "Europe/Paris", "2026-11-18T15:30:00+01:00"),
         ("2026-07-01 08:15", "2026-11-21T23:30:00+01:00", "Europe/Paris", "2026-07-01T08:15:00+02:00"),
@@ -58,6 +66,24 @@ import Testing
         } catch {
             Issue.record("\(error)")
         }
+    }
+
+    @Test func aClockTimeTakenAsYesterdaySaysSoWhenItIsRefused() throws {
+        let ledger = try TestLedger(now: "2026-11-21T22:00:00+01:00")
+        #expect(ledger.run("waterline", "start", "--time", "21:00").status == 0)
+        let late = ["LEDGER_NOW": "2026-11-21T22:10:00+01:00"]
+        let expected = "--time 22:15 is taken as yesterday, 2026-11-20 22:15 (the last time the clock showed it), which is before "
+        for args in [["waterline", "drink"], ["waterline", "water"], ["waterline", "end", "--yes"]] {
+            let r = ledger.run(arguments: args + ["--time", "22:15"], env: late)
+            #expect(r.status == 1, "\(args): \(r)")
+            #expect(r.stderr.contains(expected) && r.stderr.contains("2026-11-21T21:00:00+01:00"), "\(args): \(r)")
+        }
+        let entry = ledger.run(arguments: ["waterline", "drink", "--json"], env: late).json["entry"]?["id"]?.stringValue ?? ""
+        let edit = ledger.run(arguments: ["waterline", "edit", entry, "--time", "22:15"], env: late)
+        #expect(edit.status == 1 && edit.stderr.contains(expected), "\(edit)")
+        // A time given with its date, or today's, is refused as before.
+        let dated = ledger.run(arguments: ["waterline", "drink", "--time", "20:00"], env: late)
+        #expect(dated.status == 1 && dated.stderr.contains("2026-11-21T20:00:00+01:00 is before session") && !dated.stderr.contains("yesterday"), "\(dated)")
     }
 
     @Test func everyAppReadsTimesTheSameWay() throws {

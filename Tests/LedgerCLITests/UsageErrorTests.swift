@@ -75,6 +75,50 @@ import Testing
         #expect(Self.documents(ledger) == before, "nothing is written")
     }
 
+    /// A value typed negative (`-1` looks like a flag to the parser) reaches the command and
+    /// gets the same message, naming the flag or setting, as any other bad value — not the
+    /// parser's "Missing value" or "Missing expected argument".
+    @Test(arguments: [
+        (["waterline", "settings", "set", "defaultWaterAmount", "-1"], "defaultWaterAmount must"),
+        (["waterline", "settings", "set", "waterEveryNDrinks", "-1"], "waterEveryNDrinks must"),
+        (["waterline", "settings", "set", "warningThreshold", "-2"], "warningThreshold must"),
+        (["waterline", "drink", "--std", "-1"], "--std must"),
+        (["waterline", "drink", "--std=-1"], "--std must"),
+        (["waterline", "drink", "--size", "-12"], "--size must"),
+        (["waterline", "drink", "--abv", "-5"], "--abv must"),
+        (["waterline", "water", "--amount", "-5"], "--amount must"),
+        (["waterline", "edit", "DRINK", "--std", "-1"], "--std must"),
+        (["waterline", "edit", "WATER", "--amount", "-250ml"], "--amount must"),
+        (["waterline", "presets", "add", "Big", "--type", "beer", "--std", "-1"], "--std must"),
+        (["waterline", "presets", "edit", "beer", "--size", "-1"], "--size must"),
+        (["brew", "plan", "--dose", "-5"], "--dose must"),
+        (["brew", "plan", "--yield", "-300"], "--yield must"),
+        (["brew", "plan", "--temp", "-1"], "--temp must"),
+        (["brew", "save", "--rating", "-1"], "--rating"),
+        (["brew", "logs", "--limit", "-1"], "--limit must"),
+        (["brew", "recipe", "edit", "RECIPE", "--dose", "-5"], "--dose must"),
+        (["hydrate", "setup", "--interval", "-5"], "--interval"),
+        (["hydrate", "setup", "--follow-up", "-5"], "--follow-up"),
+    ])
+    func negativeValuesReachTheCommand(arguments: [String], message: String) throws {
+        let (ledger, drink, water, recipe) = try Self.ledger()
+        let args = arguments.map { ["DRINK": drink, "WATER": water, "RECIPE": recipe][$0] ?? $0 }
+        let before = Self.documents(ledger)
+        let r = ledger.run(arguments: args)
+        #expect(r.status == 2, "\(args): \(r)")
+        #expect(r.stderr.contains(message) && !r.stderr.contains("Missing"), "\(args): \(r)")
+        #expect(Self.documents(ledger) == before, "nothing is written")
+    }
+
+    @Test func settingsSetTakesExactlyOneValue() throws {
+        let (ledger, _, _, _) = try Self.ledger()
+        let none = ledger.run("waterline", "settings", "set", "warningThreshold")
+        #expect(none.status == 2 && none.stderr.contains("give warningThreshold one value"), "\(none)")
+        let two = ledger.run("waterline", "settings", "set", "warningThreshold", "3", "4")
+        #expect(two.status == 2 && two.stderr.contains("(found \"3\" \"4\")"), "\(two)")
+        #expect(ledger.run("waterline", "settings", "set", "warningThreshold", "3", "--repo", ledger.root).status == 0)
+    }
+
     @Test(arguments: [
         // Rules about the data, not the value: exit status 1.
         (["waterline", "drink", "--time", "20:00"], "before session"),

@@ -3,13 +3,13 @@ import LedgerKit
 
 /// The confirm-inputs values a command line may give (`plan`, `start`, `save`).
 struct BrewInputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Coffee dose in grams; the yield follows from the recipe's ratio.", valueName: "grams"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Coffee dose in grams; the yield follows from the recipe's ratio.", valueName: "grams"))
     var dose: Double?
 
-    @Option(name: .customLong("yield"), help: ArgumentHelp("Target yield (water) in grams; the dose follows from the recipe's ratio.", valueName: "grams"))
+    @Option(name: .customLong("yield"), parsing: .unconditional, help: ArgumentHelp("Target yield (water) in grams; the dose follows from the recipe's ratio.", valueName: "grams"))
     var targetYield: Double?
 
-    @Option(name: .customLong("temp"), help: ArgumentHelp("Water temperature in °C.", valueName: "celsius"))
+    @Option(name: .customLong("temp"), parsing: .unconditional, help: ArgumentHelp("Water temperature in °C.", valueName: "celsius"))
     var temperature: Double?
 
     @Option(help: ArgumentHelp("Grind label: fine, medium or coarse.", valueName: "label"))

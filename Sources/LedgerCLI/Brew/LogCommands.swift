@@ -10,7 +10,7 @@ struct LogsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only the logs of this recipe (id, unique id prefix or name).", valueName: "ref"))
     var recipe: String?
 
-    @Option(help: ArgumentHelp("Only the N most recent logs.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only the N most recent logs.", valueName: "n"))
     var limit: Int?
 
     @Flag(help: "Print the logs as JSON.")

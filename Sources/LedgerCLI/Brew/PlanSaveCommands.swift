@@ -75,7 +75,7 @@ struct SaveCommand: ParsableCommand {
 
     @OptionGroup var inputs: BrewInputOptions
 
-    @Option(help: ArgumentHelp("How it turned out, 1 to 5.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How it turned out, 1 to 5.", valueName: "n"))
     var rating: Int
 
     @Option(help: ArgumentHelp("Taste tag: too-bitter, too-sour, too-weak, too-strong or perfect.", valueName: "tag"))

@@ -176,13 +176,13 @@ extension RecipeCommand {
         @Option(help: ArgumentHelp("A new name.", valueName: "name"))
         var name: String?
 
-        @Option(help: ArgumentHelp("Default dose, grams.", valueName: "grams"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Default dose, grams.", valueName: "grams"))
         var dose: Double?
 
-        @Option(name: .customLong("yield"), help: ArgumentHelp("Default target yield, grams.", valueName: "grams"))
+        @Option(name: .customLong("yield"), parsing: .unconditional, help: ArgumentHelp("Default target yield, grams.", valueName: "grams"))
         var targetYield: Double?
 
-        @Option(name: .customLong("temp"), help: ArgumentHelp("Default water temperature, °C.", valueName: "celsius"))
+        @Option(name: .customLong("temp"), parsing: .unconditional, help: ArgumentHelp("Default water temperature, °C.", valueName: "celsius"))
         var temperature: Double?
 
         @Option(help: ArgumentHelp("Default grind label: fine, medium or coarse.", valueName: "label"))

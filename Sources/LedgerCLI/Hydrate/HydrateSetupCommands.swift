@@ -22,10 +22,10 @@ extension HydrateCommand {
         @Option(help: ArgumentHelp("The end of the window (exclusive); at or before --start, the window runs past midnight.", valueName: "HH:MM"))
         var end: String?
 
-        @Option(help: ArgumentHelp("Minutes between reminders (1–1440).", valueName: "MIN"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Minutes between reminders (1–1440).", valueName: "MIN"))
         var interval: Int?
 
-        @Option(name: .customLong("follow-up"), help: ArgumentHelp("Minutes between follow-ups of an unconfirmed reminder, shorter than the interval.", valueName: "MIN"))
+        @Option(name: .customLong("follow-up"), parsing: .unconditional, help: ArgumentHelp("Minutes between follow-ups of an unconfirmed reminder, shorter than the interval.", valueName: "MIN"))
         var followUp: Int?
 
         @OptionGroup var global: GlobalOptions

@@ -6,7 +6,8 @@ import LedgerKit
 ///
 /// - `HH:MM` or `HH:MM:SS` (`7:40` too): the last time the clock showed it — today when that
 ///   time has come, else yesterday (`23:50` typed at 00:30 is last night, the usual case on a
-///   night out);
+///   night out); in the hour the clocks go back over, the later pass that has come
+///   (`ZonedClock.lastShowing`);
 /// - `YYYY-MM-DDTHH:MM[:SS]` (or with a space instead of `T`): that wall-clock time in the
 ///   clock's zone, with the offset the zone has then;
 /// - an ISO-8601 timestamp with its offset or `Z` (`2026-11-21T22:15:00+01:00`; the seconds
@@ -36,14 +37,11 @@ enum TimeArgument {
         let text = text.trimmingCharacters(in: .whitespaces)
         if let t = Timestamp(iso8601: text) { return t }
         let parts = text.split(separator: text.contains("T") ? "T" : " ", omittingEmptySubsequences: false)
-        let local = ZonedClock.timestamp(now.epochMilliseconds, in: timeZone).local
         switch parts.count {
         case 1:
             guard let (h, m, s) = clockTime(parts[0], singleDigitHour: true) else { return nil }
-            // Compared at the precision given: `23:30` is today from 23:30:00 on.
-            let given = (h, m, s ?? 0), shown = (local.hour, local.minute, s == nil ? 0 : local.second)
-            let day = given <= shown ? local.date : local.date.adding(days: -1)
-            return ZonedClock.instant(LocalDateTime(date: day, hour: h, minute: m, second: s ?? 0), in: timeZone)
+            // At the precision given: `23:30` is today from 23:30:00 on.
+            return ZonedClock.lastShowing(hour: h, minute: m, second: s ?? 0, notAfter: now, in: timeZone)
         case 2:
             guard let date = LocalDate(String(parts[0])) else { return nil }
             if let (h, m, s) = clockTime(parts[1], singleDigitHour: false) {
@@ -55,6 +53,26 @@ enum TimeArgument {
             return Timestamp(iso8601: "\(parts[0])T\(time.prefix(5)):00\(time.dropFirst(5))")
         default:
             return nil
+        }
+    }
+
+    /// Runs `body`, which acts at `given`, read from `text` for `option`. When a rule about the
+    /// data refuses that instant (exit status 1, naming it) and `text` was a clock time taken
+    /// as yesterday's because it is still ahead today, the refusal says so: "--time 22:15 is
+    /// taken as yesterday, 2026-11-20 22:15 (the last time the clock showed it), which is
+    /// before session … started (…)".
+    static func explaining<T>(_ text: String?, _ given: Timestamp?, option: String, clock: Clock, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let e as LedgerError {
+            guard e.code == .invalid, let text, let given, e.message.contains(given.iso8601),
+                  clockTime(Substring(text.trimmingCharacters(in: .whitespaces)), singleDigitHour: true) != nil else { throw e }
+            let day = ZonedClock.timestamp(given.epochMilliseconds, in: clock.timeZone).local
+            guard day.date < ZonedClock.timestamp(clock.now.epochMilliseconds, in: clock.timeZone).local.date else { throw e }
+            let time = String(format: "%02d:%02d", day.hour, day.minute) + (day.second == 0 ? "" : String(format: ":%02d", day.second))
+            let note = "\(option) \(text) is taken as yesterday, \(day.date) \(time) (the last time the clock showed it)"
+            let rest = e.message.hasPrefix(given.iso8601 + " ") ? ", which" + e.message.dropFirst(given.iso8601.count) : "; " + e.message
+            throw LedgerError(e.code, note + rest, problems: e.problems)
         }
     }
 

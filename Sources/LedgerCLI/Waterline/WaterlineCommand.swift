@@ -42,7 +42,7 @@ struct WaterlineCommand: ParsableCommand {
         var summary = "session \(session.id) active since \(WaterlineText.time(session.startTime, env.clock)) · Waterline \(WaterlineText.value(state.waterlineValue))"
             + (state.isWarning ? " (drink water)" : "") + " · \(WaterlineText.count(state.totalAlcoholCount, "drink")), \(state.totalWaterCount) water"
         if WaterlineEngine.isAbandoned(session, now: env.now, afterHours: settings.abandonedAfterHours) {
-            summary += " · running for \(WaterlineEngine.hoursRunning(session, now: env.now)) hours (`ledger waterline end`)"
+            summary += " · running for \(WaterlineText.count(WaterlineEngine.hoursRunning(session, now: env.now), "hour")) (`ledger waterline end`)"
         }
         return AppStatus(app: .waterline, summary: summary, json: json)
     }

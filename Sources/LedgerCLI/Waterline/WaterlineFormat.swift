@@ -106,10 +106,12 @@ enum WaterlineText {
         }
     }
 
-    /// "Water due in: 1 drink" or "Water due in: 0 drinks — time for water".
+    /// "Water due in: 2 drinks"; once N drinks have been had since water (more are possible:
+    /// each further drink repeats the reminder), "Water due now — you've had 16 drinks since water".
     static func waterDue(_ state: WaterlineState, n: Int) -> String {
         let left = WaterlineEngine.drinksUntilWaterDue(state, waterEveryNDrinks: n)
-        return left == 0 ? "Water due in: 0 drinks — time for water" : "Water due in: \(count(left, "drink"))"
+        return left > 0 ? "Water due in: \(count(left, "drink"))"
+            : "Water due now — you've had \(count(state.alcoholCountSinceLastWater, "drink")) since water"
     }
 
     /// Where the Waterline stands, in neutral words (US-010).

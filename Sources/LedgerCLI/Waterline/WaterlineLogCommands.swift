@@ -20,7 +20,9 @@ extension WaterlineCommand {
             let start = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) } ?? run.now
             let result: (session: Session, notes: [String])
             do {
-                result = try run.waterline.start(id: run.env.ids.next(), at: start, now: run.now)
+                result = try TimeArgument.explaining(time, start, option: "--time", clock: run.env.clock) {
+                    try run.waterline.start(id: run.env.ids.next(), at: start, now: run.now)
+                }
             } catch let e as LedgerError where e.code == .invalid {
                 _ = try? run.active()  // the abandoned-session prompt, when it applies
                 throw e
@@ -55,13 +57,13 @@ extension WaterlineCommand {
         @Option(help: ArgumentHelp("beer, wine, liquor or cocktail.", valueName: "type"))
         var type: String?
 
-        @Option(help: ArgumentHelp("Serving size in ounces (or with ml: 330ml).", valueName: "oz"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Serving size in ounces (or with ml: 330ml).", valueName: "oz"))
         var size: String?
 
-        @Option(help: ArgumentHelp("Alcohol by volume, in percent.", valueName: "pct"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Alcohol by volume, in percent.", valueName: "pct"))
         var abv: String?
 
-        @Option(name: .customLong("std"), help: ArgumentHelp("Standard drinks it counts for (a double is 2).", valueName: "n"))
+        @Option(name: .customLong("std"), parsing: .unconditional, help: ArgumentHelp("Standard drinks it counts for (a double is 2).", valueName: "n"))
         var standardDrinks: String?
 
         @Option(help: ArgumentHelp("When it was drunk, if not now: 22:15, 2026-11-21T22:15 or a timestamp with its offset.", valueName: "time"))
@@ -83,7 +85,9 @@ extension WaterlineCommand {
             let estimate = DrinkEstimate.resolve(preset: preset, type: type, sizeOz: size, abv: abv, standardDrinks: std)
             try WaterlineText.checkEstimate(estimate, size: self.size, abv: self.abv, type: self.type)
             let id = run.env.ids.next()
-            let logged = try run.waterline.log(now: run.now) { _, _ in LogEntry.alcohol(id: id, at: when, estimate.meta, now: run.now) }
+            let logged = try TimeArgument.explaining(time, when, option: "--time", clock: run.env.clock) {
+                try run.waterline.log(now: run.now) { _, _ in LogEntry.alcohol(id: id, at: when, estimate.meta, now: run.now) }
+            }
             try WaterlineCommand.reportLogged(logged, run: run, headline:
                 "Logged \(WaterlineText.describe(logged.step.entry, estimate: false)) — \(WaterlineText.standardDrinks(estimate.meta.standardDrinkEstimate)) (\(estimate.reason)).")
         }
@@ -94,7 +98,7 @@ extension WaterlineCommand {
         static let configuration = CommandConfiguration(
             abstract: "Log water in the active session (the default amount unless --amount).")
 
-        @Option(help: ArgumentHelp("Amount in your units (or with a unit: 250ml, 8oz).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Amount in your units (or with a unit: 250ml, 8oz).", valueName: "n"))
         var amount: String?
 
         @Option(help: ArgumentHelp("When it was drunk, if not now: 22:15, 2026-11-21T22:15 or a timestamp with its offset.", valueName: "time"))
@@ -109,10 +113,12 @@ extension WaterlineCommand {
             let run = try WaterlineRun(global, json: json)
             let when = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) } ?? run.now
             let id = run.env.ids.next()
-            let logged = try run.waterline.log(now: run.now) { _, settings in
-                let (value, unit) = try amount.map { try WaterlineText.parseWater($0, option: "--amount", unit: settings.units) }
-                    ?? (settings.waterAmount, settings.units)
-                return LogEntry.water(id: id, at: when, WaterMeta(amount: value, units: unit), now: run.now)
+            let logged = try TimeArgument.explaining(time, when, option: "--time", clock: run.env.clock) {
+                try run.waterline.log(now: run.now) { _, settings in
+                    let (value, unit) = try amount.map { try WaterlineText.parseWater($0, option: "--amount", unit: settings.units) }
+                        ?? (settings.waterAmount, settings.units)
+                    return LogEntry.water(id: id, at: when, WaterMeta(amount: value, units: unit), now: run.now)
+                }
             }
             try WaterlineCommand.reportLogged(logged, run: run, headline: "Logged \(WaterlineText.describe(logged.step.entry)).")
         }
@@ -154,7 +160,7 @@ extension WaterlineCommand {
         @Argument(help: ArgumentHelp("The entry's id (or a unique prefix).", valueName: "id"))
         var id: String
 
-        @Option(name: .customLong("std"), help: ArgumentHelp("Standard drinks it counts for.", valueName: "n"))
+        @Option(name: .customLong("std"), parsing: .unconditional, help: ArgumentHelp("Standard drinks it counts for.", valueName: "n"))
         var standardDrinks: String?
 
         @Option(help: ArgumentHelp("When it was drunk: 22:15, 2026-11-21T22:15 or a timestamp with its offset.", valueName: "time"))
@@ -163,13 +169,13 @@ extension WaterlineCommand {
         @Option(help: ArgumentHelp("A drink's type: beer, wine, liquor or cocktail.", valueName: "type"))
         var type: String?
 
-        @Option(help: ArgumentHelp("A drink's size in ounces (or 330ml).", valueName: "oz"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("A drink's size in ounces (or 330ml).", valueName: "oz"))
         var size: String?
 
-        @Option(help: ArgumentHelp("A drink's alcohol by volume, in percent.", valueName: "pct"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("A drink's alcohol by volume, in percent.", valueName: "pct"))
         var abv: String?
 
-        @Option(help: ArgumentHelp("Water's amount (8, 250ml).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Water's amount (8, 250ml).", valueName: "n"))
         var amount: String?
 
         @Option(help: ArgumentHelp("Look in this session (id or prefix) instead of the active one and then all.", valueName: "id"))
@@ -192,24 +198,26 @@ extension WaterlineCommand {
             }
             let (_, settings) = try run.active()
             var reason = ""
-            let found = try run.waterline.editEntry(id, inSession: session, now: run.now) { entry in
-                if let when { entry.timestamp = when }
-                switch entry.type {
-                case .alcohol:
-                    if amount != nil { throw LedgerError.usage("--amount is for water entries; \(entry.id) is a drink (use --size or --std)") }
-                    if std != nil || type != nil || size != nil || abv != nil {
-                        let e = DrinkEstimate.adjusting(entry.alcoholMeta ?? AlcoholMeta(), type: type, sizeOz: size, abv: abv, standardDrinks: std)
-                        try WaterlineText.checkEstimate(e, size: self.size, abv: self.abv, type: self.type)
-                        entry.alcoholMeta = e.meta
-                        reason = " (\(e.reason))"
-                    }
-                case .water:
-                    if std != nil || type != nil || size != nil || abv != nil {
-                        throw LedgerError.usage("--std, --type, --size and --abv are for drinks; \(entry.id) is water (use --amount)")
-                    }
-                    if let amount {
-                        let (v, u) = try WaterlineText.parseWater(amount, option: "--amount", unit: entry.waterMeta?.units ?? settings.units)
-                        entry.waterMeta = WaterMeta(amount: v, units: u)
+            let found = try TimeArgument.explaining(time, when, option: "--time", clock: run.env.clock) {
+                try run.waterline.editEntry(id, inSession: session, now: run.now) { entry in
+                    if let when { entry.timestamp = when }
+                    switch entry.type {
+                    case .alcohol:
+                        if amount != nil { throw LedgerError.usage("--amount is for water entries; \(entry.id) is a drink (use --size or --std)") }
+                        if std != nil || type != nil || size != nil || abv != nil {
+                            let e = DrinkEstimate.adjusting(entry.alcoholMeta ?? AlcoholMeta(), type: type, sizeOz: size, abv: abv, standardDrinks: std)
+                            try WaterlineText.checkEstimate(e, size: self.size, abv: self.abv, type: self.type)
+                            entry.alcoholMeta = e.meta
+                            reason = " (\(e.reason))"
+                        }
+                    case .water:
+                        if std != nil || type != nil || size != nil || abv != nil {
+                            throw LedgerError.usage("--std, --type, --size and --abv are for drinks; \(entry.id) is water (use --amount)")
+                        }
+                        if let amount {
+                            let (v, u) = try WaterlineText.parseWater(amount, option: "--amount", unit: entry.waterMeta?.units ?? settings.units)
+                            entry.waterMeta = WaterMeta(amount: v, units: u)
+                        }
                     }
                 }
             }
@@ -284,7 +292,9 @@ extension WaterlineCommand {
                 Console.print("The session goes on.")
                 return
             }
-            let (ended, _) = try run.waterline.end(at: end, now: run.now)
+            let (ended, _) = try TimeArgument.explaining(time, end, option: "--time", clock: run.env.clock) {
+                try run.waterline.end(at: end, now: run.now)
+            }
             let settings = try run.waterline.settings()
             if json {
                 Output.json(WaterlineJSON.summary(ended, settings: settings, now: run.now))

@@ -51,13 +51,13 @@ extension WaterlineCommand.Presets {
         @Option(help: ArgumentHelp("beer, wine, liquor or cocktail.", valueName: "type"))
         var type: String?
 
-        @Option(help: ArgumentHelp("Serving size in ounces (or 330ml).", valueName: "oz"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Serving size in ounces (or 330ml).", valueName: "oz"))
         var size: String?
 
-        @Option(help: ArgumentHelp("Alcohol by volume, in percent.", valueName: "pct"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Alcohol by volume, in percent.", valueName: "pct"))
         var abv: String?
 
-        @Option(name: .customLong("std"), help: ArgumentHelp("Standard drinks it counts for (estimated from size and ABV when left out).", valueName: "n"))
+        @Option(name: .customLong("std"), parsing: .unconditional, help: ArgumentHelp("Standard drinks it counts for (estimated from size and ABV when left out).", valueName: "n"))
         var standardDrinks: String?
 
         func parsed() throws -> (type: DrinkType?, size: Double?, abv: Double?, std: Double?) {

@@ -108,13 +108,16 @@ extension WaterlineCommand.Settings {
     struct SetValue: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Change a setting; N and the warning threshold also apply to the active session from now on.")
+            abstract: "Change a setting; N and the warning threshold also apply to the active session from now on.",
+            usage: "ledger waterline settings set <key> <value> [--repo <path>]")
 
         @Argument(help: ArgumentHelp("The setting's name, as in the file (waterEveryNDrinks, warningThreshold, …).", valueName: "key"))
         var key: String
 
-        @Argument(help: ArgumentHelp("The new value.", valueName: "value"))
-        var value: String
+        // Everything after the key that is not one of ledger's own options, so that a value
+        // starting with a dash (-1) reaches the key's check instead of being taken for a flag.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new value.", valueName: "value"))
+        var value: [String] = []
 
         @OptionGroup var global: GlobalOptions
 
@@ -123,6 +126,10 @@ extension WaterlineCommand.Settings {
             let keys = WaterlineCommand.Settings.keys
             guard let k = keys.first(where: { $0.name == key }) ?? keys.first(where: { $0.name.lowercased() == key.lowercased() }) else {
                 throw LedgerError.usage("there is no setting \"\(key)\"\(Suggestion.didYouMean(key, among: keys.map(\.name))); the settings are \(keys.map(\.name).joined(separator: ", "))")
+            }
+            guard value.count == 1, let value = value.first else {
+                let found = value.isEmpty ? "" : " (found \(value.map { "\"\($0)\"" }.joined(separator: " ")))"
+                throw LedgerError.usage("give \(k.name) one value: `ledger waterline settings set \(k.name) VALUE`\(found)")
             }
             let (_, old) = try run.active()
             let (settings, session) = try run.waterline.updateSettings(now: run.now) { try k.apply(&$0, value) }

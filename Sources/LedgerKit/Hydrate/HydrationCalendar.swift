@@ -25,7 +25,7 @@ public enum HydrationCalendar {
             "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH",
             "X-WR-CALNAME:Water Reminder",
-            "X-WR-CALDESC:" + escape("Water Reminder: \(offsets.count) reminders a day, \(r.summary). Exported by ledger."),
+            "X-WR-CALDESC:" + escape("Water Reminder: \(offsets.count) reminder\(offsets.count == 1 ? "" : "s") a day, \(r.summary). Exported by ledger."),
         ]
         for (i, offset) in offsets.enumerated() {
             let minute = r.startTime.minuteOfDay + offset

@@ -140,7 +140,7 @@ public enum SessionMerge {
                 kept.createdAt = min(kept.createdAt, next.createdAt)
                 for m in next.unknownFields where kept.unknownFields[m.key] == nil { kept.unknownFields[m.key] = m.value }
                 if next.id != kept.id { removed.append(next.id) }
-                notes.append("sessions \(kept.id) and \(next.id) were both active (started on two devices); merged \(next.id)'s \(next.entries.count) entries into \(kept.id)")
+                notes.append("sessions \(kept.id) and \(next.id) were both active (started on two devices); merged \(next.id)'s \(next.entries.count) \(next.entries.count == 1 ? "entry" : "entries") into \(kept.id)")
             } else {
                 var ended = kept
                 ended.endTime = kept.lastActivity

@@ -226,6 +226,37 @@ import Testing
         #expect(ledger.run("waterline", "sessions", "--json", env: at(14 * 60)).json.arrayValue?.first?["durationMinutes"] == .number(791))
     }
 
+    @Test func anHourIsOneHour() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "settings", "set", "abandonedAfterHours", "1", env: at(0)).status == 0)
+        _ = started(ledger, env: at(1))
+        #expect(ledger.run("waterline", "status", env: at(70)).stdout.contains("Your session has been running for 1 hour."))
+        let status = ledger.run("status", env: at(70)).stdout
+        #expect(status.contains("running for 1 hour (`ledger waterline end`)"), "\(status)")
+    }
+
+    @Test func statusSaysWaterIsDueNowOnceNDrinksAreReached() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        func dueLine(_ minute: Int) -> String {
+            ledger.run("waterline", "status", env: at(minute)).stdout.split(separator: "\n").first { $0.contains("Water due") }.map(String.init) ?? ""
+        }
+        // N = 1: due after every drink, however many there have been.
+        for m in 1...16 { #expect(ledger.run("waterline", "drink", env: at(m)).status == 0) }
+        #expect(dueLine(17) == "  Water due now — you've had 16 drinks since water")
+        #expect(ledger.run("waterline", "water", env: at(18)).status == 0)
+        #expect(dueLine(19) == "  Water due in: 1 drink")
+        #expect(ledger.run("waterline", "drink", env: at(20)).status == 0)
+        #expect(dueLine(21) == "  Water due now — you've had 1 drink since water")
+        // N = 3: counting down, then due.
+        #expect(ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "3", env: at(22)).status == 0)
+        #expect(dueLine(23) == "  Water due in: 2 drinks")
+        #expect(ledger.run("waterline", "drink", env: at(24)).status == 0)
+        #expect(dueLine(25) == "  Water due in: 1 drink")
+        #expect(ledger.run("waterline", "drink", env: at(26)).status == 0)
+        #expect(dueLine(27) == "  Water due now — you've had 3 drinks since water")
+    }
+
     @Test func settingsAreValidatedAndApplyToTheActiveSession() throws {
         let ledger = try TestLedger()
         let id = started(ledger)

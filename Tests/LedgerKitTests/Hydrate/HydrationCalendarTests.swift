@@ -53,5 +53,12 @@ import Testing
         #expect(lines.filter { $0 == "REPEAT:3" }.count == 4)
         #expect(HydrationCalendar.ics(s, followUps: true) == ics)
         #expect(!HydrationCalendar.ics(s).contains("REPEAT:"))
+        #expect(ics.contains("X-WR-CALDESC:Water Reminder: 4 reminders a day\\, every 120 min"))
+    }
+
+    @Test func aSingleDailyReminderIsSingular() {
+        let s = HydrationSchedule(H.schedule("09:00", "10:00", every: 120, followUp: 30), createdAt: H.t("2026-11-01T09:00:00+01:00"))
+        let ics = HydrationCalendar.ics(s)
+        #expect(ics.contains("X-WR-CALDESC:Water Reminder: 1 reminder a day\\, every 120 min"), "\(ics)")
     }
 }

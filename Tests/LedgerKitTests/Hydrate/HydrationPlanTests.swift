@@ -209,6 +209,19 @@ enum H {
         #expect(t.iso8601 == expected)
     }
 
+    @Test(arguments: [
+        // now, time shown, expected: the later pass through the repeated hour that has come.
+        ("2026-10-25T02:07:00+01:00", 2, 40, "2026-10-25T02:40:00+02:00"),
+        ("2026-10-25T02:50:00+01:00", 2, 40, "2026-10-25T02:40:00+01:00"),
+        ("2026-10-25T02:30:00+02:00", 2, 40, "2026-10-24T02:40:00+02:00"),
+        ("2026-11-21T22:10:00+01:00", 22, 15, "2026-11-20T22:15:00+01:00"),
+        ("2026-11-21T22:15:00+01:00", 22, 15, "2026-11-21T22:15:00+01:00"),
+    ])
+    func theLastTimeTheClockShowedATime(now: String, hour: Int, minute: Int, expected: String) {
+        let t = ZonedClock.lastShowing(hour: hour, minute: minute, second: 0, notAfter: Timestamp(iso8601: now)!, in: TimeZone(identifier: "Europe/Paris")!)
+        #expect(t.iso8601 == expected)
+    }
+
     @Test func aWindowStartingInTheSpringGapStartsAfterIt() {
         let plan = H.plan("2026-03-29", "02:30", "06:00", every: 60)
         #expect(H.iso(plan.slots.map(\.time)) == ["2026-03-29T03:30:00+02:00", "2026-03-29T04:30:00+02:00", "2026-03-29T05:30:00+02:00"])

@@ -150,7 +150,10 @@ import Testing
         #expect(kept.state.waterlineValue == 2)
         #expect(kept.storedState == kept.state.json)
         #expect(kept.updatedAt == WaterlineFixture.at(120))
-        #expect(r.notes.count == 1)
+        #expect(r.notes == ["sessions phone and laptop were both active (started on two devices); merged laptop's 2 entries into phone"])
+        // One entry is one entry.
+        let single = active("laptop", startMinute: 20, entries: [WaterlineFixture.water(25, id: "l1")])
+        #expect(SessionMerge.resolveActive([phone, single]).notes.first?.hasSuffix("merged laptop's 1 entry into phone") == true)
     }
 
     @Test func aForgottenSessionFromAnEarlierNightIsEndedAtItsLastLog() {
