@@ -28,8 +28,9 @@ public enum LedgerSetup {
     public enum Outcome: Sendable, Equatable {
         /// A new ledger was created, with its first commit.
         case created
-        /// The directory already was a ledger; missing setup (attributes, driver, remote) was restored.
-        case alreadyInitialized
+        /// The directory already was a ledger; missing setup (attributes, driver, remote) was
+        /// restored, as `restored` says (one phrase each; empty when all was in place).
+        case alreadyInitialized(restored: [String])
     }
 
     /// Creates a ledger at `path` (SPEC §7 `ledger init`): a git repository on branch `main`,
@@ -43,8 +44,7 @@ public enum LedgerSetup {
                 throw LedgerError.invalid("\(path) has a ledger.json but is not a git repository; run `git init -b main` there, then `ledger init` again")
             }
             let repo = try Repository.open(path)
-            try configure(repo, remote: remote)
-            return .alreadyInitialized
+            return .alreadyInitialized(restored: try configure(repo, remote: remote))
         }
         if let entries = try FileSystem.list(path) {
             let emptyGitRepo = entries.map(\.name) == [".git"] && Repository.exists(at: path)
@@ -61,29 +61,35 @@ public enum LedgerSetup {
         }
         try FileSystem.writeAtomically(path + "/.gitattributes", Array(gitattributes.utf8))
         try FileSystem.writeAtomically(path + "/.gitignore", Array(gitignore.utf8))
-        try configure(repo, remote: remote)
+        _ = try configure(repo, remote: remote)
         try repo.commitAll(message: "ledger: new ledger", signature: repo.signature(fallback: signature))
         return .created
     }
 
-    /// Registers the merge driver and the remote (refusing to silently change an existing one).
-    static func configure(_ repo: Repository, remote: String?) throws {
+    /// Registers the merge driver and the remote (refusing to silently change an existing
+    /// one); returns what it had to restore or add.
+    static func configure(_ repo: Repository, remote: String?) throws -> [String] {
+        var done: [String] = []
+        if repo.config("merge.ledger.driver") != mergeDriverCommand { done.append("registered the merge driver in .git/config") }
         try registerMergeDriver(repo)
         let attributesPath = repo.workdir + "/.gitattributes"
         if !FileSystem.exists(attributesPath) {
             try FileSystem.writeAtomically(attributesPath, Array(gitattributes.utf8))
+            done.append("restored .gitattributes")
         }
-        guard let remote else { return }
+        guard let remote else { return done }
         if let existing = repo.config("remote.origin.url") {
             guard existing == remote else {
                 throw LedgerError.invalid("this ledger's remote origin is already \(existing); change it with `git -C \(repo.workdir) remote set-url origin \(remote)`")
             }
-            return
+            return done
         }
         try repo.setConfig("remote.origin.url", remote)
         try repo.setConfig("remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
         try repo.setConfig("branch.main.remote", "origin")
         try repo.setConfig("branch.main.merge", "refs/heads/main")
+        done.append("added the remote origin \(Remote.redact(remote))")
+        return done
     }
 
     /// Registers `ledger merge-driver` as the `ledger` merge driver in the repository's config,

@@ -25,9 +25,13 @@ import Testing
         let before = try Repository.open(ledger.root).headCommit()
         let r = ledger.run("init", ledger.root)
         #expect(r.status == 0)
-        #expect(r.stdout.contains("already a ledger"))
+        #expect(r.stdout == "\(ledger.root) is already a ledger; ledger restored .gitattributes.\n", "\(r)")
         #expect(ledger.read(".gitattributes")?.contains("*.json merge=ledger") == true)
         #expect(try Repository.open(ledger.root).headCommit() == before)
+        let remote = ledger.run("init", ledger.root, "--remote", "/srv/ledger.git")
+        #expect(remote.stdout == "\(ledger.root) is already a ledger; ledger added the remote origin /srv/ledger.git.\n", "\(remote)")
+        let same = ledger.run("init", ledger.root)
+        #expect(same.stdout == "\(ledger.root) is already a ledger; its setup is in place.\n", "\(same)")
     }
 
     @Test func refusesToTakeOverANonEmptyDirectory() throws {

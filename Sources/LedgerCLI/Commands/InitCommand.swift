@@ -25,8 +25,10 @@ struct InitCommand: ParsableCommand {
         case .created:
             Console.print("Created a ledger in \(target) (branch main\(remote.map { ", remote origin \($0)" } ?? "")).")
             Console.print("Next: `ledger status`, or `ledger waterline start` for a night out.")
-        case .alreadyInitialized:
+        case .alreadyInitialized(let restored) where restored.isEmpty:
             Console.print("\(target) is already a ledger; its setup is in place.")
+        case .alreadyInitialized(let restored):
+            Console.print("\(target) is already a ledger; ledger " + restored.joined(separator: ", ") + ".")
         }
     }
 }
