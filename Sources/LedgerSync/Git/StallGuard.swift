@@ -37,15 +37,15 @@ final class StallGuard: Sendable {
             // Ends with the transfer; wakes five times a second.
             while true {
                 usleep(200_000)
-                let cut = state.withLock { s -> Bool in
-                    if s.done { return false }
-                    guard Self.now() - s.last > timeout else { return false }
+                let step = state.withLock { s -> (done: Bool, cut: Bool) in
+                    guard !s.done else { return (true, false) }
+                    guard Self.now() - s.last > timeout else { return (false, false) }
                     s.stalled = true
                     s.last = Self.now()
-                    return true
+                    return (false, true)
                 }
-                if state.withLock({ $0.done }) { return }
-                if cut { Self.shutDownConnections(toPort: port) }
+                if step.done { return }
+                if step.cut { Self.shutDownConnections(toPort: port) }
             }
         }
         watchdog.start()

@@ -183,11 +183,7 @@ private struct Run {
         let changes = try repo.workTreeChanges()
         guard !changes.isEmpty else { return }
         let present = changes.filter { $0.change != .deleted }.map(\.path)
-        let problems = try blockingErrors(in: present)
-        if !problems.isEmpty {
-            let files = Set(problems.map(\.path)).count
-            throw LedgerError.invalid("\(files == 1 ? "a changed document is" : "\(files) changed documents are") invalid, so nothing was committed or pushed; fix \(files == 1 ? "it" : "them") (`ledger check` shows the same list) and sync again:", problems: problems)
-        }
+        try refuse(blockingErrors(in: present), documents: "changed", consequence: "nothing was committed or pushed")
         validated.formUnion(present)
         let index = try repo.index()
         for c in changes {
@@ -216,9 +212,15 @@ private struct Run {
             // A first publish sends everything: a whole check (with its record of clean files).
             problems = try blockingErrors(in: nil)
         }
+        try refuse(problems, documents: "committed", consequence: "nothing was pushed (the commits stay here)")
+    }
+
+    /// Stops the sync when `problems` is not empty: "2 changed documents are invalid, so …".
+    func refuse(_ problems: [Problem], documents: String, consequence: String) throws {
         guard !problems.isEmpty else { return }
         let files = Set(problems.map(\.path)).count
-        throw LedgerError.invalid("\(files == 1 ? "a committed document is" : "\(files) committed documents are") invalid, so nothing was pushed (the commits stay here); fix \(files == 1 ? "it" : "them") (`ledger check` shows the same list) and sync again:", problems: problems)
+        let subject = files == 1 ? "a \(documents) document is" : "\(files) \(documents) documents are"
+        throw LedgerError.invalid("\(subject) invalid, so \(consequence); fix \(files == 1 ? "it" : "them") (`ledger check` shows the same list) and sync again:", problems: problems)
     }
 
     /// The errors that keep documents from being committed or pushed, in `paths` (nil: all).
