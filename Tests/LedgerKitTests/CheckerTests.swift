@@ -277,6 +277,41 @@ extension CheckReport {
         #expect(try f.check(cache: true).filesFromCache == 20)
     }
 
+    @Test func theCacheTrustsADirectorysEntriesOnlyWhileItIsUnchanged() throws {
+        let f = try CheckFixture()
+        for i in 0..<10 { try f.save(Note.make("n\(i)", "note \(i)")) }
+        try f.write("notes/items/2026/broken.json", "{")
+        let dirs = ["notes", "notes/items", "notes/items/2026"]
+        func ageAll() {
+            for p in dirs + ["ledger.json", "notes/items/2026/broken.json"] + (0..<10).map({ "notes/items/2026/n\($0).json" }) { f.age(p) }
+        }
+        ageAll()
+        let first = try f.check(cache: true)
+        #expect(first.directoriesListed == 3 && first.errorCount == 1)
+        let second = try f.check(cache: true)
+        // Nothing listed; the file with problems is read again, and reported again.
+        #expect(second.directoriesListed == 0 && second.filesChecked == 12 && second.filesFromCache == 11)
+        #expect(second.messages("notes/items/2026/broken.json").count == 1)
+
+        // A file added, one removed, a new year folder: each directory changed is listed again.
+        try f.write("notes/items/2026/added.json", "[")
+        try FileSystem.remove(f.dir.url("notes/items/2026/n4.json"))
+        try f.write("notes/items/2025/other.json", "nope")
+        let third = try f.check(cache: true)
+        #expect(third.directoriesListed == 3)  // notes/items, notes/items/2025, notes/items/2026
+        #expect(Set(third.problems.filter { $0.severity == .error }.map(\.path))
+            == ["notes/items/2026/broken.json", "notes/items/2026/added.json", "notes/items/2025/other.json"])
+        #expect(third.filesChecked == 13 && third.problems.allSatisfy { $0.path != "notes/items/2026/n4.json" })
+
+        // Changed within the racy window of the record: listed again until it is older.
+        #expect(try f.check(cache: true).directoriesListed == 3)
+        ageAll()
+        for p in ["notes/items/2025", "notes/items/2025/other.json", "notes/items/2026/added.json"] { f.age(p) }
+        _ = try f.check(cache: true)
+        let settled = try f.check(cache: true)
+        #expect(settled.directoriesListed == 0 && settled.filesChecked == 13 && settled.errorCount == 3)
+    }
+
     @Test func aScopedCheckReadsOnlyItsFilesYetSeesDuplicatesAndDanglingReferences() throws {
         let f = try CheckFixture()
         for i in 0..<30 { try f.save(Note.make("n\(i)", "note \(i)")) }

@@ -67,7 +67,7 @@ struct LogCommand: ParsableCommand {
 extension LogCommand {
     /// `ledger brew log show ID [--json]`
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a brew log.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a brew log.")
 
         @Argument(help: ArgumentHelp("The log's id or a unique prefix.", valueName: "id"))
         var id: String
@@ -103,7 +103,7 @@ extension LogCommand {
 
     /// `ledger brew log delete ID [--yes]`
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a brew log (asks first).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a brew log (asks first).")
 
         @Argument(help: ArgumentHelp("The log's id or a unique prefix.", valueName: "id"))
         var id: String

@@ -78,7 +78,7 @@ struct RecipeCommand: ParsableCommand {
 extension RecipeCommand {
     /// `ledger brew recipe show REF [--json]`
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a recipe's defaults and steps.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a recipe's defaults and steps.")
 
         @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"))
         var recipe: String
@@ -122,6 +122,7 @@ extension RecipeCommand {
     /// `ledger brew recipe duplicate REF [--name NAME]`
     struct Duplicate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "duplicate",
             abstract: "Copy a recipe into a new custom recipe you can edit; prints the new id.")
 
         @Argument(help: ArgumentHelp("The recipe to copy: id, unique id prefix or name.", valueName: "ref"))
@@ -162,6 +163,7 @@ extension RecipeCommand {
     /// `ledger brew recipe edit REF [--name …] [--dose …] … | --editor`
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a custom recipe, by flags or in $EDITOR; an edit that would make it invalid is not saved.",
             discussion: """
                 Steps are numbered from 1 as `recipe show` lists them. Timers take seconds or M:SS \
@@ -310,7 +312,7 @@ extension RecipeCommand {
 
     /// `ledger brew recipe delete REF [--yes]`
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a custom recipe (asks first; brew logs keep its name).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a custom recipe (asks first; brew logs keep its name).")
 
         @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"))
         var recipe: String

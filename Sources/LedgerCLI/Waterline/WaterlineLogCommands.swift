@@ -5,6 +5,7 @@ extension WaterlineCommand {
     /// `ledger waterline start`
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Start a night-out session (only one may be active).")
 
         @Option(help: ArgumentHelp("When it started, if not now: 21:00, 2026-11-21T21:00 or a timestamp with its offset.", valueName: "time"))
@@ -43,6 +44,7 @@ extension WaterlineCommand {
     /// `ledger waterline drink [--preset NAME] [--type T] [--size OZ] [--abv PCT] [--std N]`
     struct Drink: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "drink",
             abstract: "Log an alcoholic drink in the active session.",
             discussion: """
                 With no options, logs one standard drink. --preset takes a preset's name or id \
@@ -96,6 +98,7 @@ extension WaterlineCommand {
     /// `ledger waterline water [--amount N]`
     struct Water: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "water",
             abstract: "Log water in the active session (the default amount unless --amount).")
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Amount in your units (or with a unit: 250ml, 8oz).", valueName: "n"))
@@ -154,6 +157,7 @@ extension WaterlineCommand {
     /// `ledger waterline edit ID [--std N] [--time ISO] …`
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change an entry; the Waterline and summary are recomputed.",
             discussion: "ID is an entry id or a unique prefix of one (`ledger waterline entries`). Changing the size or ABV of a drink without --std re-estimates it.")
 
@@ -237,6 +241,7 @@ extension WaterlineCommand {
     /// `ledger waterline delete ID`
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete an entry (no confirmation); the Waterline and summary are recomputed.")
 
         @Argument(help: ArgumentHelp("The entry's id (or a unique prefix).", valueName: "id"))
@@ -266,6 +271,7 @@ extension WaterlineCommand {
     /// `ledger waterline end [--yes]`
     struct End: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "end",
             abstract: "End the active session (asks first; --yes for scripts) and show its summary.")
 
         @Flag(help: "Do not ask for confirmation.")

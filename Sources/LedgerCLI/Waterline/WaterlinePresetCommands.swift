@@ -5,6 +5,7 @@ extension WaterlineCommand {
     /// `ledger waterline presets [list|add|edit|delete]`
     struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "presets",
             abstract: "Drink presets: list (the default), add, edit, delete.",
             subcommands: [List.self, Add.self, Edit.self, Delete.self],
             defaultSubcommand: List.self)
@@ -14,7 +15,7 @@ extension WaterlineCommand {
 extension WaterlineCommand.Presets {
     /// `ledger waterline presets [list] [--json]`
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the drink presets.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the drink presets.")
 
         @Flag(help: "Print the presets as a JSON array.")
         var json = false
@@ -76,7 +77,7 @@ extension WaterlineCommand.Presets {
 
     /// `ledger waterline presets add NAME --type T [--size OZ] [--abv PCT] [--std N]`
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a drink preset (its id is made from the name).")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a drink preset (its id is made from the name).")
 
         @Argument(help: ArgumentHelp("What you call it (\"Vodka soda\").", valueName: "name"))
         var name: String
@@ -123,6 +124,7 @@ extension WaterlineCommand.Presets {
     /// `ledger waterline presets edit REF [--name NAME] [--type T] [--size OZ] [--abv PCT] [--std N]`
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a drink preset (entries already logged keep their values).",
             discussion: "Changing the size or ABV without --std re-estimates it.")
 
@@ -182,6 +184,7 @@ extension WaterlineCommand.Presets {
     /// `ledger waterline presets delete REF`
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a drink preset (entries logged with it keep their values).")
 
         @Argument(help: ArgumentHelp("The preset's name or id.", valueName: "preset"))

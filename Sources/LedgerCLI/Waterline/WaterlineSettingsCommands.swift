@@ -6,6 +6,7 @@ extension WaterlineCommand {
     /// `ledger waterline settings [show|set KEY VALUE]`
     struct Settings: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "settings",
             abstract: "Pacing settings: show (the default), set KEY VALUE.",
             subcommands: [Show.self, SetValue.self],
             defaultSubcommand: Show.self)
@@ -80,7 +81,7 @@ extension WaterlineCommand.Settings {
 
     /// `ledger waterline settings [show] [--json]`
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the settings.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the settings.")
 
         @Flag(help: "Print the settings document as JSON.")
         var json = false

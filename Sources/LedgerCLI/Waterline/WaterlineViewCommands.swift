@@ -5,6 +5,7 @@ extension WaterlineCommand {
     /// `ledger waterline status [--json]`
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "The active session: the Waterline gauge, counts, when water is due and the next reminder.")
 
         @Flag(help: "Print the state as JSON (sessionId is null when no session is active).")
@@ -62,6 +63,7 @@ extension WaterlineCommand {
     /// `ledger waterline entries [--session ID] [--json]`
     struct Entries: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "entries",
             abstract: "The timeline of the active session (or the most recent, or --session).")
 
         @Option(help: ArgumentHelp("A session id or prefix.", valueName: "id"))
@@ -109,6 +111,7 @@ extension WaterlineCommand {
     /// `ledger waterline summary [ID] [--json]`
     struct Summary: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "summary",
             abstract: "A session's summary: totals, duration, pacing adherence, the Waterline's range and the timeline.",
             discussion: "Without ID: the active session (so far), else the most recent one.")
 
@@ -154,6 +157,7 @@ extension WaterlineCommand {
     /// `ledger waterline sessions [--all] [--json]`
     struct Sessions: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sessions",
             abstract: "The last 5 sessions (--all: every one), newest first.")
 
         @Flag(help: "List every session, not only the last 5.")
@@ -194,6 +198,7 @@ extension WaterlineCommand {
     /// `ledger waterline reminders [--json]`
     struct Reminders: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reminders",
             abstract: "What fires next, when, and its text: time-based reminders, per-drink reminders and the pacing warning.")
 
         @Flag(help: "Print the reminders as JSON.")

@@ -5,22 +5,26 @@ import Glibc
 import Darwin
 #endif
 
-/// The device-local record of files that were clean at the last `ledger check`
-/// (`.git/ledger/check-cache`), so a revalidation after one hand edit reads one file.
+/// The device-local record of the last `ledger check` (`.git/ledger/check-cache`): each
+/// directory's entries and the files that were clean, so a revalidation after one hand edit
+/// reads one file and lists no directory.
 ///
 /// A file is skipped only when its size, mtime, ctime and inode all match the record and it
 /// was not modified within two seconds before the record was written (the "racily clean"
 /// rule git uses: an edit in the same clock tick as the check could otherwise go unseen).
-/// The record is text, grouped by directory in the order `check` walks, and is read and
-/// written as a stream in lockstep with the walk, so its memory cost does not grow with the
-/// ledger.
+/// A directory's entries are taken from the record under the same rule applied to the
+/// directory itself, whose mtime changes whenever an entry is added, removed or renamed
+/// (git's untracked cache relies on the same). The record is text, grouped by directory in
+/// the order `check` walks, and is read and written as a stream in lockstep with the walk,
+/// so its memory cost does not grow with the ledger.
 ///
-///     ledger-check-cache	<revision>
-///     D	waterline/presets
+///     ledger-check-cache	<revision>	<kinds>
+///     D	brew/logs/2016	<size>	<mtime ns>	<ctime ns>	<inode>     (no stamp: list it again)
 ///     F	beer.json	<size>	<mtime ns>	<ctime ns>	<inode>	<tags>	<references>
+///     E	notes.txt	<f, d, l or o>     (any other entry: a file with problems, a subdirectory)
 enum CheckCache {
     /// Bump when validation rules change in a way that could turn a clean file invalid.
-    static let revision = "1"
+    static let revision = "2"
 
     static func header(_ schema: Schema) -> String {
         "ledger-check-cache\t\(revision)\t\(schema.documentTypes.map(\.kind.name).joined(separator: ","))"
@@ -33,23 +37,90 @@ enum CheckCache {
         var references: [DocumentReference]
     }
 
-    /// One directory's lines of the record: the bytes, and each file's line in them.
+    /// One directory's lines of the record, in the order they were written (the order the
+    /// directory was listed in then, which is usually the order it is listed in now).
     struct Block: Sendable {
+        /// The directory's stamp when its entries were recorded (nil: not to be trusted).
+        var directory: FileSystem.Stamp?
+        /// The directory's other entries (`E` lines).
+        var others: [(name: String, type: FileSystem.EntryType)] = []
+        /// The `F` lines.
         var bytes: [UInt8] = []
-        /// Each file's line, by `CheckCache.nameHash` of its name.
-        var lines: [UInt64: Range<Int>] = [:]
+        /// Where each line starts in `bytes`, then where the last one ends.
+        var starts: [Int] = [0]
 
-        /// The line recorded for the file `name` (to parse with `CheckCache.parse`).
-        func line(for name: String) -> ArraySlice<UInt8>? {
-            guard !lines.isEmpty else { return nil }
+        /// The directory's entries as recorded, when it has not changed since (and was not
+        /// changing while it was recorded).
+        func entries(ifUnchanged current: FileSystem.Stamp, racyThreshold: Int64) -> [(String, FileSystem.EntryType)]? {
+            guard let d = directory, d.sameFile(as: current), d.modifiedNanoseconds < racyThreshold else { return nil }
+            var out: [(String, FileSystem.EntryType)] = []
+            out.reserveCapacity(count + others.count)
+            for i in 0..<count { out.append((String(decoding: name(i), as: UTF8.self), .file)) }
+            for o in others { out.append((o.name, o.type)) }
+            return out
+        }
+
+        var count: Int { starts.count - 1 }
+
+        /// Line `i`, without its newline (to parse with `CheckCache.parse`).
+        subscript(i: Int) -> ArraySlice<UInt8> { bytes[starts[i]..<(starts[i + 1] - 1)] }
+
+        mutating func append(_ line: ArraySlice<UInt8>) {
+            bytes.append(contentsOf: line)
+            bytes.append(0x0A)
+            starts.append(bytes.count)
+        }
+
+        /// Whether line `i` is the one of the file named `name`: it starts with "F\t<name>\t".
+        func line(_ i: Int, isFor name: UnsafeBufferPointer<UInt8>) -> Bool {
+            let start = starts[i] + 2, end = start + name.count
+            guard end < starts[i + 1], bytes[end] == 0x09 else { return false }
+            return bytes.withUnsafeBufferPointer { b in
+                memcmp(b.baseAddress! + start, name.baseAddress!, name.count) == 0
+            }
+        }
+
+        /// The name of line `i`'s file.
+        func name(_ i: Int) -> ArraySlice<UInt8> {
+            let from = starts[i] + 2
+            let to = bytes[from..<(starts[i + 1] - 1)].firstIndex(of: 0x09) ?? starts[i + 1] - 1
+            return bytes[from..<to]
+        }
+    }
+
+    /// Finds files' lines in a block, for names asked in about the order they were recorded:
+    /// each is looked for at the line after the last one found, then near it, and only then
+    /// through an index of every name in the block (built once, when the order has changed).
+    struct Lookup {
+        let block: Block
+        private var next: Int
+        private var index: [UInt64: Int]?
+
+        init(_ block: Block, from position: Int = 0) {
+            self.block = block
+            next = min(position, block.count)
+        }
+
+        /// The index of the line recorded for the file `name`.
+        mutating func line(for name: String) -> Int? {
+            guard block.count > 0 else { return nil }
             var n = name
-            return n.withUTF8 { nb -> ArraySlice<UInt8>? in
-                guard let r = lines[CheckCache.nameHash(nb)] else { return nil }
-                // "F\t<name>\t": make sure it is this name, not a hash collision.
-                let nameStart = r.lowerBound + 2, nameEnd = nameStart + nb.count
-                guard nameEnd < r.upperBound, bytes[nameEnd] == 0x09,
-                      Bytes.equal(bytes[nameStart..<nameEnd], nb) else { return nil }
-                return bytes[r]
+            return n.withUTF8 { nb -> Int? in
+                for i in [next, next + 1, next - 1, next + 2, next - 2] where i >= 0 && i < block.count {
+                    if block.line(i, isFor: nb) {
+                        next = i + 1
+                        return i
+                    }
+                }
+                if index == nil {
+                    var byName: [UInt64: Int] = [:]
+                    byName.reserveCapacity(block.count)
+                    for i in 0..<block.count { byName[CheckCache.nameHash(block.name(i))] = i }
+                    index = byName
+                }
+                guard let i = index?[CheckCache.nameHash(nb)], block.line(i, isFor: nb) else { return nil }
+                next = i + 1
+                return i
             }
         }
     }
@@ -61,10 +132,60 @@ enum CheckCache {
         return h
     }
 
+    /// Whether `s` can be written in a field of the record (no tab, newline or return).
+    static func recordable(_ s: String) -> Bool {
+        !s.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+
+    /// A `D` line: the directory, and its stamp when its entries may be trusted.
+    static func directory(_ line: ArraySlice<UInt8>?) -> (path: String, stamp: FileSystem.Stamp?)? {
+        guard let line, line.count >= 2, line.first == UInt8(ascii: "D"), line[line.startIndex + 1] == 0x09 else { return nil }
+        let fields = line.dropFirst(2).split(separator: 0x09, omittingEmptySubsequences: false)
+        let path = String(decoding: fields[0], as: UTF8.self)
+        let numbers = fields.dropFirst().compactMap { number($0) }
+        guard fields.count == 5, numbers.count == 4 else { return (path, nil) }
+        return (path, FileSystem.Stamp(size: Int64(numbers[0]), modifiedNanoseconds: Int64(bitPattern: numbers[1]),
+                                       changedNanoseconds: Int64(bitPattern: numbers[2]), inode: numbers[3], type: .directory))
+    }
+
+    /// A decimal field.
+    static func number(_ digits: some Collection<UInt8>) -> UInt64? {
+        guard !digits.isEmpty, digits.count <= 20 else { return nil }
+        var v: UInt64 = 0
+        for b in digits {
+            let d = b &- 0x30
+            guard d < 10 else { return nil }
+            v = v &* 10 &+ UInt64(d)
+        }
+        return v
+    }
+
+    /// How an `E` line writes an entry's type.
+    enum EntryTypeCode {
+        static func code(_ t: FileSystem.EntryType) -> UInt8 {
+            switch t {
+            case .file: UInt8(ascii: "f")
+            case .directory: UInt8(ascii: "d")
+            case .symlink: UInt8(ascii: "l")
+            case .other: UInt8(ascii: "o")
+            }
+        }
+
+        static func type(_ c: UInt8) -> FileSystem.EntryType? {
+            switch c {
+            case UInt8(ascii: "f"): .file
+            case UInt8(ascii: "d"): .directory
+            case UInt8(ascii: "l"): .symlink
+            case UInt8(ascii: "o"): .other
+            default: nil
+            }
+        }
+    }
+
     /// Reads the record one directory block at a time.
     final class Reader {
         private var lines: LineReader
-        private var pending: String?  // the next block's directory, already read
+        private var pending: (path: String, stamp: FileSystem.Stamp?)?  // the next block's directory, already read
         /// Files changed after this instant (ns) are never trusted.
         let racyThreshold: Int64
         /// Entries read so far, and whether blocks were skipped (directories gone).
@@ -76,32 +197,34 @@ enum CheckCache {
             self.lines = lines
             racyThreshold = stamp.modifiedNanoseconds - 2_000_000_000
             guard let first = lines.next(), String(decoding: first, as: UTF8.self) == CheckCache.header(schema) else { return nil }
-            pending = Self.directory(lines.next())
+            pending = CheckCache.directory(lines.next())
         }
 
         /// Whether every line has been read.
         var atEnd: Bool { pending == nil && lines.atEnd }
 
-        private static func directory(_ line: ArraySlice<UInt8>?) -> String? {
-            guard let line, line.count >= 2, line.first == UInt8(ascii: "D"), line[line.startIndex + 1] == 0x09 else { return nil }
-            return String(decoding: line.dropFirst(2), as: UTF8.self)
-        }
 
         /// The lines recorded for `dir`, which the walk visits now, by file name (parse them
         /// with `CheckCache.parse`); blocks of directories the walk has passed without visiting
         /// are skipped.
         func block(for dir: String) -> Block {
-            while let d = pending, CheckCache.walkOrderPrecedes(d, dir) { skipBlock() }
-            guard pending == dir else { return Block() }
-            var block = Block()
+            while let d = pending, CheckCache.walkOrderPrecedes(d.path, dir) { skipBlock() }
+            guard let d = pending, d.path == dir else { return Block() }
+            var block = Block(directory: d.stamp)
             pending = nil
             while let line = lines.next() {
-                if let d = Self.directory(line) { pending = d; break }
-                // "F\t<name>\t…": the name is between the first two tabs.
-                guard line.count > 2, line.first == UInt8(ascii: "F"), let tab = line.dropFirst(2).firstIndex(of: 0x09) else { continue }
-                let start = block.bytes.count
-                block.bytes.append(contentsOf: line)
-                block.lines[CheckCache.nameHash(line[(line.startIndex + 2)..<tab])] = start..<block.bytes.count
+                if let d = CheckCache.directory(line) { pending = d; break }
+                guard line.count > 2, line[line.startIndex + 1] == 0x09 else { continue }
+                switch line.first {
+                case UInt8(ascii: "F"):  // "F\t<name>\t…"
+                    block.append(line)
+                case UInt8(ascii: "E"):  // "E\t<name>\t<type>"
+                    guard let tab = line.dropFirst(2).lastIndex(of: 0x09), tab + 2 == line.endIndex,
+                          let type = EntryTypeCode.type(line[tab + 1]) else { block.directory = nil; continue }
+                    block.others.append((String(decoding: line[(line.startIndex + 2)..<tab], as: UTF8.self), type))
+                default:
+                    continue
+                }
                 entriesRead += 1
             }
             return block
@@ -111,7 +234,7 @@ enum CheckCache {
             pending = nil
             skippedBlocks = true
             while let line = lines.next() {
-                if let d = Self.directory(line) { pending = d; return }
+                if let d = CheckCache.directory(line) { pending = d; return }
             }
         }
     }
@@ -122,7 +245,8 @@ enum CheckCache {
         private let tmp: String
         private let fd: Int32
         private var buffer: [UInt8] = []
-        private var currentDir: String?
+        /// Whether the current directory's lines are written (its path fits on a line).
+        private var recording = false
         private var failed = false
         /// Entries written, and whether any of them was not taken unchanged from the old record.
         private(set) var entriesWritten = 0
@@ -138,41 +262,67 @@ enum CheckCache {
             append(CheckCache.header(schema) + "\n")
         }
 
-        /// Records a file's line from the old record, unchanged.
-        func add(dir: String, line: ArraySlice<UInt8>) {
-            enter(dir)
+        /// Starts the block of the directory `dir`, whose entries follow; `stamp` is the
+        /// directory's when its entries may be trusted next time.
+        func enter(_ dir: String, stamp: FileSystem.Stamp?) {
+            recording = CheckCache.recordable(dir)
+            guard recording else { return }
+            append("D\t")
+            append(dir)
+            if let s = stamp { appendStamp(s) }
+            buffer.append(0x0A)
+        }
+
+        /// Notes that the record differs from the old one (it has to be rewritten).
+        func noteChange() { changed = true }
+
+        /// Records a clean file's line from the old record, unchanged.
+        func add(line: ArraySlice<UInt8>) {
+            guard recording else { return }
             entriesWritten += 1
             buffer.append(contentsOf: line)
             buffer.append(0x0A)
             if buffer.count >= 1 << 16 { flush() }
         }
 
-        private func enter(_ dir: String) {
-            if currentDir != dir {
-                append("D\t\(dir)\n")
-                currentDir = dir
-            }
-        }
-
         /// Records a file newly found clean.
-        func add(dir: String, name: String, entry: Entry) {
-            enter(dir)
-            entriesWritten += 1
+        func add(name: String, entry: Entry) {
+            let tags = entry.tags.joined(separator: "\u{1F}")
+            let references = entry.references.map { "\($0.kind)\u{1F}\($0.id)\u{1F}\($0.pointer)" }.joined(separator: "\u{1E}")
+            guard recording else { return }
             changed = true
-            let s = entry.stamp
-            buffer.append(UInt8(ascii: "F")); buffer.append(0x09)
-            buffer.append(contentsOf: name.utf8); buffer.append(0x09)
-            appendNumber(UInt64(s.size)); buffer.append(0x09)
-            appendNumber(UInt64(bitPattern: s.modifiedNanoseconds)); buffer.append(0x09)
-            appendNumber(UInt64(bitPattern: s.changedNanoseconds)); buffer.append(0x09)
-            appendNumber(s.inode); buffer.append(0x09)
-            if !entry.tags.isEmpty { buffer.append(contentsOf: entry.tags.joined(separator: "\u{1F}").utf8) }
-            buffer.append(0x09)
-            if !entry.references.isEmpty {
-                buffer.append(contentsOf: entry.references.map { "\($0.kind)\u{1F}\($0.id)\u{1F}\($0.pointer)" }.joined(separator: "\u{1E}").utf8)
+            guard CheckCache.recordable(tags), CheckCache.recordable(references) else {
+                return addOther(name: name, type: .file)  // listed, but checked every time
             }
+            entriesWritten += 1
+            buffer.append(UInt8(ascii: "F")); buffer.append(0x09)
+            buffer.append(contentsOf: name.utf8)
+            appendStamp(entry.stamp)
+            buffer.append(0x09)
+            buffer.append(contentsOf: tags.utf8)
+            buffer.append(0x09)
+            buffer.append(contentsOf: references.utf8)
             buffer.append(0x0A)
             if buffer.count >= 1 << 16 { flush() }
+        }
+
+        /// Records any other entry of the directory: a file with problems, a subdirectory.
+        func addOther(name: String, type: FileSystem.EntryType) {
+            guard recording else { return }
+            entriesWritten += 1
+            buffer.append(UInt8(ascii: "E")); buffer.append(0x09)
+            buffer.append(contentsOf: name.utf8); buffer.append(0x09)
+            buffer.append(EntryTypeCode.code(type))
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 16 { flush() }
+        }
+
+        /// "\t<size>\t<mtime ns>\t<ctime ns>\t<inode>"
+        private func appendStamp(_ s: FileSystem.Stamp) {
+            buffer.append(0x09); appendNumber(UInt64(s.size))
+            buffer.append(0x09); appendNumber(UInt64(bitPattern: s.modifiedNanoseconds))
+            buffer.append(0x09); appendNumber(UInt64(bitPattern: s.changedNanoseconds))
+            buffer.append(0x09); appendNumber(s.inode)
         }
 
         private func appendNumber(_ n: UInt64) {
@@ -237,18 +387,7 @@ enum CheckCache {
                 }
             }
             guard count == 7, b.count > 2, b[0] == UInt8(ascii: "F"), tabs.0 == 1, tabs.1 > 2 else { return nil }
-            func number(_ from: Int, _ to: Int) -> UInt64? {
-                guard to > from, to - from <= 20 else { return nil }
-                var v: UInt64 = 0
-                var i = from
-                while i < to {
-                    let d = b[i] &- 0x30
-                    guard d < 10 else { return nil }
-                    v = v &* 10 &+ UInt64(d)
-                    i += 1
-                }
-                return v
-            }
+            func number(_ from: Int, _ to: Int) -> UInt64? { CheckCache.number(UnsafeBufferPointer(rebasing: b[from..<to])) }
             guard let size = number(tabs.1 + 1, tabs.2), let m = number(tabs.2 + 1, tabs.3),
                   let c = number(tabs.3 + 1, tabs.4), let ino = number(tabs.4 + 1, tabs.5) else { return nil }
             let stamp = FileSystem.Stamp(size: Int64(size), modifiedNanoseconds: Int64(bitPattern: m),
@@ -274,8 +413,8 @@ enum CheckCache {
         var dir = ""
         var out: [DocumentFacts] = []
         while let line = lines.next() {
-            if line.first == UInt8(ascii: "D"), line.count >= 2 {
-                dir = String(decoding: line.dropFirst(2), as: UTF8.self)
+            if let d = directory(line) {
+                dir = d.path
                 continue
             }
             // Cheap test first: most lines have neither tags nor references.
@@ -284,8 +423,7 @@ enum CheckCache {
                   let tab = line.dropFirst(2).firstIndex(of: 0x09) else { continue }
             let name = String(decoding: line[(line.startIndex + 2)..<tab], as: UTF8.self)
             let file = dir.isEmpty ? name : dir + "/" + name
-            guard !except.contains(file), let stamp = FileSystem.stamp(store.absolute(file)), stamp.size == entry.stamp.size,
-                  stamp.modifiedNanoseconds == entry.stamp.modifiedNanoseconds, stamp.inode == entry.stamp.inode,
+            guard !except.contains(file), let stamp = FileSystem.stamp(store.absolute(file)), stamp.sameFile(as: entry.stamp),
                   case .document(let t, let id) = FileRole.classify(file, type: .file, in: schema) else { continue }
             out.append(DocumentFacts(path: file, kind: t.kind.name, id: id, references: entry.references, tags: entry.tags))
         }
@@ -325,7 +463,11 @@ final class LineReader {
     /// next call.
     func next() -> ArraySlice<UInt8>? {
         while true {
-            if let nl = buffer[start..<end].firstIndex(of: 0x0A) {
+            let newline = buffer.withUnsafeBufferPointer { b -> Int? in
+                guard end > start, let p = memchr(b.baseAddress! + start, 0x0A, end - start) else { return nil }
+                return UnsafeRawPointer(b.baseAddress!).distance(to: UnsafeRawPointer(p))
+            }
+            if let nl = newline {
                 let line = buffer[start..<nl]
                 start = nl + 1
                 return line

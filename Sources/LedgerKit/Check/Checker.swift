@@ -11,6 +11,8 @@ public struct CheckReport: Sendable {
     public var filesChecked: Int
     /// Files skipped because the check cache knew them to be clean.
     public var filesFromCache: Int
+    /// Directories listed (the others' entries were known from the check cache).
+    public var directoriesListed: Int
 
     public var errorCount: Int { problems.count { $0.severity == .error } }
     public var warningCount: Int { problems.count { $0.severity == .warning } }
@@ -61,18 +63,22 @@ public struct Checker: Sendable {
         if targeted, let scope {
             run.targeted = true
             try visit(scope, with: &run)
+            run.finish()
             if useCache { run.tagged += CheckCache.taggedFacts(path: cachePath, schema: schema, store: store, except: run.seen) }
         } else {
             // The root holds one document; the app directories hold the rest; anything else at
             // the top level (README, .git, scripts) is the user's business.
             if let manifest = FileSystem.stamp(store.absolute("ledger.json")) {
-                try run.process(dir: "", names: [("ledger.json", manifest.type)])
+                let block = run.cache?.block(for: "") ?? CheckCache.Block()
+                run.enqueue(.directory("", stamp: nil, subdirectories: [], listed: false))
+                try run.process(dir: "", names: [("ledger.json", manifest.type)], block: block)
             } else {
                 run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (run `ledger init`)")))
             }
             for dir in schema.appDirectories.sorted(by: { Bytes.precedes($0, $1) }) {
                 try run.walk(dir)
             }
+            run.finish()
         }
         if let scope = run.scope {
             for path in scope.sorted() where !run.seen.contains(path) && !run.scopeDirectories.contains(path) {
@@ -97,7 +103,8 @@ public struct Checker: Sendable {
         let order = run.problems.enumerated().sorted { a, b in
             a.element.path == b.element.path ? a.offset < b.offset : Bytes.precedes(a.element.path, b.element.path)
         }.map(\.element)
-        return CheckReport(problems: order, fixed: run.fixed, filesChecked: run.filesChecked, filesFromCache: run.filesFromCache)
+        return CheckReport(problems: order, fixed: run.fixed, filesChecked: run.filesChecked, filesFromCache: run.filesFromCache,
+                           directoriesListed: run.directoriesListed)
     }
 
     /// A scoped check's files: each directory walked, the files grouped by directory.
@@ -142,11 +149,12 @@ private struct Run {
     var fixed: [Problem] = []
     var filesChecked = 0
     var filesFromCache = 0
+    var directoriesListed = 0
     /// Paths in scope that were seen, to report scope paths that are not documents.
     var seen: Set<String> = []
     var scopeDirectories: Set<String> = []
     /// Hashes of (kind, id) of every collection document, and those seen twice.
-    var ids: Set<UInt64> = []
+    var ids = HashSet64(capacity: 1 << 16)
     var duplicateCandidates: [(kind: String, id: String)] = []
     /// References, for the dangling-reference check.
     var references: [(path: String, reference: DocumentReference)] = []
@@ -157,6 +165,9 @@ private struct Run {
     var scopedDocuments: [(path: String, kind: String, id: String)] = []
     /// A scoped check's lookups of documents by id, per collection kind.
     var lookups: [String: CollectionLookup] = [:]
+    /// Directories entered and batches handed to the workers, not yet recorded, in walk order.
+    var inFlight: [Pending] = []
+    let workers: DispatchQueue
 
     init(store: LedgerStore, schema: Schema, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?,
          writer: CheckCache.Writer?) {
@@ -167,6 +178,7 @@ private struct Run {
         self.threads = threads
         self.cache = cache
         self.writer = writer
+        workers = DispatchQueue(label: "ledger.check", attributes: threads > 1 ? .concurrent : [])
     }
 
     func inScope(_ path: String) -> Bool { Run.inScope(path, scope) }
@@ -176,26 +188,51 @@ private struct Run {
     }
 
     mutating func walk(_ dir: String) throws {
-        guard let entries = try FileSystem.list(store.absolute(dir)) else { return }
+        let block = cache?.block(for: dir) ?? CheckCache.Block()
+        guard let stamp = FileSystem.stamp(following: store.absolute(dir)), stamp.type == .directory else { return }
+        // The entries as recorded, when the directory has not changed since; else listed.
+        var entries: [(String, FileSystem.EntryType)]
+        let listed: Bool
+        if let known = block.entries(ifUnchanged: stamp, racyThreshold: cache?.racyThreshold ?? .min) {
+            entries = known
+            listed = false
+        } else {
+            guard let list = try FileSystem.list(store.absolute(dir)) else { return }
+            entries = list.compactMap { $0.name.hasPrefix(".") ? nil : ($0.name, $0.type) }
+            listed = true
+            directoriesListed += 1
+        }
         if scope?.contains(dir) == true { scopeDirectories.insert(dir) }
         var files: [(String, FileSystem.EntryType)] = []
         var subdirs: [String] = []
-        for e in entries where !e.name.hasPrefix(".") {
-            if e.type == .directory, !e.name.hasSuffix(".json") { subdirs.append(e.name) } else { files.append((e.name, e.type)) }
+        for e in entries {
+            if e.1 == .directory, !e.0.hasSuffix(".json") { subdirs.append(e.0) } else { files.append(e) }
         }
-        // Files need no order (the cache's block for a directory is looked up by name, and
-        // problems are sorted at the end); directories are visited in the cache's order.
-        try process(dir: dir, names: files)
+        entries = []
+        if writer != nil {
+            // A name that does not fit on a line of the record means listing it every time.
+            let trusted = files.allSatisfy { CheckCache.recordable($0.0) } && subdirs.allSatisfy(CheckCache.recordable)
+            enqueue(.directory(dir, stamp: trusted ? stamp : nil, subdirectories: subdirs, listed: listed))
+        }
+        // Files need no order (problems are sorted at the end); directories are visited in
+        // the record's order.
+        try process(dir: dir, names: files, block: block)
         for s in subdirs.sorted(by: { Bytes.precedes($0, $1) }) {
             try walk(dir + "/" + s)
         }
     }
 
-    /// Inspects one directory's files on all cores, then records the results in order.
-    mutating func process(dir: String, names: [(String, FileSystem.EntryType)]) throws {
+    /// Queues work to be recorded in walk order; a bounded number of batches are in flight,
+    /// so memory stays flat and results are recorded while later batches are inspected.
+    mutating func enqueue(_ item: Pending) {
+        if inFlight.count >= Batch.window { record(inFlight.removeFirst()) }
+        inFlight.append(item)
+    }
+
+    /// Hands one directory's files to the workers, in batches; their results are recorded
+    /// in walk order by `record`, while the walk goes on listing the next directories.
+    mutating func process(dir: String, names: [(String, FileSystem.EntryType)], block: CheckCache.Block = .init()) throws {
         guard !names.isEmpty else { return }
-        let block = cache?.block(for: dir) ?? CheckCache.Block()
-        let racy = cache?.racyThreshold ?? .min
         // The kind whose documents this directory holds, if any: one classification per
         // directory, so each file needs only a look at its name.
         var collection: DocumentType?
@@ -203,37 +240,71 @@ private struct Run {
             collection = t
         }
         let directory = Directory(path: dir, store: store, collection: collection)
-        defer { directory.close() }
-        let results = Results(count: names.count)
-        let store = store, fix = fix, scope = scope, schema = schema
-        let workers = names.count >= 16 ? threads : 1
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var i = worker
-            while i < names.count {
-                let item = Item(name: names[i].0, type: names[i].1, directory: directory)
-                results.set(i, Run.inspect(item, line: block.line(for: item.name), store: store, schema: schema,
-                                           fix: fix && (scope == nil || Run.inScope(item.path, scope)), racyThreshold: racy))
-                i += workers
+        let store = store, schema = schema, fix = fix, scope = scope, racy = cache?.racyThreshold ?? .min
+        var start = 0
+        while start < names.count {
+            let batch = Batch(directory: directory, names: names[start..<min(names.count, start + Batch.size)], block: block)
+            start += Batch.size
+            enqueue(.batch(batch))
+            workers.async {
+                // The record lists a directory's files in the order they were listed last time.
+                var lookup = CheckCache.Lookup(batch.block, from: batch.names.startIndex)
+                batch.results = batch.names.map { name, type in
+                    let item = Item(name: name, type: type, directory: directory)
+                    let line = lookup.line(for: name)
+                    var result = Run.inspect(item, cached: line, in: batch.block, store: store, schema: schema,
+                                             fix: fix && (scope == nil || Run.inScope(item.path, scope)), racyThreshold: racy)
+                    result.wasRecorded = line != nil
+                    return result
+                }
+                batch.done.signal()
             }
         }
-        for i in 0..<names.count {
-            let result = results.values[i]
-            let item = Item(name: names[i].0, type: names[i].1, directory: directory)
+    }
+
+    /// Waits for every batch handed to the workers and records its results.
+    mutating func finish() {
+        for item in inFlight { record(item) }
+        inFlight = []
+    }
+
+    /// Records a directory's entry in the record of clean files, or a batch's results once
+    /// its worker is done.
+    mutating func record(_ item: Pending) {
+        switch item {
+        case .directory(let dir, let stamp, let subdirectories, let listed):
+            writer?.enter(dir, stamp: stamp)
+            for s in subdirectories { writer?.addOther(name: s, type: .directory) }
+            if listed { writer?.noteChange() }
+        case .batch(let batch):
+            record(batch)
+        }
+    }
+
+    mutating func record(_ batch: Batch) {
+        batch.done.wait()
+        for (i, (name, type)) in zip(batch.results.indices, batch.names) {
+            let result = batch.results[i]
             filesChecked += 1
             if result.cachedLine != nil { filesFromCache += 1 }
-            if result.idHash != 0, !ids.insert(result.idHash).inserted, let named = Run.kindAndID(of: item, in: schema) {
+            if result.idHash != 0, !ids.insert(result.idHash),
+               let named = Run.kindAndID(of: Item(name: name, type: type, directory: batch.directory), in: schema) {
                 duplicateCandidates.append(named)
             }
             if let stamp = result.cacheStamp {
                 if let line = result.cachedLine {
-                    writer?.add(dir: dir, line: line)
+                    writer?.add(line: batch.block[line])
                 } else {
-                    writer?.add(dir: dir, name: item.name, entry: .init(stamp: stamp, tags: result.details?.tags ?? [],
-                                                                       references: result.details?.references ?? []))
+                    writer?.add(name: name, entry: .init(stamp: stamp, tags: result.details?.tags ?? [],
+                                                         references: result.details?.references ?? []))
                 }
+            } else {
+                writer?.addOther(name: name, type: type)
+                if result.wasRecorded { writer?.noteChange() }
             }
             // The rest concerns files with something to say.
             guard result.details != nil || scope != nil else { continue }
+            let item = Item(name: name, type: type, directory: batch.directory)
             let path = item.path
             if scope != nil, inScope(path) { seen.insert(path) }
             if targeted, result.idHash != 0, let named = Run.kindAndID(of: item, in: schema) {
@@ -290,7 +361,7 @@ private struct Run {
     /// A directory being checked: its path, an open descriptor for `fstatat`, and the
     /// collection whose shard it is (if it is one).
     final class Directory: @unchecked Sendable {
-        // @unchecked: immutable after init; the descriptor is closed once, after the workers.
+        // @unchecked: immutable after init; the descriptor is closed when the last batch is done.
         let path: String
         let fd: Int32
         let collection: DocumentType?
@@ -304,7 +375,36 @@ private struct Run {
             fd = open(path.isEmpty ? store.root : store.absolute(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
 
-        func close() { if fd >= 0 { _ = Foundation.close(fd) } }
+        deinit { if fd >= 0 { _ = Foundation.close(fd) } }
+    }
+
+    /// Work recorded in walk order.
+    enum Pending {
+        /// A directory entered: its stamp when its entries may be trusted next time, its
+        /// subdirectories, and whether it was listed (rather than known from the record).
+        case directory(String, stamp: FileSystem.Stamp?, subdirectories: [String], listed: Bool)
+        case batch(Batch)
+    }
+
+    /// Up to `size` files of one directory, inspected together by one worker.
+    final class Batch: @unchecked Sendable {
+        // @unchecked: `results` is written by the one worker that inspects the batch, then
+        // read after `done` is signalled.
+        static let size = 128
+        /// Batches in flight at most.
+        static let window = 64
+        let directory: Directory
+        let names: ArraySlice<(String, FileSystem.EntryType)>
+        /// The directory's lines in the record of clean files.
+        let block: CheckCache.Block
+        var results: [Result] = []
+        let done = DispatchSemaphore(value: 0)
+
+        init(directory: Directory, names: ArraySlice<(String, FileSystem.EntryType)>, block: CheckCache.Block) {
+            self.directory = directory
+            self.names = names
+            self.block = block
+        }
     }
 
     struct Item {
@@ -322,8 +422,10 @@ private struct Run {
         var idHash: UInt64 = 0
         /// Set when the file is clean and may be remembered as such.
         var cacheStamp: FileSystem.Stamp?
-        /// The cache's line, when the file was trusted from it.
-        var cachedLine: ArraySlice<UInt8>?
+        /// The index of the cache's line in the directory's block, when the file was trusted from it.
+        var cachedLine: Int?
+        /// Whether the cache had a line for the file (trusted or not).
+        var wasRecorded = false
         var details: Details?
     }
 
@@ -338,7 +440,7 @@ private struct Run {
         var id: String?
     }
 
-    static func inspect(_ item: Item, line: ArraySlice<UInt8>?, store: LedgerStore, schema: Schema, fix: Bool,
+    static func inspect(_ item: Item, cached lineIndex: Int?, in block: CheckCache.Block, store: LedgerStore, schema: Schema, fix: Bool,
                         racyThreshold: Int64) -> Result {
         var result = Result()
         // Fast path: a `<id>.json` in a collection's shard directory.
@@ -347,12 +449,10 @@ private struct Run {
         if let fastID { result.idHash = hash(seed: item.directory.seed, id: fastID) }
         // Clean last time and untouched since: trust it.
         let stamp = item.directory.fd >= 0 ? FileSystem.stamp(in: item.directory.fd, item.name) : FileSystem.stamp(store.absolute(item.path))
-        if let line, let stamp, !fix, let cached = CheckCache.parse(line), cached.stamp.size == stamp.size,
-           cached.stamp.modifiedNanoseconds == stamp.modifiedNanoseconds,
-           cached.stamp.changedNanoseconds == stamp.changedNanoseconds, cached.stamp.inode == stamp.inode,
+        if let lineIndex, let stamp, !fix, let cached = CheckCache.parse(block[lineIndex]), cached.stamp.sameFile(as: stamp),
            stamp.modifiedNanoseconds < racyThreshold {
             result.cacheStamp = stamp
-            result.cachedLine = line
+            result.cachedLine = lineIndex
             if fastID == nil, let (kind, id) = kindAndID(of: item, in: schema) { result.idHash = hash(kind, id) }
             if !cached.tags.isEmpty || !cached.references.isEmpty {
                 let d = Details()
@@ -556,25 +656,5 @@ private final class CollectionLookup {
             }
         }
         return out.mapValues { $0.sorted() }
-    }
-}
-
-/// Per-file results written by worker threads, each to its own index.
-private final class Results: @unchecked Sendable {
-    // @unchecked: every index is written by exactly one worker, and read only after
-    // `concurrentPerform` has returned (which orders the writes before the reads).
-    private var storage: UnsafeMutableBufferPointer<Run.Result>
-
-    init(count: Int) {
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: Run.Result())
-    }
-
-    func set(_ i: Int, _ r: Run.Result) { storage[i] = r }
-    var values: UnsafeMutableBufferPointer<Run.Result> { storage }
-
-    deinit {
-        storage.deinitialize()
-        storage.deallocate()
     }
 }

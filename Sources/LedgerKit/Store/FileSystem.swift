@@ -26,6 +26,12 @@ public enum FileSystem {
         public var changedNanoseconds: Int64
         public var inode: UInt64
         public var type: EntryType
+
+        /// Whether both describe the same, unchanged file: same size, mtime, ctime and inode.
+        public func sameFile(as other: Stamp) -> Bool {
+            size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
+                && changedNanoseconds == other.changedNanoseconds && inode == other.inode
+        }
     }
 
     static func systemError(_ what: String, _ path: String, _ err: Int32 = errno) -> LedgerError {
@@ -63,6 +69,13 @@ public enum FileSystem {
     public static func stamp(_ path: String) -> Stamp? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
+        return stamp(st)
+    }
+
+    /// `stat` of a path (symlinks are followed); nil when it does not exist.
+    public static func stamp(following path: String) -> Stamp? {
+        var st = stat()
+        guard fstatat(AT_FDCWD, path, &st, 0) == 0 else { return nil }
         return stamp(st)
     }
 
