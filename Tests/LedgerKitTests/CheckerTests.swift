@@ -163,6 +163,11 @@ extension CheckReport {
         let r = try f.check()
         #expect(r.messages("notes/items/2025/n1.json") == ["notes/items/2025/n1.json: /id: error: duplicate id \"n1\": also used by notes/items/2026/n1.json"])
         #expect(r.messages("notes/items/2026/n1.json") == ["notes/items/2026/n1.json: /id: error: duplicate id \"n1\": also used by notes/items/2025/n1.json"])
+        // A third copy: each file is reported once, naming the two others.
+        try f.save(Note.make("n1", "three", at: "2024-05-01T10:00:00+02:00"))
+        let three = try f.check()
+        #expect(three.messages("notes/items/2024/n1.json") == ["notes/items/2024/n1.json: /id: error: duplicate id \"n1\": also used by notes/items/2025/n1.json, notes/items/2026/n1.json"])
+        #expect(three.errorCount == 3)
     }
 
     @Test func danglingReferencesAreWarningsAndCrossDocumentRulesRun() throws {

@@ -154,10 +154,12 @@ private struct Run {
     var seen: Set<String> = []
     var scopeDirectories: Set<String> = []
     /// Hashes of (kind, id) of every collection document, and those seen twice.
-    var ids = HashSet64(capacity: 1 << 16)
+    var ids = IDFilter()
     var duplicateCandidates: [(kind: String, id: String)] = []
-    /// References, for the dangling-reference check.
-    var references: [(path: String, reference: DocumentReference)] = []
+    /// Whether the targets of references exist, by `Run.hash` of their kind and id.
+    var targets: [UInt64: Bool] = [:]
+    /// References to documents that do not exist.
+    var dangling: [Problem] = []
     /// Facts of documents carrying tags, for the apps' cross-document rules.
     var tagged: [DocumentFacts] = []
     /// Whether only some files are read (a scoped check), and the collection documents among them.
@@ -287,7 +289,7 @@ private struct Run {
             let result = batch.results[i]
             filesChecked += 1
             if result.cachedLine != nil { filesFromCache += 1 }
-            if result.idHash != 0, !ids.insert(result.idHash),
+            if result.idHash != 0, ids.insert(result.idHash),
                let named = Run.kindAndID(of: Item(name: name, type: type, directory: batch.directory), in: schema) {
                 duplicateCandidates.append(named)
             }
@@ -313,7 +315,7 @@ private struct Run {
             guard let d = result.details else { continue }
             for issue in d.issues { report(Problem(path, issue)) }
             for issue in d.fixed where inScope(path) { fixed.append(Problem(path, issue)) }
-            for r in d.references { references.append((path, r)) }
+            for r in d.references where !exists(r) { dangling.append(Problem(path, Run.dangling(r))) }
             if !d.tags.isEmpty, let kind = d.kindName {
                 tagged.append(DocumentFacts(path: path, kind: kind, id: d.id, references: d.references, tags: d.tags))
             }
@@ -572,16 +574,10 @@ private struct Run {
     // MARK: - Across documents
 
     mutating func crossDocumentChecks() {
-        if targeted {
-            // Only some files were read: look up what the rules need.
-            duplicateCandidates = scopedDocuments.map { ($0.kind, $0.id) }
-            for (path, ref) in references where !exists(ref) {
-                let kind = ref.kind.replacingOccurrences(of: ".", with: " ")
-                report(Problem(path, .warning(ref.pointer, "refers to the \(kind) \"\(ref.id)\", which does not exist")))
-            }
-            references = []
-        }
-        for (kind, id) in duplicateCandidates {
+        // Only some files were read: each of them may have a duplicate elsewhere.
+        if targeted { duplicateCandidates = scopedDocuments.map { ($0.kind, $0.id) } }
+        var asked: Set<String> = []
+        for (kind, id) in duplicateCandidates where asked.insert(kind + "\u{0}" + id).inserted {
             let found = paths(of: id, kind: kind)
             guard found.count > 1 else { continue }
             for p in found {
@@ -589,22 +585,31 @@ private struct Run {
                 report(Problem(p, .error(.root.appending("id"), "duplicate id \"\(id)\": also used by \(others)")))
             }
         }
-        for (path, ref) in references where !ids.contains(Run.hash(ref.kind, ref.id)) {
-            let kind = ref.kind.replacingOccurrences(of: ".", with: " ")
-            report(Problem(path, .warning(ref.pointer, "refers to the \(kind) \"\(ref.id)\", which does not exist")))
-        }
+        for p in dangling { report(p) }
         for rule in schema.crossDocumentRules {
             for p in rule.check(tagged) { report(p) }
         }
     }
 
-    /// Whether the target of a reference exists (a document of a collection, or an attachment).
+    /// Whether the target of a reference exists (a document of a collection, or an attachment),
+    /// looked up once per target: many documents refer to the same few.
     mutating func exists(_ ref: DocumentReference) -> Bool {
-        if schema.collectionsByKind[ref.kind] != nil { return !paths(of: ref.id, kind: ref.kind).isEmpty }
-        if let a = schema.attachmentTypes.first(where: { $0.name == ref.kind }) {
-            return FileSystem.stamp(store.absolute(a.directory + "/" + ref.id))?.type == .file
+        let key = Run.hash(ref.kind, ref.id)
+        if let known = targets[key] { return known }
+        let found: Bool
+        if schema.collectionsByKind[ref.kind] != nil {
+            found = !paths(of: ref.id, kind: ref.kind).isEmpty
+        } else if let a = schema.attachmentTypes.first(where: { $0.name == ref.kind }) {
+            found = FileSystem.stamp(store.absolute(a.directory + "/" + ref.id))?.type == .file
+        } else {
+            found = true
         }
-        return true
+        targets[key] = found
+        return found
+    }
+
+    static func dangling(_ ref: DocumentReference) -> Issue {
+        .warning(ref.pointer, "refers to the \(ref.kind.replacingOccurrences(of: ".", with: " ")) \"\(ref.id)\", which does not exist")
     }
 
     /// Every file of the collection `kind` named `id`, in any shard.
