@@ -22,8 +22,17 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
 }
 
 /// libgit2 is initialised exactly once per process and never shut down.
+///
+/// Trees of any size are kept in libgit2's object cache (by default only those under 4 KiB
+/// are): a ledger's shard directories hold thousands of documents, so their trees are large,
+/// and one sync reads the same few of them in each step — writing the commit, merging,
+/// diffing, validating and packing — which without the cache meant inflating and parsing
+/// them again every time (a sync at 10x the ten-year ledger went from 3.9 s to 2.4 s).
 enum Libgit2 {
-    static let initialized: Void = { _ = git_libgit2_init() }()
+    static let initialized: Void = {
+        _ = git_libgit2_init()
+        _ = ledger_git_set_cache_object_limit(GIT_OBJECT_TREE, 1 << 24)
+    }()
 }
 
 /// Throws a `GitError` when `rc` is negative, reading libgit2's per-thread error at once.
