@@ -317,6 +317,21 @@ extension CheckReport {
         #expect(settled.directoriesListed == 0 && settled.filesChecked == 13 && settled.errorCount == 3)
     }
 
+    @Test func namesThatDoNotFitOnALineOfTheRecordAreCheckedEveryTime() throws {
+        let f = try CheckFixture()
+        try f.save(Note.make("n1", "note"))
+        try f.write("notes/items/2026/new\nline.json", "{")
+        try f.write("notes/items/2026/tab\there/x.json", "{}")
+        for p in ["notes", "notes/items", "notes/items/2026", "notes/items/2026/n1.json", "ledger.json"] { f.age(p) }
+        let first = try f.check(cache: true)
+        let second = try f.check(cache: true)
+        for r in [first, second] {
+            #expect(Set(r.problems.map(\.path)) == ["notes/items/2026/new\nline.json", "notes/items/2026/tab\there/x.json"])
+        }
+        // The clean note is still trusted; the directory holding the odd names is listed again.
+        #expect(second.filesFromCache == 2 && second.directoriesListed >= 1)
+    }
+
     @Test func aScopedCheckReadsOnlyItsFilesYetSeesDuplicatesAndDanglingReferences() throws {
         let f = try CheckFixture()
         for i in 0..<30 { try f.save(Note.make("n\(i)", "note \(i)")) }

@@ -289,7 +289,7 @@ enum CheckCache {
         func add(name: String, entry: Entry) {
             let tags = entry.tags.joined(separator: "\u{1F}")
             let references = entry.references.map { "\($0.kind)\u{1F}\($0.id)\u{1F}\($0.pointer)" }.joined(separator: "\u{1E}")
-            guard recording else { return }
+            guard recording, CheckCache.recordable(name) else { return }
             changed = true
             guard CheckCache.recordable(tags), CheckCache.recordable(references) else {
                 return addOther(name: name, type: .file)  // listed, but checked every time
@@ -308,7 +308,9 @@ enum CheckCache {
 
         /// Records any other entry of the directory: a file with problems, a subdirectory.
         func addOther(name: String, type: FileSystem.EntryType) {
-            guard recording else { return }
+            // A name that does not fit on a line is left out (its directory's D line then has
+            // no stamp, so the directory is listed every time).
+            guard recording, CheckCache.recordable(name) else { return }
             entriesWritten += 1
             buffer.append(UInt8(ascii: "E")); buffer.append(0x09)
             buffer.append(contentsOf: name.utf8); buffer.append(0x09)
