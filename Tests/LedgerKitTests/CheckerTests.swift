@@ -351,6 +351,18 @@ extension CheckReport {
         #expect(r.messages("notes/items/2026/broken.json").isEmpty)
     }
 
+    @Test func aScopedCheckOfAWholeCollectionFindsDuplicatesAmongWhatItReads() throws {
+        let f = try CheckFixture()
+        for i in 0..<40 { try f.save(Note.make("n\(i)", "note \(i)")) }
+        try f.save(Note.make("n7", "same id, other year", at: "2025-03-01T10:00:00+01:00"))
+        for scope in [["notes"], ["notes/items"], ["notes/items/2025"], ["notes/items/2025/n7.json"]] {
+            let r = try f.check(scope)
+            #expect(r.messages("notes/items/2025/n7.json") == ["notes/items/2025/n7.json: /id: error: duplicate id \"n7\": also used by notes/items/2026/n7.json"], "\(scope)")
+            // The other copy is reported when it is in scope.
+            #expect(r.messages("notes/items/2026/n7.json").count == (scope[0].hasSuffix("2025") || scope[0].hasSuffix(".json") ? 0 : 1), "\(scope)")
+        }
+    }
+
     @Test func aScopedCheckOfManyDocumentsFindsDuplicatesInOtherShards() throws {
         // More ids than CollectionLookup.indexAfter: the shards are indexed once, not stat'ed per id.
         let f = try CheckFixture()

@@ -408,8 +408,8 @@ enum CheckCache {
     }
 
     /// The facts of every file the record lists with tags, whose stamp still matches and that
-    /// is not in `except` (for a scoped check's rules across documents).
-    static func taggedFacts(path: String, schema: Schema, store: LedgerStore, except: Set<String>) -> [DocumentFacts] {
+    /// `include` accepts (for a scoped check's rules across documents).
+    static func taggedFacts(path: String, schema: Schema, store: LedgerStore, include: (String) -> Bool) -> [DocumentFacts] {
         guard let lines = LineReader(path: path), let first = lines.next(),
               String(decoding: first, as: UTF8.self) == header(schema) else { return [] }
         var dir = ""
@@ -425,7 +425,7 @@ enum CheckCache {
                   let tab = line.dropFirst(2).firstIndex(of: 0x09) else { continue }
             let name = String(decoding: line[(line.startIndex + 2)..<tab], as: UTF8.self)
             let file = dir.isEmpty ? name : dir + "/" + name
-            guard !except.contains(file), let stamp = FileSystem.stamp(store.absolute(file)), stamp.sameFile(as: entry.stamp),
+            guard include(file), let stamp = FileSystem.stamp(store.absolute(file)), stamp.sameFile(as: entry.stamp),
                   case .document(let t, let id) = FileRole.classify(file, type: .file, in: schema) else { continue }
             out.append(DocumentFacts(path: file, kind: t.kind.name, id: id, references: entry.references, tags: entry.tags))
         }

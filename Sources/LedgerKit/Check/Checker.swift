@@ -64,7 +64,10 @@ public struct Checker: Sendable {
             run.targeted = true
             try visit(scope, with: &run)
             run.finish()
-            if useCache { run.tagged += CheckCache.taggedFacts(path: cachePath, schema: schema, store: store, except: run.seen) }
+            if useCache {
+                // What the last full check recorded about the files this one did not read.
+                run.tagged += CheckCache.taggedFacts(path: cachePath, schema: schema, store: store) { !Run.inScope($0, scope) }
+            }
         } else {
             // The root holds one document; the app directories hold the rest; anything else at
             // the top level (README, .git, scripts) is the user's business.
@@ -150,7 +153,7 @@ private struct Run {
     var filesChecked = 0
     var filesFromCache = 0
     var directoriesListed = 0
-    /// Paths in scope that were seen, to report scope paths that are not documents.
+    /// Paths of the scope that were seen, to report those that are not documents.
     var seen: Set<String> = []
     var scopeDirectories: Set<String> = []
     /// Hashes of (kind, id) of every collection document, and those seen twice.
@@ -165,6 +168,8 @@ private struct Run {
     /// Whether only some files are read (a scoped check), and the collection documents among them.
     var targeted = false
     var scopedDocuments: [(path: String, kind: String, id: String)] = []
+    /// Collection kinds whose every document is in scope, by kind name.
+    var wholeCollections: [String: Bool] = [:]
     /// A scoped check's lookups of documents by id, per collection kind.
     var lookups: [String: CollectionLookup] = [:]
     /// Directories entered and batches handed to the workers, not yet recorded, in walk order.
@@ -308,8 +313,10 @@ private struct Run {
             guard result.details != nil || scope != nil else { continue }
             let item = Item(name: name, type: type, directory: batch.directory)
             let path = item.path
-            if scope != nil, inScope(path) { seen.insert(path) }
-            if targeted, result.idHash != 0, let named = Run.kindAndID(of: item, in: schema) {
+            if scope?.contains(path) == true { seen.insert(path) }
+            // A document may have a duplicate among the files a scoped check does not read,
+            // unless they are all read (its whole collection is in scope).
+            if targeted, result.idHash != 0, let named = Run.kindAndID(of: item, in: schema), !readsWholeCollection(named.kind) {
                 scopedDocuments.append((path, named.kind, named.id))
             }
             guard let d = result.details else { continue }
@@ -575,7 +582,7 @@ private struct Run {
 
     mutating func crossDocumentChecks() {
         // Only some files were read: each of them may have a duplicate elsewhere.
-        if targeted { duplicateCandidates = scopedDocuments.map { ($0.kind, $0.id) } }
+        if targeted { duplicateCandidates += scopedDocuments.map { ($0.kind, $0.id) } }
         var asked: Set<String> = []
         for (kind, id) in duplicateCandidates where asked.insert(kind + "\u{0}" + id).inserted {
             let found = paths(of: id, kind: kind)
@@ -589,6 +596,15 @@ private struct Run {
         for rule in schema.crossDocumentRules {
             for p in rule.check(tagged) { report(p) }
         }
+    }
+
+    /// Whether every document of the collection `kind` is in scope (and so read by this check).
+    mutating func readsWholeCollection(_ kind: String) -> Bool {
+        if let known = wholeCollections[kind] { return known }
+        var whole = false
+        if case .collection(let dir, _)? = schema.collectionsByKind[kind]?.kind.location { whole = inScope(dir) }
+        wholeCollections[kind] = whole
+        return whole
     }
 
     /// Whether the target of a reference exists (a document of a collection, or an attachment),
