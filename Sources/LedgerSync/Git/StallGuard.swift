@@ -4,11 +4,12 @@ import Synchronization
 /// Gives up on a remote that stops answering.
 ///
 /// libgit2 1.5 has no network timeout: a server that accepts the connection and then says
-/// nothing blocks a fetch or push forever — and with it the ledger's writer lock. While a
+/// nothing blocks a fetch or push forever — and with it the ledger's writer lock — and one
+/// that never completes the handshake blocks `connect` for the system's SYN retries. While a
 /// transfer runs, a watchdog thread watches the signs of life the callbacks report; after
-/// `timeout` seconds without one it shuts down this process's TCP connections to the
-/// remote's port, so libgit2's blocked read returns and the transfer fails, reported as a
-/// remote that stopped answering (exit 3).
+/// `timeout` seconds without one it shuts down this process's TCP sockets to the remote's
+/// port, so libgit2's blocked call returns and the transfer fails, reported as a remote that
+/// stopped answering (exit 3).
 final class StallGuard: Sendable {
     let timeout: Double
     let port: UInt16
@@ -78,24 +79,36 @@ final class StallGuard: Sendable {
         return standard
     }
 
-    /// Shuts down every TCP connection of this process whose peer port is `port`.
+    /// Shuts down every TCP socket of this process whose peer port is `port`: connected ones,
+    /// and ones still connecting to a server that never completes the handshake (whose peer
+    /// `getpeername` cannot name but the kernel's table of TCP sockets lists). Shutting down a
+    /// connecting socket aborts its `connect`, so libgit2's blocked call returns.
     static func shutDownConnections(toPort port: UInt16) {
-        guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        let sockets = socketInodes(toPort: port)
+        guard !sockets.isEmpty, let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
         for name in fds {
-            guard let fd = Int32(name) else { continue }
-            var address = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let peer = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
-            }
-            guard peer == 0 else { continue }
-            let peerPort: UInt16
-            switch Int32(address.ss_family) {
-            case AF_INET: peerPort = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port } }
-            case AF_INET6: peerPort = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port } }
-            default: continue
-            }
-            if UInt16(bigEndian: peerPort) == port { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+            // /proc/self/fd/N -> "socket:[inode]"
+            guard let fd = Int32(name), let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name),
+                  target.hasPrefix("socket:["), target.hasSuffix("]"), let inode = UInt64(target.dropFirst(8).dropLast()),
+                  sockets.contains(inode) else { continue }
+            _ = shutdown(fd, Int32(SHUT_RDWR))
         }
+    }
+
+    /// The inodes of the TCP sockets (of any process) whose remote port is `port`, from
+    /// /proc/net/tcp and tcp6: `sl local rem st … inode`, addresses as hex `ADDR:PORT`.
+    static func socketInodes(toPort port: UInt16) -> Set<UInt64> {
+        var out: Set<UInt64> = []
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, let colon = fields[2].lastIndex(of: ":"),
+                      UInt16(fields[2][fields[2].index(after: colon)...], radix: 16) == port,
+                      let inode = UInt64(fields[9]), inode != 0 else { continue }
+                out.insert(inode)
+            }
+        }
+        return out
     }
 }

@@ -236,9 +236,11 @@ import Testing
         #expect(r.stderr.contains("ed25519"))
     }
 
-    /// A server that accepts connections (the kernel completes them) and never answers.
-    @Test(arguments: ["http", "git", "ssh"])
-    func aRemoteThatStopsAnsweringIsGivenUp(scheme: String) throws {
+    /// A server that accepts connections (the kernel completes them) and never answers; or,
+    /// with `handshake` false, one whose queue of connections is full, so the kernel drops
+    /// new ones and `connect` would wait for the system's SYN retries (about two minutes).
+    @Test(arguments: ["http", "git", "ssh"], [true, false])
+    func aRemoteThatStopsAnsweringIsGivenUp(scheme: String, handshake: Bool) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #expect(listener >= 0)
         defer { close(listener) }
@@ -248,7 +250,15 @@ import Testing
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         try withUnsafeMutablePointer(to: &address) { p in
             try p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                try #require(bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0)
+                try #require(bind(listener, $0, length) == 0 && listen(listener, handshake ? 8 : 0) == 0 && getsockname(listener, $0, &length) == 0)
+            }
+        }
+        // A backlog of 0 holds one connection, never accepted: this one.
+        let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(filler) }
+        if !handshake {
+            try withUnsafePointer(to: &address) { p in
+                try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { try #require(connect(filler, $0, length) == 0) }
             }
         }
         let port = UInt16(bigEndian: address.sin_port)
