@@ -23,10 +23,11 @@ public struct CheckReport: Sendable {
 /// Per file: JSON syntax with line:column, the kind's schema and domain rules, id versus
 /// file name, shard directory, canonical formatting and stale derived values. Across files:
 /// duplicate ids, dangling references and each app's cross-document rules. The tree is
-/// walked one directory at a time in a fixed order and each directory's files are inspected
-/// on all cores, so memory does not grow with the number of documents; a cache of
-/// known-clean files makes a revalidation after a hand edit cost little more than a
-/// directory walk.
+/// walked in a fixed order while worker threads inspect its files in batches, a bounded
+/// number at a time, and what must be remembered across files is small (a fixed-size filter
+/// of the ids seen, one entry per document referred to), so memory does not grow with the
+/// number of documents; the record of the last check lets a
+/// revalidation after a hand edit stat each file once and list no unchanged directory.
 public struct Checker: Sendable {
     public let store: LedgerStore
     /// The kinds and rules to check against.
