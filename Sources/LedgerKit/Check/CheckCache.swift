@@ -10,8 +10,9 @@ import Darwin
 /// reads one file and lists no directory.
 ///
 /// A file is skipped only when its size, mtime, ctime and inode all match the record and it
-/// was not modified within two seconds before the record was written (the "racily clean"
-/// rule git uses: an edit in the same clock tick as the check could otherwise go unseen).
+/// was not modified within two seconds before the check that wrote the record began (the
+/// "racily clean" rule git uses: an edit in the same clock tick as the check could otherwise
+/// go unseen). The record's mtime is set to that beginning.
 /// A directory's entries are taken from the record under the same rule applied to the
 /// directory itself, whose mtime changes whenever an entry is added, removed or renamed
 /// (git's untracked cache relies on the same). The record is text, grouped by directory in
@@ -216,7 +217,10 @@ enum CheckCache {
                 if let d = CheckCache.directory(line) { pending = d; break }
                 guard line.count > 2, line[line.startIndex + 1] == 0x09 else { continue }
                 switch line.first {
-                case UInt8(ascii: "F"):  // "F\t<name>\t…"
+                case UInt8(ascii: "F"):  // "F\t<name>\t<size>\t<mtime>\t<ctime>\t<inode>\t<tags>\t<refs>"
+                    // A damaged line (say, cut short) does not name its file reliably: the
+                    // directory is listed again rather than trusted.
+                    if line.count(where: { $0 == 0x09 }) != 7 { block.directory = nil }
                     block.append(line)
                 case UInt8(ascii: "E"):  // "E\t<name>\t<type>"
                     guard let tab = line.dropFirst(2).lastIndex(of: 0x09), tab + 2 == line.endIndex,
@@ -248,6 +252,8 @@ enum CheckCache {
         /// Whether the current directory's lines are written (its path fits on a line).
         private var recording = false
         private var failed = false
+        /// When the check writing this record began.
+        private var started = timespec()
         /// Entries written, and whether any of them was not taken unchanged from the old record.
         private(set) var entriesWritten = 0
         private(set) var changed = false
@@ -255,6 +261,7 @@ enum CheckCache {
         init?(path: String, schema: Schema) {
             self.path = path
             tmp = path + ".tmp-\(getpid())"
+            clock_gettime(CLOCK_REALTIME, &started)
             try? FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
             fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return nil }
@@ -361,6 +368,11 @@ enum CheckCache {
         /// Puts the new record in place (a failure just leaves the old one or none).
         func commit() {
             flush()
+            // The record's mtime says when the check began: anything stat'ed by it and changed
+            // within two seconds of that is racy (a run can take seconds, and a directory or
+            // file changed twice in one clock tick keeps its stamp).
+            var times = [started, started]
+            _ = futimens(fd, &times)
             close(fd)
             if failed || rename(tmp, path) != 0 { unlink(tmp) }
         }

@@ -186,7 +186,10 @@ private struct Run {
         self.threads = threads
         self.cache = cache
         self.writer = writer
-        workers = DispatchQueue(label: "ledger.check", attributes: threads > 1 ? .concurrent : [])
+        // `--fix` moves documents between directories: "is the right place free? write it
+        // there, remove the old one" must not run for two files at once, or two copies of
+        // an id bound for the same place would both take it and one would be lost.
+        workers = DispatchQueue(label: "ledger.check", attributes: threads > 1 && !fix ? .concurrent : [])
     }
 
     func inScope(_ path: String) -> Bool { Run.inScope(path, scope) }
@@ -633,7 +636,7 @@ private struct Run {
     mutating func paths(of id: String, kind: String) -> [String] {
         guard let t = schema.collectionsByKind[kind] else { return [] }
         if let lookup = lookups[kind] { return lookup.paths(of: id) }
-        let lookup = CollectionLookup(t.kind, store: store)
+        let lookup = CollectionLookup(t, schema: schema, store: store)
         lookups[kind] = lookup
         return lookup.paths(of: id)
     }
@@ -649,17 +652,24 @@ private final class CollectionLookup {
     private var asked = 0
     private var byID: [Substring: [String]]?
 
-    init(_ kind: DocumentKind, store: LedgerStore) {
+    /// Only what a check counts as a document of the kind: regular files, in directories
+    /// whose names are shards of the collection (not a symlink, not `abcd/`).
+    init(_ type: DocumentType, schema: Schema, store: LedgerStore) {
         self.store = store
-        guard case .collection(let dir, _) = kind.location else { shards = []; return }
+        guard case .collection(let dir, _) = type.kind.location else { shards = []; return }
         var out: [String] = []
         func visit(_ rel: String, _ depth: Int) {
-            if depth == 0 { out.append(rel); return }
+            if depth == 0 {
+                if case .document(let t, _) = FileRole.classify(rel + "/x.json", type: .file, in: schema), t.kind.name == type.kind.name {
+                    out.append(rel)
+                }
+                return
+            }
             for e in (try? FileSystem.list(store.absolute(rel))) ?? [] where e.type == .directory && !e.name.hasPrefix(".") {
                 visit(rel + "/" + e.name, depth - 1)
             }
         }
-        visit(dir, kind.shardDepth)
+        visit(dir, type.kind.shardDepth)
         shards = out
     }
 
@@ -667,13 +677,13 @@ private final class CollectionLookup {
         asked += 1
         if byID == nil, asked > Self.indexAfter { byID = index() }
         if let byID { return byID[Substring(id)] ?? [] }
-        return shards.map { $0 + "/" + id + ".json" }.filter { FileSystem.exists(store.absolute($0)) }.sorted()
+        return shards.map { $0 + "/" + id + ".json" }.filter { FileSystem.stamp(store.absolute($0))?.type == .file }.sorted()
     }
 
     private func index() -> [Substring: [String]] {
         var out: [Substring: [String]] = [:]
         for dir in shards {
-            for e in (try? FileSystem.list(store.absolute(dir))) ?? [] where e.name.hasSuffix(".json") && !e.name.hasPrefix(".") {
+            for e in (try? FileSystem.list(store.absolute(dir))) ?? [] where e.type == .file && e.name.hasSuffix(".json") && !e.name.hasPrefix(".") {
                 out[e.name.dropLast(5), default: []].append(dir + "/" + e.name)
             }
         }
