@@ -220,7 +220,8 @@ enum CheckCache {
                 case UInt8(ascii: "F"):  // "F\t<name>\t<size>\t<mtime>\t<ctime>\t<inode>\t<tags>\t<refs>"
                     // A damaged line (say, cut short) does not name its file reliably: the
                     // directory is listed again rather than trusted.
-                    if line.count(where: { $0 == 0x09 }) != 7 { block.directory = nil }
+                    let tabs = line.withUnsafeBufferPointer { b in b.reduce(0) { $0 + ($1 == 0x09 ? 1 : 0) } }
+                    if tabs != 7 { block.directory = nil }
                     block.append(line)
                 case UInt8(ascii: "E"):  // "E\t<name>\t<type>"
                     guard let tab = line.dropFirst(2).lastIndex(of: 0x09), tab + 2 == line.endIndex,
