@@ -116,21 +116,14 @@ enum CheckCache {
                 if index == nil {
                     var byName: [UInt64: Int] = [:]
                     byName.reserveCapacity(block.count)
-                    for i in 0..<block.count { byName[CheckCache.nameHash(block.name(i))] = i }
+                    for i in 0..<block.count { byName[FNV1a.hash(block.name(i))] = i }
                     index = byName
                 }
-                guard let i = index?[CheckCache.nameHash(nb)], block.line(i, isFor: nb) else { return nil }
+                guard let i = index?[FNV1a.hash(nb)], block.line(i, isFor: nb) else { return nil }
                 next = i + 1
                 return i
             }
         }
-    }
-
-    /// FNV-1a of a file name's bytes.
-    static func nameHash(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        return h
     }
 
     /// Whether `s` can be written in a field of the record (no tab, newline or return).
@@ -295,9 +288,9 @@ enum CheckCache {
 
         /// Records a file newly found clean.
         func add(name: String, entry: Entry) {
+            guard recording, CheckCache.recordable(name) else { return }
             let tags = entry.tags.joined(separator: "\u{1F}")
             let references = entry.references.map { "\($0.kind)\u{1F}\($0.id)\u{1F}\($0.pointer)" }.joined(separator: "\u{1E}")
-            guard recording, CheckCache.recordable(name) else { return }
             changed = true
             guard CheckCache.recordable(tags), CheckCache.recordable(references) else {
                 return addOther(name: name, type: .file)  // listed, but checked every time

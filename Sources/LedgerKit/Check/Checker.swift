@@ -345,16 +345,11 @@ private struct Run {
     }
 
     /// FNV-1a of a kind name followed by a separator: the seed of `hash(seed:id:)`.
-    static func seed(_ kind: String) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in kind.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        return (h ^ 0xFF) &* 0x0000_0100_0000_01B3
-    }
+    static func seed(_ kind: String) -> UInt64 { FNV1a.hash(CollectionOfOne(0xFF), from: FNV1a.hash(kind.utf8)) }
 
     /// The hash identifying (kind, id) among all documents, for duplicate ids and references.
     static func hash(seed: UInt64, id: some Sequence<UInt8>) -> UInt64 {
-        var h = seed
-        for b in id { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        let h = FNV1a.hash(id, from: seed)
         return h == 0 ? 1 : h
     }
 

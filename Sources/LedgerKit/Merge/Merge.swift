@@ -11,8 +11,7 @@ public struct MergeContext: Sendable {
     /// An id derived from `seed` alone, so that two machines resolving the same conflict
     /// create the same document instead of two copies.
     public func derivedID(_ seed: String) -> String {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a
-        for b in seed.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        var h = FNV1a.hash(seed.utf8)
         return IDAlphabet.make(count: 10) {
             defer { h /= 36 }
             return h % 36

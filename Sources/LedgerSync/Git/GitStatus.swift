@@ -148,11 +148,7 @@ private func directoryHash(_ path: UnsafePointer<CChar>) -> UInt64 {
 
 private func directoryHash(_ dir: String) -> UInt64 { fnv(dir.utf8) }
 
-private func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
-    var h: UInt64 = 0xCBF2_9CE4_8422_2325
-    for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-    return h
-}
+private func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 { FNV1a.hash(bytes) }
 
 /// A directory's entries counted in one pass: the files (names read only on demand) and
 /// the subdirectories.
