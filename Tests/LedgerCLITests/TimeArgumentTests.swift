@@ -8,8 +8,8 @@ import Testing
 @Suite struct TimeArgumentTests {
     static let paris = TimeZone(identifier: "Europe/Paris")!
 
-    static func clock(_ now: String, _ zone: TimeZone = paris) -> Clock {
-        Clock(now: Timestamp(iso8601: now)!, timeZone: zone)
+    static func clock(_ now: String, _ zone: TimeZone = paris) -> CommandClock {
+        CommandClock(now: Timestamp(iso8601: now)!, timeZone: zone)
     }
 
     @Test(arguments: [

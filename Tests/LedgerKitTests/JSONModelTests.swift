@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func optionalFieldsAcceptNullAndAbsence() throws {
-        var issues: [LedgerKit.Issue] = []
+        var issues: [DocumentIssue] = []
         let a = Attachment.decode(.object(["label": .string("x"), "bytes": .null]), at: .root, issues: &issues)
         #expect(a?.bytes == nil && issues.isEmpty)
         #expect(a?.json == .object(["label": .string("x")]))
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func integersMustBeWhole() {
-        var issues: [LedgerKit.Issue] = []
+        var issues: [DocumentIssue] = []
         #expect(Int.decode(.number(1.5), at: .root.appending("n"), issues: &issues) == nil)
         #expect(issues.first?.message == "must be a whole number (found 1.5)")
     }

@@ -62,7 +62,7 @@ struct RecipeEditor {
         let json: JSONValue
         switch Result(catching: { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(text) }) {
         case .failure(let e):
-            var issue = Issue.error(.root, e.message)
+            var issue = DocumentIssue.error(.root, e.message)
             issue.line = e.line
             issue.column = e.column
             return (nil, [Problem(path, issue)])

@@ -19,7 +19,7 @@ struct InitCommand: ParsableCommand {
 
     func run() throws {
         let target = path.map { CLIContext.current.absolutePath($0) } ?? global.repositoryPath()
-        let clock = try Clock.current()
+        let clock = try CommandClock.current()
         let outcome = try LedgerSetup.initialize(at: target, remote: remote, now: clock.now, signature: LedgerSetup.fallbackSignature())
         switch outcome {
         case .created:

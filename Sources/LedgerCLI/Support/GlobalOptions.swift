@@ -47,12 +47,12 @@ public struct GlobalOptions: ParsableArguments {
 
     /// The clock and ids for this run.
     func environment() throws -> CommandEnvironment {
-        try CommandEnvironment(store: store(), clock: Clock.current(), ids: RandomIDSource())
+        try CommandEnvironment(store: store(), clock: CommandClock.current(), ids: RandomIDSource())
     }
 }
 
 /// "Now" and the time zone, from `$LEDGER_NOW` and `$TZ` (SPEC §2).
-public struct Clock: Sendable {
+public struct CommandClock: Sendable {
     /// The current instant, with the UTC offset it has here.
     public let now: Timestamp
     /// The zone for calendar questions (which day, next 09:00).
@@ -65,7 +65,7 @@ public struct Clock: Sendable {
 
     /// `$LEDGER_NOW` when set (its offset is the local offset; `$TZ` is used for calendar
     /// questions when it agrees with that offset), else the system clock in `$TZ`.
-    static func current() throws -> Clock {
+    static func current() throws -> CommandClock {
         let env = CLIContext.current.environment
         var zone = TimeZone.current
         if let tz = env["TZ"], !tz.isEmpty {
@@ -79,9 +79,9 @@ public struct Clock: Sendable {
             if zone.secondsFromGMT(for: now.date) != now.utcOffsetSeconds {
                 zone = TimeZone(secondsFromGMT: now.utcOffsetSeconds) ?? zone
             }
-            return Clock(now: now, timeZone: zone)
+            return CommandClock(now: now, timeZone: zone)
         }
-        return Clock(now: Timestamp(Date(), in: zone), timeZone: zone)
+        return CommandClock(now: Timestamp(Date(), in: zone), timeZone: zone)
     }
 
     /// The instant `date` as recorded here (with this zone's offset at that instant).
@@ -91,7 +91,7 @@ public struct Clock: Sendable {
 /// What a command works with once its arguments are parsed.
 public struct CommandEnvironment: Sendable {
     public let store: LedgerStore
-    public let clock: Clock
+    public let clock: CommandClock
     public let ids: any IDSource
 
     public var now: Timestamp { clock.now }

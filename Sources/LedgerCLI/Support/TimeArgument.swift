@@ -21,7 +21,7 @@ enum TimeArgument {
 
     /// The instant `text` names for `option`, not later than the clock's now; a usage error
     /// (exit status 2) naming the option otherwise.
-    static func parse(_ text: String, option: String, clock: Clock) throws -> Timestamp {
+    static func parse(_ text: String, option: String, clock: CommandClock) throws -> Timestamp {
         guard let t = timestamp(text, now: clock.now, timeZone: clock.timeZone) else {
             throw LedgerError.usage("\(option) must be \(forms) (found \"\(text)\")")
         }
@@ -61,7 +61,7 @@ enum TimeArgument {
     /// as yesterday's because it is still ahead today, the refusal says so: "--time 22:15 is
     /// taken as yesterday, 2026-11-20 22:15 (the last time the clock showed it), which is
     /// before session … started (…)".
-    static func explaining<T>(_ text: String?, _ given: Timestamp?, option: String, clock: Clock, _ body: () throws -> T) throws -> T {
+    static func explaining<T>(_ text: String?, _ given: Timestamp?, option: String, clock: CommandClock, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let e as LedgerError {

@@ -43,7 +43,7 @@ struct CloneCommand: ParsableCommand {
         let store = LedgerStore(root: target)
         let shown = Remote.redact(url)
         if repo.headCommit() == nil {
-            let clock = try Clock.current()
+            let clock = try CommandClock.current()
             _ = try LedgerSetup.initialize(at: target, remote: nil, now: clock.now, signature: LedgerSetup.fallbackSignature())
             Console.print("Cloned \(shown) into \(target): the remote is empty, so this is a new ledger (branch main); `ledger sync` publishes it.")
         } else {

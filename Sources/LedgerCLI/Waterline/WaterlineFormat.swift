@@ -40,7 +40,7 @@ struct WaterlineRun {
 /// Texts and numbers as the Waterline commands show them.
 enum WaterlineText {
     /// "Your session has been running for 14 hours. …" (US-025).
-    static func abandonedNotice(_ s: Session, now: Timestamp, clock: Clock) -> String {
+    static func abandonedNotice(_ s: Session, now: Timestamp, clock: CommandClock) -> String {
         let hours = WaterlineEngine.hoursRunning(s, now: now)
         var text = "Your session has been running for \(hours) \(hours == 1 ? "hour" : "hours"). End it with `ledger waterline end`"
         if let last = s.entries.map(\.timestamp).max() {
@@ -71,7 +71,7 @@ enum WaterlineText {
     static func standardDrinks(_ v: Double) -> String { "\(number(v)) standard drink\(v == 1 ? "" : "s")" }
 
     /// The wall-clock time in the reader's zone: "23:40".
-    static func time(_ t: Timestamp, _ clock: Clock) -> String {
+    static func time(_ t: Timestamp, _ clock: CommandClock) -> String {
         let l = clock.timestamp(t.date).local
         return String(format: "%02d:%02d", l.hour, l.minute)
     }

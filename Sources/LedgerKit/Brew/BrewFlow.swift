@@ -56,7 +56,7 @@ public struct BrewFlow: Sendable {
         /// A brew in progress was found: resume it, or discard it.
         case resumeOffer
         /// Typing a new value for an input.
-        case editing(InputField, TextField)
+        case editing(InputField, TypedText)
         /// "Restart the brew?" — the first guard.
         case restartConfirm
         /// Hold the key to restart — the second guard.
@@ -66,7 +66,7 @@ public struct BrewFlow: Sendable {
         /// "Discard this brew without saving?"
         case discardConfirm
         /// Typing the note.
-        case note(TextField)
+        case note(TypedText)
         /// Choosing another recipe (confirm-inputs screen).
         case chooseRecipe
     }
@@ -190,7 +190,7 @@ public struct BrewFlow: Sendable {
                 say("The recipe of this brew is no longer available, so its inputs cannot change", at: now)
                 return []
             }
-            dialog = .editing(field, TextField(limit: 8))
+            dialog = .editing(field, TypedText(limit: 8))
         case .cycleGrind:
             let all = GrindLabel.allCases
             var changed = inputs
@@ -214,7 +214,7 @@ public struct BrewFlow: Sendable {
         return []
     }
 
-    private mutating func handleEditing(_ field: InputField, _ text: TextField, _ event: BrewEvent, at now: Timestamp) -> [Effect] {
+    private mutating func handleEditing(_ field: InputField, _ text: TypedText, _ event: BrewEvent, at now: Timestamp) -> [Effect] {
         var text = text
         switch event {
         case .type(let c):
@@ -378,7 +378,7 @@ public struct BrewFlow: Sendable {
         case .clearTag:
             p.tasteTag = nil
         case .editNote:
-            dialog = .note(TextField(p.note ?? "", limit: BrewLog.maximumNoteLength))
+            dialog = .note(TypedText(p.note ?? "", limit: BrewLog.maximumNoteLength))
             return []
         case .save, .confirm, .next, .start:
             guard p.rating != nil else {
@@ -404,7 +404,7 @@ public struct BrewFlow: Sendable {
         return [.persist(p)]
     }
 
-    private mutating func handleNote(_ text: TextField, _ event: BrewEvent, at now: Timestamp) -> [Effect] {
+    private mutating func handleNote(_ text: TypedText, _ event: BrewEvent, at now: Timestamp) -> [Effect] {
         var text = text
         switch event {
         case .type(let c):

@@ -129,8 +129,8 @@ public struct BrewLog: CollectionDocument, Equatable {
         recipeId == Recipe.starterID ? [] : [DocumentReference(.root.appending("recipeId"), kind: Recipe.kind, id: recipeId)]
     }
 
-    public func validate() -> [Issue] {
-        var issues: [Issue] = []
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         let root = JSONPointer.root
         if let problem = Self.ratingProblem(rating) { issues.append(.error(root.appending("rating"), problem)) }
         if let note, let problem = Self.noteProblem(note) { issues.append(.error(root.appending("note"), problem)) }
@@ -172,7 +172,7 @@ public struct BrewLog: CollectionDocument, Equatable {
             if real.isEmpty {
                 merged["updatedAt"] = max(ours.updatedAt, theirs.updatedAt).json
                 merged["createdAt"] = min(ours.createdAt, theirs.createdAt).json
-                var issues: [Issue] = []
+                var issues: [DocumentIssue] = []
                 if let log = decode(.object(merged), at: .root, issues: &issues), !log.validate().hasErrors {
                     return Merged(log, notes: ["brew log \(ours.id) was edited on both machines; the edits were combined"])
                 }

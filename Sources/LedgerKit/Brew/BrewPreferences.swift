@@ -57,8 +57,8 @@ public struct BrewPreferences: SingletonDocument, Equatable {
         return out
     }
 
-    public func validate() -> [Issue] {
-        var issues: [Issue] = []
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         if let id = lastRecipeId, !DocumentID.isValid(id) {
             issues.append(.error(.root.appending("lastRecipeId"), "\"\(id)\" is not a recipe id (\(DocumentID.rule))"))
         }

@@ -190,7 +190,7 @@ public struct HoldGesture: Sendable, Equatable {
 }
 
 /// A line of text being typed, with an optional limit in characters.
-public struct TextField: Sendable, Equatable {
+public struct TypedText: Sendable, Equatable {
     public private(set) var text: String
     /// The most characters it takes.
     public let limit: Int

@@ -171,8 +171,8 @@ public struct Recipe: CollectionDocument, Equatable {
     /// The longest name accepted, in characters.
     public static let maximumNameLength = 80
 
-    public func validate() -> [Issue] {
-        var issues: [Issue] = []
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         if id == Self.starterID {
             issues.append(.error(.root.appending("id"), "the id \"\(Self.starterID)\" belongs to the built-in V60 starter; give this recipe another id (and file name)"))
         }
@@ -181,8 +181,8 @@ public struct Recipe: CollectionDocument, Equatable {
 
     /// The recipe rules (every timer ≥ 0, the steps' water equal to the target yield ±1 g, …)
     /// without the reserved-id rule of stored recipes, so that the starter passes them too.
-    public func ruleIssues() -> [Issue] {
-        var issues: [Issue] = []
+    public func ruleIssues() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         let root = JSONPointer.root
         if let p = Self.nameProblem(name) { issues.append(.error(root.appending("name"), p)) }
         if let d = grindDescriptor, let p = Self.descriptorProblem(d) { issues.append(.error(root.appending("grindDescriptor"), p)) }
@@ -257,7 +257,7 @@ public struct Recipe: CollectionDocument, Equatable {
     }
 
     /// The rule for a water temperature: more than 0 °C and at most 100 °C.
-    static func temperatureIssues(_ t: Double, at pointer: JSONPointer) -> [Issue] {
+    static func temperatureIssues(_ t: Double, at pointer: JSONPointer) -> [DocumentIssue] {
         BrewLimits.temperatureProblem(t).map { [.error(pointer, "the water temperature " + $0)] } ?? []
     }
 

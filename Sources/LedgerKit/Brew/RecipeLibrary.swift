@@ -122,7 +122,7 @@ extension RecipeLibrary {
         case .success(let j): json = j
         case .failure: return try Self.usable(entry)
         }
-        var issues: [Issue] = []
+        var issues: [DocumentIssue] = []
         guard let recipe = Recipe.decode(json, at: .root, issues: &issues), !issues.hasErrors, recipe.id == entry.id else {
             return try Self.usable(entry)
         }

@@ -440,8 +440,8 @@ private struct Run {
     /// Problems, fixes and facts of one file.
     final class Details: @unchecked Sendable {
         // @unchecked: filled by the one worker that inspects the file, read after the workers.
-        var issues: [Issue] = []
-        var fixed: [Issue] = []
+        var issues: [DocumentIssue] = []
+        var fixed: [DocumentIssue] = []
         var references: [DocumentReference] = []
         var tags: [String] = []
         var kindName: String?
@@ -521,7 +521,7 @@ private struct Run {
             result.issues = [.error(.root, describe(error, path))]
             return
         }
-        var issues: [Issue] = []
+        var issues: [DocumentIssue] = []
         var body = bytes[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             issues.append(.error(.root, "starts with a UTF-8 byte order mark (BOM), which JSON does not allow", fixable: true))
@@ -531,7 +531,7 @@ private struct Run {
         do {
             json = try body.withUnsafeBytes { try JSONParser.parse($0) }
         } catch let e as JSONSyntaxError {
-            var issue = Issue.error(.root, e.message)
+            var issue = DocumentIssue.error(.root, e.message)
             issue.line = e.line
             issue.column = e.column
             result.issues = issues.filter { !$0.fixable } + [issue]
@@ -623,7 +623,7 @@ private struct Run {
         return found
     }
 
-    static func dangling(_ ref: DocumentReference) -> Issue {
+    static func dangling(_ ref: DocumentReference) -> DocumentIssue {
         .warning(ref.pointer, "refers to the \(ref.kind.replacingOccurrences(of: ".", with: " ")) \"\(ref.id)\", which does not exist")
     }
 

@@ -8,7 +8,7 @@ enum FileRole: Sendable {
     /// The other machine's version of `original`, kept by a sync that could not merge it.
     case conflict(original: String)
     /// Anything else: misplaced, misnamed or not a regular file.
-    case stray(Issue)
+    case stray(DocumentIssue)
 
     /// The marker in a conflict file's name: `settings.conflict-<tag>.json`.
     static let conflictMarker = ".conflict-"

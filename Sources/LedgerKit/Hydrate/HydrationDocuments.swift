@@ -37,7 +37,7 @@ public struct HydrationSchedule: SingletonDocument, Equatable {
     /// The default schedule, used while the file does not exist.
     public static var defaultValue: HydrationSchedule { HydrationSchedule() }
 
-    public func validate() -> [Issue] { reminders.validate(at: .root) }
+    public func validate() -> [DocumentIssue] { reminders.validate(at: .root) }
 }
 
 // MARK: - hydrate/days/<YYYY>/<YYYY-MM-DD>.json
@@ -133,8 +133,8 @@ public struct HydrationDay: CollectionDocument, Equatable {
         total = plan.slots.count
     }
 
-    public func validate() -> [Issue] {
-        var issues: [Issue] = []
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         if date == nil {
             issues.append(.error(.root.appending("id"), "must be the day's date written YYYY-MM-DD, like 2026-11-21 (found \"\(id)\")"))
         }

@@ -33,7 +33,7 @@ public struct ClockTime: Sendable, Hashable, Comparable, CustomStringConvertible
 extension ClockTime: JSONRepresentable {
     public static var expectation: String { "a time of day written HH:MM, from 00:00 to 23:59" }
 
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> ClockTime? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> ClockTime? {
         guard case .string(let s) = json else {
             issues.append(mismatch(json, at: pointer))
             return nil
@@ -96,8 +96,8 @@ public struct ReminderSchedule: JSONModel, Equatable {
 
     /// The rules: intervals of at least a minute, follow-ups shorter than the interval, a
     /// non-empty window. Pointers are relative to `pointer` (the schedule's object).
-    public func validate(at pointer: JSONPointer) -> [Issue] {
-        var issues: [Issue] = []
+    public func validate(at pointer: JSONPointer) -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         if startTime == endTime {
             issues.append(.error(pointer.appending("endTime"),
                                  "must differ from startTime (both are \(startTime)): the reminder window would be empty"))

@@ -27,7 +27,7 @@ public struct LedgerManifest: SingletonDocument, Equatable {
 
     public static var defaultValue: LedgerManifest { LedgerManifest() }
 
-    public func validate() -> [Issue] {
+    public func validate() -> [DocumentIssue] {
         if format > Self.currentFormat {
             return [.error(.root.appending("format"),
                            "this ledger uses format \(format), written by a newer version of ledger; upgrade ledger to read it")]

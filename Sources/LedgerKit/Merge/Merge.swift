@@ -53,7 +53,7 @@ public enum FieldwiseMerge {
         merged["updatedAt"] = max(ours.updatedAt, theirs.updatedAt).json
         merged["createdAt"] = min(ours.createdAt, theirs.createdAt).json
         let winner = preferOurs ? ours : theirs
-        var issues: [Issue] = []
+        var issues: [DocumentIssue] = []
         guard let result = D.decode(.object(merged), at: .root, issues: &issues), !result.validate().hasErrors else {
             return Merged(winner, notes: ["changes on both machines could not be combined field by field; kept the later version whole"])
         }

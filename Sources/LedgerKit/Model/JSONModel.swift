@@ -24,7 +24,7 @@ public protocol JSONModel: JSONRepresentable {
 extension JSONModel {
     public static var expectation: String { "an object" }
 
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Self? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Self? {
         guard case .object(let object) = json else {
             issues.append(mismatch(json, at: pointer))
             return nil
@@ -57,8 +57,8 @@ extension JSONModel {
     }
 
     /// Decodes a whole document, returning the model (when its types are right) and every issue.
-    public static func decodeDocument(_ json: JSONValue) -> (Self?, [Issue]) {
-        var issues: [Issue] = []
+    public static func decodeDocument(_ json: JSONValue) -> (Self?, [DocumentIssue]) {
+        var issues: [DocumentIssue] = []
         let model = decode(json, at: .root, issues: &issues)
         return (model, issues)
     }
@@ -69,7 +69,7 @@ public struct Field<Model: JSONModel>: Sendable {
     /// The member name in the JSON object.
     public let name: String
     /// Reads the member (nil when absent) into the model; false when it is unusable.
-    let decode: @Sendable (inout Model, JSONValue?, JSONPointer, inout [Issue]) -> Bool
+    let decode: @Sendable (inout Model, JSONValue?, JSONPointer, inout [DocumentIssue]) -> Bool
     /// The member's JSON, or nil to leave it out.
     let encode: @Sendable (Model) -> JSONValue?
 

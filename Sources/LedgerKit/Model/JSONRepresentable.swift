@@ -3,21 +3,21 @@ public protocol JSONRepresentable: Sendable {
     /// What the JSON must look like, for messages: "a string", "an integer", "one of beer, wine".
     static var expectation: String { get }
     /// The value held by `json`, or nil after appending to `issues` what is wrong with it.
-    static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Self?
+    static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Self?
     /// The JSON form of the value.
     var json: JSONValue { get }
 }
 
 extension JSONRepresentable {
     /// The standard "must be X (found Y)" error.
-    static func mismatch(_ json: JSONValue, at pointer: JSONPointer) -> Issue {
+    static func mismatch(_ json: JSONValue, at pointer: JSONPointer) -> DocumentIssue {
         .error(pointer, "must be \(expectation) (found \(json.typeDescription))")
     }
 }
 
 extension String: JSONRepresentable {
     public static var expectation: String { "a string" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> String? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> String? {
         if case .string(let s) = json { return s }
         issues.append(mismatch(json, at: pointer))
         return nil
@@ -27,7 +27,7 @@ extension String: JSONRepresentable {
 
 extension Int: JSONRepresentable {
     public static var expectation: String { "an integer" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Int? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Int? {
         if case .number(let n) = json, n == n.rounded(), abs(n) < 9e15 { return Int(n) }
         if case .number(let n) = json {
             issues.append(.error(pointer, "must be a whole number (found \(CanonicalJSON.formatNumber(n)))"))
@@ -41,7 +41,7 @@ extension Int: JSONRepresentable {
 
 extension Double: JSONRepresentable {
     public static var expectation: String { "a number" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Double? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Double? {
         if case .number(let n) = json { return n }
         issues.append(mismatch(json, at: pointer))
         return nil
@@ -51,7 +51,7 @@ extension Double: JSONRepresentable {
 
 extension Bool: JSONRepresentable {
     public static var expectation: String { "true or false" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Bool? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Bool? {
         if case .bool(let b) = json { return b }
         issues.append(mismatch(json, at: pointer))
         return nil
@@ -61,13 +61,13 @@ extension Bool: JSONRepresentable {
 
 extension JSONValue: JSONRepresentable {
     public static var expectation: String { "any JSON value" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> JSONValue? { json }
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> JSONValue? { json }
     public var json: JSONValue { self }
 }
 
 extension JSONObject: JSONRepresentable {
     public static var expectation: String { "an object" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> JSONObject? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> JSONObject? {
         if case .object(let o) = json { return o }
         issues.append(mismatch(json, at: pointer))
         return nil
@@ -77,7 +77,7 @@ extension JSONObject: JSONRepresentable {
 
 extension Array: JSONRepresentable where Element: JSONRepresentable {
     public static var expectation: String { "an array" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> [Element]? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> [Element]? {
         guard case .array(let elements) = json else {
             issues.append(mismatch(json, at: pointer))
             return nil
@@ -95,7 +95,7 @@ extension Array: JSONRepresentable where Element: JSONRepresentable {
 
 extension Timestamp: JSONRepresentable {
     public static var expectation: String { "an ISO-8601 timestamp with its UTC offset, like 2026-11-21T23:41:07+01:00" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Timestamp? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Timestamp? {
         if case .string(let s) = json {
             if let t = Timestamp(iso8601: s) { return t }
             issues.append(.error(pointer, "must be \(expectation) (found \"\(s)\")"))
@@ -109,7 +109,7 @@ extension Timestamp: JSONRepresentable {
 
 extension LocalDate: JSONRepresentable {
     public static var expectation: String { "a date like 2026-11-21" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> LocalDate? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> LocalDate? {
         if case .string(let s) = json {
             if let d = LocalDate(s) { return d }
             issues.append(.error(pointer, "must be \(expectation) (found \"\(s)\")"))
@@ -127,7 +127,7 @@ public protocol JSONEnum: JSONRepresentable, RawRepresentable<String>, CaseItera
 
 extension JSONEnum {
     public static var expectation: String { "one of " + allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> Self? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Self? {
         guard case .string(let s) = json else {
             issues.append(mismatch(json, at: pointer))
             return nil

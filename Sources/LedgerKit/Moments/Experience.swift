@@ -49,8 +49,8 @@ public struct Experience: CollectionDocument, Equatable {
     /// The wall-clock date of `timestamp`: the shard folder and the day bucket.
     public var shardDate: LocalDate? { timestamp.local.date }
 
-    public func validate() -> [Issue] {
-        var issues: [Issue] = []
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         let at = JSONPointer.root.appending("payload")
         switch experienceType {
         case .note:
@@ -135,7 +135,7 @@ public struct MomentType: RawRepresentable, Sendable, Hashable, JSONRepresentabl
 
     public static var expectation: String { "a moment such as \"now\", \"today\" or \"thisWeek\"" }
 
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [Issue]) -> MomentType? {
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> MomentType? {
         guard case .string(let s) = json else {
             issues.append(.error(pointer, "must be \(expectation) (found \(json.typeDescription))"))
             return nil

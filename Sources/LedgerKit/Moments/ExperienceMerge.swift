@@ -19,7 +19,7 @@ public enum ExperienceMerge {
                                           at: .root, conflicts: &conflicts)
         object["updatedAt"] = max(ours.updatedAt, theirs.updatedAt).json
         object["createdAt"] = min(ours.createdAt, theirs.createdAt).json
-        var ignored: [Issue] = []
+        var ignored: [DocumentIssue] = []
         let combined = Experience.decode(.object(object), at: .root, issues: &ignored).flatMap { $0.validate().hasErrors ? nil : $0 }
         let collided = conflicts.contains { $0.tokens != ["updatedAt"] && $0.tokens != ["createdAt"] }
         if !collided, let combined { return Merged(combined) }

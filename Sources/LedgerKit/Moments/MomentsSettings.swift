@@ -26,7 +26,7 @@ public struct MomentsSettings: SingletonDocument, Equatable {
 
     public static var defaultValue: MomentsSettings { MomentsSettings() }
 
-    public func validate() -> [Issue] {
+    public func validate() -> [DocumentIssue] {
         SentenceTemplate.problems(sentenceTemplate).map { .error(.root.appending("sentenceTemplate"), $0) }
     }
 }

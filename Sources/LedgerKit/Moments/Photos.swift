@@ -89,7 +89,7 @@ public enum MomentsPhotos {
     /// the contents are not an image ledger recognises.
     public static func fileName(for contents: [UInt8]) -> String? {
         guard let format = ImageFormat.detect(contents) else { return nil }
-        return SHA256.hexDigest(contents) + "." + format.fileExtension
+        return SHA256Hash.hexDigest(contents) + "." + format.fileExtension
     }
 
     /// The path in the ledger a payload names, for an experience's `payload`.
@@ -114,12 +114,12 @@ public enum MomentsPhotos {
     /// Problems with one stored photo: its type must be the one its extension names, and its
     /// name the SHA-256 of its contents. (The size limit and the extension list are checked
     /// before this is called.)
-    public static func inspect(name: String, contents: [UInt8]) -> [Issue] {
+    public static func inspect(name: String, contents: [UInt8]) -> [DocumentIssue] {
         let ext = (name as NSString).pathExtension
         guard let format = ImageFormat.detect(contents) else {
             return [.error(.root, "is not a photo ledger recognises: its first bytes are not those of a \(ImageFormat.list) image")]
         }
-        let expected = SHA256.hexDigest(contents) + "." + format.fileExtension
+        let expected = SHA256Hash.hexDigest(contents) + "." + format.fileExtension
         if format.fileExtension != ext {
             return [.error(.root, "is a \(format.displayName) image with a .\(ext) name; photos are named by their content, so rename it to \(expected) and update the experiences that show it")]
         }

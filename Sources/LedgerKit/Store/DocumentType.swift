@@ -1,7 +1,7 @@
 /// What `check` learns from one parsed document.
 public struct Inspection: Sendable {
     /// Every problem in the document itself (cross-document ones come later).
-    public var issues: [Issue]
+    public var issues: [DocumentIssue]
     /// The document as ledger would write it — unknown fields kept, derived values
     /// recomputed — when its fields decode; what `check --fix` writes.
     public var normalized: JSONValue?
@@ -87,7 +87,7 @@ public struct DocumentType: Sendable {
 
     private static func merge<D: StoredDocument>(_: D.Type, _ base: JSONValue?, _ ours: JSONValue, _ theirs: JSONValue,
                                                  _ context: MergeContext) -> MergeResolution? {
-        var ignored: [Issue] = []
+        var ignored: [DocumentIssue] = []
         guard let o = D.decode(ours, at: .root, issues: &ignored), !o.validate().hasErrors,
               let t = D.decode(theirs, at: .root, issues: &ignored), !t.validate().hasErrors else { return nil }
         let b = base.flatMap { D.decode($0, at: .root, issues: &ignored) }

@@ -95,11 +95,11 @@ public struct AttachmentType: Sendable {
     /// The largest file accepted, in bytes.
     public let maximumBytes: Int
     /// Problems with one file, given its name and contents.
-    public let inspect: @Sendable (_ name: String, _ contents: [UInt8]) -> [Issue]
+    public let inspect: @Sendable (_ name: String, _ contents: [UInt8]) -> [DocumentIssue]
 
     /// An attachment type; `name` defaults to the directory.
     public init(name: String? = nil, directory: String, extensions: Set<String>, maximumBytes: Int,
-                inspect: @escaping @Sendable (_ name: String, _ contents: [UInt8]) -> [Issue]) {
+                inspect: @escaping @Sendable (_ name: String, _ contents: [UInt8]) -> [DocumentIssue]) {
         self.name = name ?? directory
         self.directory = directory
         self.extensions = extensions
@@ -135,14 +135,14 @@ public struct CrossDocumentRule: Sendable {
 public struct Problem: Sendable, Hashable, CustomStringConvertible {
     /// Path relative to the ledger root.
     public var path: String
-    public var issue: Issue
+    public var issue: DocumentIssue
 
-    public init(_ path: String, _ issue: Issue) {
+    public init(_ path: String, _ issue: DocumentIssue) {
         self.path = path
         self.issue = issue
     }
 
-    public var severity: Issue.Severity { issue.severity }
+    public var severity: DocumentIssue.Severity { issue.severity }
     public var message: String { issue.message }
 
     /// `PATH: POINTER: severity: message`; the location is `line:column` for syntax errors

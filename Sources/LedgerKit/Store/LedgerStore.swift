@@ -77,12 +77,12 @@ public struct LedgerStore: Sendable {
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            var issue = Issue.error(.root, error.message)
+            var issue = DocumentIssue.error(.root, error.message)
             issue.line = error.line
             issue.column = error.column
             throw invalidDocument(path, [issue])
         }
-        var issues: [Issue] = []
+        var issues: [DocumentIssue] = []
         let decoded = D.decode(json, at: .root, issues: &issues)
         if let decoded { issues += decoded.validate() }
         if let c = decoded as? any CollectionDocument {
@@ -94,7 +94,7 @@ public struct LedgerStore: Sendable {
         return decoded
     }
 
-    static func invalidDocument(_ path: String, _ issues: [Issue]) -> LedgerError {
+    static func invalidDocument(_ path: String, _ issues: [DocumentIssue]) -> LedgerError {
         .invalid("\(path) is invalid; fix it by hand and run `ledger check`:", problems: issues.map { Problem(path, $0) })
     }
 

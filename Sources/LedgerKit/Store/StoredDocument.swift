@@ -12,7 +12,7 @@ public protocol StoredDocument: JSONModel {
     var updatedAt: Timestamp { get set }
 
     /// Domain rules beyond the field types (ranges, sums, orderings), as issues with pointers.
-    func validate() -> [Issue]
+    func validate() -> [DocumentIssue]
 
     /// Recomputes stored derived values (such as a session's state) from the source fields.
     /// Derived values are stored for readers but never trusted: ledger calls this before every
@@ -74,7 +74,7 @@ public struct DocumentReference: Sendable, Hashable {
 }
 
 extension StoredDocument {
-    public func validate() -> [Issue] { [] }
+    public func validate() -> [DocumentIssue] { [] }
     public mutating func recomputeDerived() {}
     public var references: [DocumentReference] { [] }
     public var tags: [String] { [] }

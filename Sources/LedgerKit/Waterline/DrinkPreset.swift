@@ -90,8 +90,8 @@ public struct DrinkPreset: CollectionDocument, Equatable {
         return nil
     }
 
-    public func validate() -> [Issue] {
-        var issues: [Issue] = []
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         if let p = Self.nameProblem(name) { issues.append(.error(.root.appending("name"), p)) }
         issues += AlcoholMeta.validate(sizeOz: sizeOz, abv: abv, standardDrinkEstimate: standardDrinkEstimate, at: .root)
         return issues

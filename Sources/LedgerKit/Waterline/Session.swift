@@ -47,8 +47,8 @@ public struct AlcoholMeta: JSONModel, Equatable {
     public static let maximumSizeOz = 68.0
 
     /// Range checks shared by entries and presets.
-    static func validate(sizeOz: Double?, abv: Double?, standardDrinkEstimate: Double, at pointer: JSONPointer) -> [Issue] {
-        var issues: [Issue] = []
+    static func validate(sizeOz: Double?, abv: Double?, standardDrinkEstimate: Double, at pointer: JSONPointer) -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         if !(standardDrinkEstimate > 0 && standardDrinkEstimate <= maximumEstimate) {
             issues.append(.error(pointer.appending("standardDrinkEstimate"),
                                  "must be more than 0 and at most \(CanonicalJSON.formatNumber(maximumEstimate)) standard drinks (found \(CanonicalJSON.formatNumber(standardDrinkEstimate)))"))
@@ -162,8 +162,8 @@ public struct LogEntry: JSONModel, Equatable {
     public var lastWritten: Timestamp { updatedAt ?? timestamp }
 
     /// Problems with the entry itself, at `pointer`.
-    func validate(at pointer: JSONPointer) -> [Issue] {
-        var issues: [Issue] = []
+    func validate(at pointer: JSONPointer) -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         if !DocumentID.isValid(id) {
             issues.append(.error(pointer.appending("id"), "\"\(id)\" is not a valid entry id: \(DocumentID.rule)"))
         }
@@ -290,8 +290,8 @@ public struct Session: CollectionDocument, Equatable {
 
     public var tags: [String] { isActive ? [WaterlineApp.activeTag] : [] }
 
-    public func validate() -> [Issue] {
-        var issues: [Issue] = []
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         if waterEveryNDrinks < 1 || waterEveryNDrinks > 100 {
             issues.append(.error(.root.appending("waterEveryNDrinks"), "must be a number of drinks between 1 and 100 (found \(waterEveryNDrinks))"))
         }

@@ -29,7 +29,7 @@ public enum SessionMerge {
                                           preferOurs: preferOurs, at: .root, conflicts: &conflicts)
         object["createdAt"] = min(ours.createdAt, theirs.createdAt).json
         object["updatedAt"] = max(ours.updatedAt, theirs.updatedAt).json
-        var ignored: [Issue] = []
+        var ignored: [DocumentIssue] = []
         var merged = Session.decode(.object(object), at: .root, issues: &ignored) ?? (preferOurs ? ours : theirs)
         for p in conflicts where !["createdAt", "updatedAt"].contains(p.tokens.first ?? "") {
             notes.append("\(p) changed on both machines; kept the later change")

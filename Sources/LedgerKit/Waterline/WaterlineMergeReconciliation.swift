@@ -7,7 +7,7 @@ extension WaterlineApp {
             var sessions: [Session] = []
             var paths: [String: String] = [:]
             for (path, json) in documents {
-                var issues: [Issue] = []
+                var issues: [DocumentIssue] = []
                 guard let s = Session.decode(json, at: .root, issues: &issues) else { continue }
                 sessions.append(s)
                 paths[s.id] = path

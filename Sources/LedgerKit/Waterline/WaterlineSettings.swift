@@ -83,8 +83,8 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
         WaterlineRules(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold)
     }
 
-    public func validate() -> [Issue] {
-        var issues: [Issue] = []
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
         func atLeast(_ name: String, _ value: Int, _ minimum: Int, _ maximum: Int, _ what: String) {
             if value < minimum || value > maximum {
                 issues.append(.error(.root.appending(name), "must be \(what) between \(minimum) and \(maximum) (found \(value))"))

@@ -74,7 +74,7 @@ import Testing
         let photo = try MomentsFixture.file(ledger, "IMG_0001.PNG", MomentsFixture.png)
         let first = ledger.run("moments", "add", "--photo", photo, "--json")
         #expect(first.status == 0, "\(first)")
-        let name = SHA256.hexDigest(MomentsFixture.png) + ".png"
+        let name = SHA256Hash.hexDigest(MomentsFixture.png) + ".png"
         #expect(first.json["experience"]?["payload"] == .string("moments/photos/" + name))
         #expect(first.json["photoAdded"] == .bool(true))
         #expect(first.json["sentence"] == .string("I appreciate this photo for now"))
@@ -95,7 +95,7 @@ import Testing
         let misnamed = try MomentsFixture.file(ledger, "holiday.png", MomentsFixture.jpeg)
         let r = ledger.run("moments", "add", "--photo", misnamed, "--json")
         #expect(r.status == 0, "\(r)")
-        #expect(r.json["experience"]?["payload"] == .string("moments/photos/" + SHA256.hexDigest(MomentsFixture.jpeg) + ".jpg"))
+        #expect(r.json["experience"]?["payload"] == .string("moments/photos/" + SHA256Hash.hexDigest(MomentsFixture.jpeg) + ".jpg"))
         let text = try MomentsFixture.file(ledger, "notes.jpg", Array("a text file, named like a photo".utf8))
         let refused = ledger.run("moments", "add", "--photo", text)
         #expect(refused.status == 1)
@@ -120,7 +120,7 @@ import Testing
         let ledger = try TestLedger()
         let photo = try MomentsFixture.file(ledger, "p.png", MomentsFixture.png)
         #expect(ledger.run("moments", "add", "--photo", photo).status == 0)
-        let name = SHA256.hexDigest(MomentsFixture.png) + ".png"
+        let name = SHA256Hash.hexDigest(MomentsFixture.png) + ".png"
         #expect(ledger.run("check").status == 0, "clean, and remembered as clean by the check cache")
         let wrong = String(repeating: "0", count: 64) + ".png"
         try FileManager.default.moveItem(atPath: ledger.root + "/moments/photos/" + name, toPath: ledger.root + "/moments/photos/" + wrong)

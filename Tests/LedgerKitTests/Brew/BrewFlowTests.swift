@@ -102,7 +102,7 @@ import Testing
         #expect(f.message(at: at(1))?.contains("at most 100 °C") == true)
         f.handle(.edit(.dose), at: at(2))
         f.handle(.type("x"), at: at(2))
-        #expect(f.dialog == .editing(.dose, TextField(limit: 8)))
+        #expect(f.dialog == .editing(.dose, TypedText(limit: 8)))
         f.handle(.cancel, at: at(2))
         #expect(f.dialog == .none)
     }

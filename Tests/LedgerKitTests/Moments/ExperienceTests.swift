@@ -9,7 +9,7 @@ import Testing
             """)
     }
 
-    static func inspect(_ members: String) throws -> [LedgerKit.Issue] {
+    static func inspect(_ members: String) throws -> [DocumentIssue] {
         DocumentType(Experience.self).inspect(try json(members)).issues
     }
 
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (#""momentType": "now", "experienceType": "note", "payload": "  ""#, "/payload", LedgerKit.Issue.Severity.error),
+        (#""momentType": "now", "experienceType": "note", "payload": "  ""#, "/payload", DocumentIssue.Severity.error),
         (#""momentType": "now", "experienceType": "note""#, "/payload", .error),
         (#""momentType": "now", "experienceType": "link", "payload": "ftp://example.com/x""#, "/payload", .error),
         (#""momentType": "now", "experienceType": "link", "payload": "example.com""#, "/payload", .error),
@@ -62,7 +62,7 @@ import Testing
         (#""momentType": "now", "experienceType": "video""#, "/experienceType", .error),
         (#""experienceType": "dot""#, "/momentType", .error),
     ])
-    func problemsCheckReports(members: String, pointer: String, severity: LedgerKit.Issue.Severity) throws {
+    func problemsCheckReports(members: String, pointer: String, severity: DocumentIssue.Severity) throws {
         let issues = try Self.inspect(members)
         #expect(issues.contains { $0.pointer.description == pointer && $0.severity == severity }, "\(issues)")
     }

@@ -44,19 +44,19 @@ enum SampleImages {
 
     @Test func aPhotoIsNamedByTheSHA256OfItsContents() throws {
         let name = try #require(MomentsPhotos.fileName(for: SampleImages.png))
-        #expect(name == SHA256.hexDigest(SampleImages.png) + ".png")
+        #expect(name == SHA256Hash.hexDigest(SampleImages.png) + ".png")
         #expect(MomentsPhotos.inspect(name: name, contents: SampleImages.png).isEmpty)
         #expect(MomentsPhotos.fileName(fromPayload: MomentsPhotos.payload(forFile: name)) == name)
     }
 
     @Test func checkFindsAWrongNameAWrongTypeAndNonImages() throws {
-        let right = SHA256.hexDigest(SampleImages.png)
+        let right = SHA256Hash.hexDigest(SampleImages.png)
         let renamed = MomentsPhotos.inspect(name: String(repeating: "0", count: 64) + ".png", contents: SampleImages.png)
         #expect(renamed.count == 1 && renamed[0].message.contains("rename it to \(right).png"))
         let wrongType = MomentsPhotos.inspect(name: right + ".jpg", contents: SampleImages.png)
         #expect(wrongType.count == 1 && wrongType[0].message.contains("PNG image with a .jpg name"))
         let text = Array("not really a photo".utf8)
-        #expect(MomentsPhotos.inspect(name: SHA256.hexDigest(text) + ".jpg", contents: text).first?.severity == .error)
+        #expect(MomentsPhotos.inspect(name: SHA256Hash.hexDigest(text) + ".jpg", contents: text).first?.severity == .error)
     }
 
     @Test func storingTheSamePhotoTwiceWritesOneFile() throws {

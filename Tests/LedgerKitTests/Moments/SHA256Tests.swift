@@ -20,23 +20,23 @@ import Testing
         (String(repeating: "a", count: 120), "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c"),
     ])
     func standardVectors(message: String, digest: String) {
-        #expect(SHA256.hexDigest(Array(message.utf8)) == digest)
+        #expect(SHA256Hash.hexDigest(Array(message.utf8)) == digest)
     }
 
     @Test func oneMillionAs() {
         let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
-        #expect(SHA256.hexDigest(bytes) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(SHA256Hash.hexDigest(bytes) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test(arguments: [1, 3, 55, 63, 64, 65, 200])
     func feedingInPiecesGivesTheSameDigest(chunk: Int) {
         let message = Array("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu".utf8)
-        var h = SHA256()
+        var h = SHA256Hash()
         var i = 0
         while i < message.count {
             h.update(message[i..<min(i + chunk, message.count)])
             i += chunk
         }
-        #expect(SHA256.hex(h.finalize()) == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
+        #expect(SHA256Hash.hex(h.finalize()) == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
     }
 }

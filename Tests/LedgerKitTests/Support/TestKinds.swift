@@ -38,7 +38,7 @@ struct Note: CollectionDocument, Equatable {
 
     var shardDate: LocalDate? { at.local.date }
 
-    func validate() -> [Issue] {
+    func validate() -> [DocumentIssue] {
         text.count > 40 ? [.error(.root.appending("text"), "must be at most 40 characters (found \(text.count))")] : []
     }
 
@@ -76,7 +76,7 @@ struct NoteSettings: SingletonDocument, Equatable {
         .required("createdAt", \.createdAt), .required("updatedAt", \.updatedAt),
     ]
     static var defaultValue: NoteSettings { NoteSettings() }
-    func validate() -> [Issue] {
+    func validate() -> [DocumentIssue] {
         if size < 1 { return [.error(.root.appending("size"), "must be at least 1")] }
         // A rule spanning two fields, which a field-by-field merge can break.
         if colour == "red", size < 10 { return [.error(.root.appending("size"), "red needs a size of at least 10")] }

@@ -27,7 +27,7 @@ import Testing
         o = go(.object(o), pointer[...])!.objectValue!
     }
 
-    func issues(_ o: JSONObject) -> [LedgerKit.Issue] { sessionType.inspect(.object(o)).issues }
+    func issues(_ o: JSONObject) -> [DocumentIssue] { sessionType.inspect(.object(o)).issues }
 
     @Test func aSessionAsLedgerWritesItHasNoIssues() {
         #expect(issues(written()).isEmpty)

@@ -2,7 +2,7 @@
 ///
 /// Domain validation reports problems as values, never by throwing, so that `ledger check`
 /// can report every problem of every document at once.
-public struct Issue: Sendable, Hashable {
+public struct DocumentIssue: Sendable, Hashable {
     /// Whether the problem makes the document unusable.
     public enum Severity: String, Sendable, Hashable, Comparable {
         case error, warning
@@ -30,17 +30,17 @@ public struct Issue: Sendable, Hashable {
     }
 
     /// An error at `pointer`.
-    public static func error(_ pointer: JSONPointer, _ message: String, fixable: Bool = false) -> Issue {
-        Issue(.error, pointer, message, fixable: fixable)
+    public static func error(_ pointer: JSONPointer, _ message: String, fixable: Bool = false) -> DocumentIssue {
+        DocumentIssue(.error, pointer, message, fixable: fixable)
     }
 
     /// A warning at `pointer`.
-    public static func warning(_ pointer: JSONPointer, _ message: String, fixable: Bool = false) -> Issue {
-        Issue(.warning, pointer, message, fixable: fixable)
+    public static func warning(_ pointer: JSONPointer, _ message: String, fixable: Bool = false) -> DocumentIssue {
+        DocumentIssue(.warning, pointer, message, fixable: fixable)
     }
 }
 
-extension Array where Element == Issue {
+extension Array where Element == DocumentIssue {
     /// Whether any of the issues is an error.
     public var hasErrors: Bool { contains { $0.severity == .error } }
 }

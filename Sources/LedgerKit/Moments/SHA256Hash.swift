@@ -2,7 +2,7 @@
 /// Foundation alone. Photos are stored under the hash of their contents.
 ///
 /// Tested against the standard FIPS 180-4 test vectors.
-public struct SHA256: Sendable {
+public struct SHA256Hash: Sendable {
     private var state: [UInt32] = [
         0x6A09_E667, 0xBB67_AE85, 0x3C6E_F372, 0xA54F_F53A, 0x510E_527F, 0x9B05_688C, 0x1F83_D9AB, 0x5BE0_CD19,
     ]
@@ -15,7 +15,7 @@ public struct SHA256: Sendable {
 
     /// The 32-byte digest of `bytes`.
     public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var h = SHA256()
+        var h = SHA256Hash()
         h.update(bytes)
         return h.finalize()
     }
