@@ -32,6 +32,7 @@ public enum LedgerCLI {
     /// unreachable, 4 other failures).
     public static func run(_ arguments: [String], context: CLIContext) -> Int32 {
         var context = context
+        context.commandLine = ["ledger"] + arguments
         var args = arguments
         // `ledger --repo PATH <command> …`: the global option before the subcommand.
         while let first = args.first, first == "--repo" || first.hasPrefix("--repo=") {

@@ -38,7 +38,7 @@ public enum LedgerSetup {
     /// in `.git/config`, the remote `origin` when given, and a first commit. Idempotent on an
     /// existing ledger; refuses a non-empty directory that is not one.
     public static func initialize(at path: String, remote: String?, now: Timestamp, signature: Signature) throws -> Outcome {
-        let store = LedgerStore(root: path)
+        let store = LedgerStore(gitWorkTree: path)
         if store.exists {
             guard Repository.exists(at: path) else {
                 throw LedgerError.invalid("\(path) has a ledger.json but is not a git repository; run `git init -b main` there, then `ledger init` again")

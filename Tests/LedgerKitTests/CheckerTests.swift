@@ -6,7 +6,7 @@ import Testing
 /// A ledger on disk with test kinds, for exercising `Checker` without the apps.
 final class CheckFixture: @unchecked Sendable {
     let dir = TemporaryDirectory()
-    var store: LedgerStore { LedgerStore(root: dir.path) }
+    var store: LedgerStore { LedgerStore.plain(dir.path) }
 
     init() throws {
         try store.write("ledger.json", LedgerManifest(createdAt: Timestamp(iso8601: "2026-11-01T09:00:00+01:00")!).json)
@@ -427,7 +427,7 @@ extension CheckReport {
         // The file asked about counts once, though the record lists it too.
         #expect(try f.check(["notes/items/2026/n1.json"], cache: true).problems.isEmpty)
         // Without the record, only the given files are judged.
-        try FileSystem.remove(f.dir.url(".git/ledger/check-cache"))
+        try FileSystem.remove(f.dir.url(".local/check-cache"))
         #expect(try f.check(["notes/items/2026/n2.json"], cache: true).problems.isEmpty)
     }
 }

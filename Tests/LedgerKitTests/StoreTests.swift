@@ -8,7 +8,7 @@ import Testing
 @Suite struct StoreTests {
     @Test func repositoriesLoadSaveResolveAndDelete() throws {
         let dir = TemporaryDirectory()
-        let store = LedgerStore(root: dir.path)
+        let store = LedgerStore.plain(dir.path)
         let repo = store.repository(Note.self)
         try repo.save(Note.make("abc123", "one two"))
         try repo.save(Note.make("abd999", "three", at: "2025-06-01T12:00:00+02:00"))
@@ -29,7 +29,7 @@ import Testing
 
     @Test func savingAnInvalidDocumentIsRefusedAndLeavesTheFileAsItWas() throws {
         let dir = TemporaryDirectory()
-        let repo = LedgerStore(root: dir.path).repository(Note.self)
+        let repo = LedgerStore.plain(dir.path).repository(Note.self)
         try repo.save(Note.make("n1", "fine"))
         let before = try String(contentsOfFile: dir.url("notes/items/2026/n1.json"), encoding: .utf8)
         #expect(throws: LedgerError.self) { try repo.save(Note.make("n1", String(repeating: "x", count: 50))) }
@@ -39,7 +39,7 @@ import Testing
 
     @Test func loadingAnInvalidDocumentGivesCheckSProblems() throws {
         let dir = TemporaryDirectory()
-        let store = LedgerStore(root: dir.path)
+        let store = LedgerStore.plain(dir.path)
         try FileManager.default.createDirectory(atPath: dir.url("notes/items/2026"), withIntermediateDirectories: true)
         try "{\"id\": \"n1\"".write(toFile: dir.url("notes/items/2026/n1.json"), atomically: false, encoding: .utf8)
         do {
@@ -56,7 +56,7 @@ import Testing
 
     @Test func theWriterLockSerialisesReadModifyWrite() throws {
         let dir = TemporaryDirectory()
-        let store = LedgerStore(root: dir.path)
+        let store = LedgerStore.plain(dir.path)
         let settings = store.singleton(NoteSettings.self)
         try settings.save(NoteSettings())
         let threads = 8, rounds = 25
@@ -75,7 +75,7 @@ import Testing
     @Test func aWriterWaitingForTheLockIsToldWhoHoldsIt() throws {
         let dir = TemporaryDirectory()
         let path = dir.url("lock")
-        let holder = try FileLock(path: path)
+        let holder = try FileLock(path: path, holder: "\(getpid()) ledger sync")
         #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("\(getpid()) "))
         let heard = Mutex<String?>(nil)
         let acquired = DispatchSemaphore(value: 0)

@@ -69,7 +69,7 @@ public final class TestLedger: @unchecked Sendable {
     }
 
     /// The store of this ledger.
-    public var store: LedgerStore { LedgerStore(root: root) }
+    public var store: LedgerStore { LedgerStore(gitWorkTree: root) }
 
     /// Runs `ledger ARGS` in-process. `stdin` lines answer prompts; `terminal` pretends stdin
     /// and stdout are terminals.

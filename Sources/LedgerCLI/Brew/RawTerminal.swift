@@ -203,23 +203,5 @@ struct BrewClock {
     }
 }
 
-/// An exclusive, non-blocking `flock` on a file: one terminal brew per ledger per machine.
-final class BrewSessionLock {
-    private let fd: Int32
-
-    /// Nil when another process holds the lock.
-    init?(path: String) throws {
-        try FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw LedgerError.failure("cannot open \(path): \(String(cString: strerror(errno)))") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            return nil
-        }
-    }
-
-    deinit { close(fd) }
-}
-
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
 private func systemPoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: Int, _ timeout: Int32) -> Int32 { poll(fds, nfds_t(count), timeout) }

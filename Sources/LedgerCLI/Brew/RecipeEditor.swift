@@ -22,7 +22,7 @@ struct RecipeEditor {
         // The recipe as it was, when it still reads as one (a file broken by a hand edit is
         // exactly what the editor is for).
         let original = try? library.draft(entry)
-        let copy = env.store.localStateDirectory + "/edit/\(entry.id).json"
+        let copy = env.store.localState("edit/\(entry.id).json")
         try FileSystem.writeAtomically(copy, before)
         while true {
             try runEditor(on: copy)

@@ -36,7 +36,8 @@ struct StartCommand: ParsableCommand {
         }
         let env = try global.environment()
         let changes = try inputs.inputs(exclusive: true)
-        guard let sessionLock = try BrewSessionLock(path: env.store.localStateDirectory + "/brew.lock") else {
+        // One terminal brew per ledger per machine.
+        guard let sessionLock = try FileLock.attempt(path: env.store.localState("brew.lock")) else {
             throw LedgerError.invalid("a brew is already open in another terminal on this machine; finish it or leave it there first")
         }
         defer { withExtendedLifetime(sessionLock) {} }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LedgerKit
+import LedgerSync
 
 /// `ledger check [PATH...] [--fix] [--json]`
 struct CheckCommand: ParsableCommand {
@@ -73,7 +74,7 @@ struct CheckCommand: ParsableCommand {
         if global.repo == nil, ctx.repoOverride == nil, let first = paths.first {
             var dir = first
             while dir.count > 1 {
-                let candidate = LedgerStore(root: dir)
+                let candidate = GlobalOptions.store(at: dir)
                 if candidate.exists, FileSystem.exists(dir + "/.git") { return candidate }  // reported, not refused
                 dir = (dir as NSString).deletingLastPathComponent
             }

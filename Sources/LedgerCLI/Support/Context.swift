@@ -85,6 +85,8 @@ public struct CLIContext: Sendable {
     public var stdoutIsTerminal: Bool
     /// `--repo` given before the subcommand (`ledger --repo PATH waterline status`).
     var repoOverride: String?
+    /// The command being run, as typed (`ledger waterline drink --preset beer`).
+    var commandLine: [String] = ["ledger"]
 
     public init(environment: [String: String], currentDirectory: String, stdout: TextOutput, stderr: TextOutput,
                 stdin: TextInput, stdinIsTerminal: Bool, stdoutIsTerminal: Bool) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LedgerKit
+import LedgerSync
 
 /// Options every command takes.
 public struct GlobalOptions: ParsableArguments {
@@ -23,7 +24,24 @@ public struct GlobalOptions: ParsableArguments {
     /// of ledger knows — is refused: nothing is read or written in it.
     func store(readable: Bool = true) throws -> LedgerStore {
         let path = repositoryPath()
-        var store = LedgerStore(root: path)
+        let store = Self.store(at: path)
+        guard store.exists else {
+            if FileSystem.exists(path) {
+                throw LedgerError.notFound("\(path) is not a ledger (it has no ledger.json); create one with `ledger init \(path)`")
+            }
+            throw LedgerError.notFound("there is no ledger at \(path); create one with `ledger init`, or point --repo or $LEDGER_REPO at yours")
+        }
+        if readable { _ = try store.load(LedgerManifest.self, at: LedgerManifest.kind.path()) }
+        return store
+    }
+
+    /// The ledger in the git work tree at `root`, set up for this process: every core reads,
+    /// the lock file names this command, and a wait for another holder is explained.
+    static func store(at root: String) -> LedgerStore {
+        let ctx = CLIContext.current
+        var store = LedgerStore(gitWorkTree: root)
+        store.workerThreads = ProcessInfo.processInfo.activeProcessorCount
+        store.lockHolder = "\(getpid()) " + ctx.commandLine.joined(separator: " ")
         store.lockWait = { holder in
             // The holder wrote "PID ARGV…": name it as "process 4242 (`ledger sync`)".
             var words = holder.split(separator: " ").map(String.init)
@@ -35,13 +53,6 @@ public struct GlobalOptions: ParsableArguments {
             if let program = words.first { words[0] = (program as NSString).lastPathComponent }
             Console.error("ledger: waiting for process \(pid) (`\(words.prefix(4).joined(separator: " "))`) to finish with this ledger…")
         }
-        guard store.exists else {
-            if FileSystem.exists(path) {
-                throw LedgerError.notFound("\(path) is not a ledger (it has no ledger.json); create one with `ledger init \(path)`")
-            }
-            throw LedgerError.notFound("there is no ledger at \(path); create one with `ledger init`, or point --repo or $LEDGER_REPO at yours")
-        }
-        if readable { _ = try store.load(LedgerManifest.self, at: LedgerManifest.kind.path()) }
         return store
     }
 

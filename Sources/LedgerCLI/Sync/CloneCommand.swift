@@ -40,7 +40,7 @@ struct CloneCommand: ParsableCommand {
             if !existed { try? FileManager.default.removeItem(atPath: target) }
             throw error
         }
-        let store = LedgerStore(root: target)
+        let store = GlobalOptions.store(at: target)
         let shown = Remote.redact(url)
         if repo.headCommit() == nil {
             let clock = try CommandClock.current()

@@ -60,7 +60,7 @@ public struct BrewProgressStore: Sendable {
     public let path: String
 
     public init(store: LedgerStore) {
-        path = store.localStateDirectory + "/brew-in-progress.json"
+        path = store.localState("brew-in-progress.json")
     }
 
     /// The brew in progress, or nil. A file that cannot be read as one is moved aside (to

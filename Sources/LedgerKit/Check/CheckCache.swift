@@ -53,7 +53,7 @@ enum CheckCache {
         /// The directory's entries as recorded, when it has not changed since (and was not
         /// changing while it was recorded).
         func entries(ifUnchanged current: FileSystem.Stamp, racyThreshold: Int64) -> [(String, FileSystem.EntryType)]? {
-            guard let d = directory, d.sameFile(as: current), d.modifiedNanoseconds < racyThreshold else { return nil }
+            guard let d = directory, d.vouches(for: current, racyThreshold: racyThreshold) else { return nil }
             var out: [(String, FileSystem.EntryType)] = []
             out.reserveCapacity(count + others.count)
             for i in 0..<count { out.append((String(decoding: name(i), as: UTF8.self), .file)) }
@@ -246,7 +246,8 @@ enum CheckCache {
         /// Whether the current directory's lines are written (its path fits on a line).
         private var recording = false
         private var failed = false
-        /// When the check writing this record began.
+        /// When the check writing this record began, by the file system's clock (the mtime
+        /// of the new record as it was created).
         private var started = timespec()
         /// Entries written, and whether any of them was not taken unchanged from the old record.
         private(set) var entriesWritten = 0
@@ -254,11 +255,21 @@ enum CheckCache {
 
         init?(path: String, schema: Schema) {
             self.path = path
-            tmp = path + ".tmp-\(getpid())"
-            clock_gettime(CLOCK_REALTIME, &started)
+            tmp = path + ".tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
             try? FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
-            fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard fd >= 0 else { return nil }
+            var st = stat()
+            guard fstat(fd, &st) == 0 else {
+                close(fd)
+                unlink(tmp)
+                return nil
+            }
+            #if canImport(Darwin)
+            started = st.st_mtimespec
+            #else
+            started = st.st_mtim
+            #endif
             buffer.reserveCapacity(1 << 16)
             append(CheckCache.header(schema) + "\n")
         }
@@ -431,7 +442,7 @@ enum CheckCache {
                   let tab = line.dropFirst(2).firstIndex(of: 0x09) else { continue }
             let name = String(decoding: line[(line.startIndex + 2)..<tab], as: UTF8.self)
             let file = dir.isEmpty ? name : dir + "/" + name
-            guard include(file), let stamp = FileSystem.stamp(store.absolute(file)), stamp.sameFile(as: entry.stamp),
+            guard include(file), let stamp = FileSystem.stamp(store.absolute(file)), entry.stamp.vouches(for: stamp),
                   case .document(let t, let id) = FileRole.classify(file, type: .file, in: schema) else { continue }
             out.append(DocumentFacts(path: file, kind: t.kind.name, id: id, references: entry.references, tags: entry.tags))
         }

@@ -32,20 +32,20 @@ public struct Checker: Sendable {
     public let store: LedgerStore
     /// The kinds and rules to check against.
     public let schema: Schema
-    /// Worker threads; defaults to the number of cores.
+    /// Worker threads; defaults to the store's.
     public var threads: Int
     /// Whether to read and write the cache of clean files.
     public var useCache: Bool
 
     public init(store: LedgerStore, schema: Schema = LedgerSchema.standard,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true) {
+                threads: Int? = nil, useCache: Bool = true) {
         self.store = store
         self.schema = schema
-        self.threads = max(1, threads)
+        self.threads = max(1, threads ?? store.workerThreads)
         self.useCache = useCache
     }
 
-    var cachePath: String { store.localStateDirectory + "/check-cache" }
+    var cachePath: String { store.localState("check-cache") }
 
     /// Checks the whole ledger, or only the files at or under `scope` (paths relative to the
     /// root); with `fix`, rewrites what can be fixed without guessing.
@@ -457,8 +457,8 @@ private struct Run {
         if let fastID { result.idHash = hash(seed: item.directory.seed, id: fastID) }
         // Clean last time and untouched since: trust it.
         let stamp = item.directory.fd >= 0 ? FileSystem.stamp(in: item.directory.fd, item.name) : FileSystem.stamp(store.absolute(item.path))
-        if let lineIndex, let stamp, !fix, let cached = CheckCache.parse(block[lineIndex]), cached.stamp.sameFile(as: stamp),
-           stamp.modifiedNanoseconds < racyThreshold {
+        if let lineIndex, let stamp, !fix, let cached = CheckCache.parse(block[lineIndex]),
+           cached.stamp.vouches(for: stamp, racyThreshold: racyThreshold) {
             result.cacheStamp = stamp
             result.cachedLine = lineIndex
             if fastID == nil, let (kind, id) = kindAndID(of: item, in: schema) { result.idHash = hash(kind, id) }
@@ -631,7 +631,7 @@ private struct Run {
     mutating func paths(of id: String, kind: String) -> [String] {
         guard let t = schema.collectionsByKind[kind] else { return [] }
         if let lookup = lookups[kind] { return lookup.paths(of: id) }
-        let lookup = CollectionLookup(t, schema: schema, store: store)
+        let lookup = CollectionLookup(t, store: store)
         lookups[kind] = lookup
         return lookup.paths(of: id)
     }
@@ -642,45 +642,28 @@ private struct Run {
 /// asked for, every name in them is indexed (one listing instead of a stat per id and shard).
 private final class CollectionLookup {
     static let indexAfter = 32
-    private let store: LedgerStore
+    private let files: CollectionFiles
     private let shards: [String]
     private var asked = 0
-    private var byID: [Substring: [String]]?
+    private var byID: [String: [String]]?
 
-    /// Only what a check counts as a document of the kind: regular files, in directories
-    /// whose names are shards of the collection (not a symlink, not `abcd/`).
-    init(_ type: DocumentType, schema: Schema, store: LedgerStore) {
-        self.store = store
-        guard case .collection(let dir, _) = type.kind.location else { shards = []; return }
-        var out: [String] = []
-        func visit(_ rel: String, _ depth: Int) {
-            if depth == 0 {
-                if case .document(let t, _) = FileRole.classify(rel + "/x.json", type: .file, in: schema), t.kind.name == type.kind.name {
-                    out.append(rel)
-                }
-                return
-            }
-            for e in (try? FileSystem.list(store.absolute(rel))) ?? [] where e.type == .directory && !e.name.hasPrefix(".") {
-                visit(rel + "/" + e.name, depth - 1)
-            }
-        }
-        visit(dir, type.kind.shardDepth)
-        shards = out
+    /// Only what a check counts as a document of the kind (`CollectionFiles`).
+    init(_ type: DocumentType, store: LedgerStore) {
+        files = CollectionFiles(type.kind, in: store)
+        shards = (try? files.shards()) ?? []
     }
 
     func paths(of id: String) -> [String] {
         asked += 1
         if byID == nil, asked > Self.indexAfter { byID = index() }
-        if let byID { return byID[Substring(id)] ?? [] }
-        return shards.map { $0 + "/" + id + ".json" }.filter { FileSystem.stamp(store.absolute($0))?.type == .file }.sorted()
+        if let byID { return byID[id] ?? [] }
+        return shards.map { $0 + "/" + id + ".json" }.filter { FileSystem.stamp(files.store.absolute($0))?.type == .file }.sorted()
     }
 
-    private func index() -> [Substring: [String]] {
-        var out: [Substring: [String]] = [:]
-        for dir in shards {
-            for e in (try? FileSystem.list(store.absolute(dir))) ?? [] where e.type == .file && e.name.hasSuffix(".json") && !e.name.hasPrefix(".") {
-                out[e.name.dropLast(5), default: []].append(dir + "/" + e.name)
-            }
+    private func index() -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for shard in shards {
+            for file in (try? files.files(in: shard)) ?? [] { out[file.id, default: []].append(file.path) }
         }
         return out.mapValues { $0.sorted() }
     }

@@ -34,9 +34,7 @@ enum FileRole: Sendable {
             guard b.count > 5, b[b.count - 5] == 0x2E, b[b.count - 4] == 0x6A, b[b.count - 3] == 0x73,
                   b[b.count - 2] == 0x6F, b[b.count - 1] == 0x6E else { return nil }
             let stem = b[0..<(b.count - 5)]
-            guard stem.count <= 64, let first = stem.first, first != 0x2D,
-                  stem.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D })
-            else { return nil }
+            guard DocumentID.isValid(utf8: stem) else { return nil }
             return ArraySlice(stem)
         }
     }
@@ -74,9 +72,7 @@ enum FileRole: Sendable {
             let rest = parts.dropFirst(dir.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
             let depth = t.kind.shardDepth
             guard rest.count == depth + 1 else { return misplaced(t) }
-            let shards = Array(rest.dropLast())
-            if depth >= 1, !(shards[0].utf8.count == 4 && shards[0].allSatisfy(\.isASCIIDigit)) { return misplaced(t) }
-            if depth >= 2, !(shards[1].utf8.count == 2 && (Int(shards[1]).map { (1...12).contains($0) } ?? false)) {
+            for (level, shard) in rest.dropLast().enumerated() where !DocumentKind.isShardName(shard, level: level) {
                 return misplaced(t)
             }
             guard name.hasSuffix(".json") else {
@@ -91,8 +87,4 @@ enum FileRole: Sendable {
         let app = parts.first ?? ""
         return .stray(.warning(.root, "is not a ledger document: \(app)/ holds nothing at this location"))
     }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }

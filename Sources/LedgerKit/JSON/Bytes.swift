@@ -50,6 +50,24 @@ enum Bytes {
         return a.withUnsafeBytes { x in x.count == 0 || memcmp(x.baseAddress!, b.baseAddress!, x.count) == 0 }
     }
 
+    /// Where `needle` first occurs in `haystack` at or after `from`, or nil.
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from: Int = 0) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count, from <= haystack.count - needle.count else { return needle.isEmpty ? from : nil }
+        return haystack.withUnsafeBufferPointer { h in
+            needle.withUnsafeBufferPointer { n in
+                var i = from
+                let last = h.count - n.count
+                while i <= last {
+                    guard let hit = memchr(h.baseAddress! + i, Int32(n[0]), last - i + 1) else { return nil }
+                    i = h.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(h.baseAddress! + i, n.baseAddress!, n.count) == 0 { return i }
+                    i += 1
+                }
+                return nil
+            }
+        }
+    }
+
     /// Whether `haystack` contains `needle` (ASCII needles).
     static func contains(_ haystack: String, _ needle: StaticString) -> Bool {
         var h = haystack

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 extension DocumentRepository where D == Experience {
@@ -6,49 +5,27 @@ extension DocumentRepository where D == Experience {
     /// month shards (`moments/experiences/<YYYY>/<MM>/`) the bucket overlaps: a day or a
     /// week is one or two directories, a year twelve, whatever the size of the ledger.
     ///
-    /// Files are read and validated on `threads` threads. An invalid experience is refused
+    /// Files are read and validated on the store's worker threads. An invalid experience is refused
     /// with the problems `ledger check` reports (all of them, for every invalid file in the
     /// shards read). A file in the wrong shard is not seen here; `ledger check --fix` moves it.
-    public func experiences(in bucket: MomentBucket,
-                            threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> [Experience] {
+    public func experiences(in bucket: MomentBucket) throws -> [Experience] {
         var paths: [String] = []
         var month = MomentBucket(containing: bucket.firstDay, scale: .month)
         while month.firstDay <= bucket.lastDay {
-            let dir = "\(directory)/\(pad(month.firstDay.year, 4))/\(pad(month.firstDay.month))"
-            for e in try FileSystem.list(store.absolute(dir)) ?? [] where e.type == .file && e.name.hasSuffix(".json") {
-                if DocumentID.isValid(e.name.dropLast(5)) { paths.append(dir + "/" + e.name) }
-            }
+            paths += try files.files(in: files.shard(for: month.firstDay)).map(\.path)
             month = month.next
-        }
-        paths.sort()
-        let files = paths
-        let slots = ReadSlots(count: paths.count)
-        let store = self.store
-        let workers = paths.count >= 64 ? max(1, threads) : 1
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var i = worker
-            while i < files.count {
-                do {
-                    if let bytes = try store.read(files[i]) {
-                        slots.set(i, .success(try LedgerStore.decode(Experience.self, from: bytes, path: files[i])))
-                    }
-                } catch {
-                    slots.set(i, .failure(error))
-                }
-                i += workers
-            }
         }
         var found: [Experience] = []
         var problems: [Problem] = []
         var invalid: [String] = []
-        for result in slots.values {
+        for result in read(paths.sorted()) {
             switch result {
-            case .success(let e)?: if bucket.contains(e.timestamp) { found.append(e) }
-            case .failure(let error as LedgerError)? where error.code == .invalid && !error.problems.isEmpty:
+            case .success(let e?): if bucket.contains(e.timestamp) { found.append(e) }
+            case .success(nil): break  // removed while we were reading
+            case .failure(let error as LedgerError) where error.code == .invalid && !error.problems.isEmpty:
                 invalid.append(error.problems[0].path)
                 problems += error.problems
-            case .failure(let error)?: throw error
-            case nil: break  // removed while we were reading
+            case .failure(let error): throw error
             }
         }
         if !problems.isEmpty {
@@ -56,26 +33,5 @@ extension DocumentRepository where D == Experience {
             throw LedgerError.invalid("\(what) by hand and run `ledger check`:", problems: problems)
         }
         return found
-    }
-}
-
-/// Per-file read results written by worker threads, each to its own index.
-private final class ReadSlots: @unchecked Sendable {
-    // @unchecked: every index is written by exactly one worker and read only after
-    // `concurrentPerform` has returned.
-    private let storage: UnsafeMutableBufferPointer<Result<Experience, any Error>?>
-
-    init(count: Int) {
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: nil)
-    }
-
-    func set(_ i: Int, _ value: Result<Experience, any Error>) { storage[i] = value }
-
-    var values: UnsafeMutableBufferPointer<Result<Experience, any Error>?> { storage }
-
-    deinit {
-        storage.deinitialize()
-        storage.deallocate()
     }
 }

@@ -67,6 +67,18 @@ public struct DocumentKind: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether `name` is a shard directory's name at `level` below a collection's directory:
+    /// a four-digit year at level 0, a month `01`–`12` at level 1.
+    public static func isShardName(_ name: String, level: Int) -> Bool {
+        let u = name.utf8
+        guard u.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        switch level {
+        case 0: return u.count == 4
+        case 1: return u.count == 2 && (1...12).contains(Int(name) ?? 0)
+        default: return false
+        }
+    }
+
     /// The number of directory levels between a collection's directory and its files.
     var shardDepth: Int {
         guard case .collection(_, let sharding) = location else { return 0 }
@@ -85,10 +97,20 @@ public enum DocumentID {
     public static let rule = "ids are 1–64 characters of a–z, 0–9 and '-', not starting with '-'"
 
     /// Whether `id` is a valid document id.
-    public static func isValid(_ id: some StringProtocol) -> Bool {
-        let u = id.utf8
-        guard (1...64).contains(u.count), let first = u.first, first != UInt8(ascii: "-") else { return false }
-        return u.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    public static func isValid(_ id: some StringProtocol) -> Bool { isValid(utf8: id.utf8) }
+
+    /// Whether the UTF-8 bytes `id` are a valid document id: the one place the rule is written.
+    @inline(__always)
+    public static func isValid(utf8 id: some Collection<UInt8>) -> Bool {
+        guard (1...64).contains(id.count), let first = id.first, first != UInt8(ascii: "-") else { return false }
+        return id.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+
+    /// The id of a document's file name `<id>.json`, or nil when the name is not one.
+    public static func inFileName(_ name: String) -> String? {
+        guard name.hasSuffix(".json") else { return nil }
+        let id = name.dropLast(5)
+        return isValid(id) ? String(id) : nil
     }
 
     /// A readable id made from a name ("My V60!" → "my-v60"), or nil when nothing is left.

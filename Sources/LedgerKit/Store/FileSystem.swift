@@ -32,6 +32,17 @@ public enum FileSystem {
             size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
                 && changedNanoseconds == other.changedNanoseconds && inode == other.inode
         }
+
+        /// Whether what was read of a file stamped `self` still holds for the file stamped
+        /// `current` now: the same file, unchanged, and not modified within the racy window
+        /// (at or after `racyThreshold`, nanoseconds), where a second change in the same
+        /// clock tick could leave the stamp as it was — git's "racily clean" rule.
+        public func vouches(for current: Stamp, racyThreshold: Int64 = .max) -> Bool {
+            sameFile(as: current) && modifiedNanoseconds < racyThreshold
+        }
+
+        /// `size:mtime:ctime:inode`, for records kept in text.
+        public var encoded: String { "\(size):\(modifiedNanoseconds):\(changedNanoseconds):\(inode)" }
     }
 
     static func systemError(_ what: String, _ path: String, _ err: Int32 = errno) -> LedgerError {
@@ -144,7 +155,7 @@ public enum FileSystem {
         let dir = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         try makeDirectories(dir.isEmpty ? "." : dir)
-        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(name).tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw systemError("write", path) }
         var ok = false
@@ -214,32 +225,47 @@ private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: 
 /// An exclusive `flock` held until `release()` or deinit.
 ///
 /// flock locks belong to an open file description: the kernel drops them when the process
-/// dies, so a crashed `ledger` never leaves the ledger locked.
+/// dies, so a crashed process never leaves the ledger locked.
 public final class FileLock {
     private var fd: Int32
 
     /// Blocks until the lock on `path` (created if needed) is held. When another process
-    /// holds it, `waiting` is called first with what that process wrote in the file (its pid
-    /// and command line). The holder records its own.
-    public init(path: String, waiting: ((String) -> Void)? = nil) throws {
+    /// holds it, `waiting` is called first with what that process recorded in the file.
+    /// The holder records `holder` (its pid and command line, say) while it holds the lock.
+    public convenience init(path: String, holder: String = "", waiting: ((String) -> Void)? = nil) throws {
+        try self.init(path: path, holder: holder, block: true, waiting: waiting)
+    }
+
+    /// The lock on `path` if no other process holds it, else nil (without waiting).
+    public static func attempt(path: String, holder: String = "") throws -> FileLock? {
+        let lock = try FileLock(path: path, holder: holder, block: false, waiting: nil)
+        return lock.fd >= 0 ? lock : nil
+    }
+
+    private init(path: String, holder: String, block: Bool, waiting: ((String) -> Void)?) throws {
         try FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw FileSystem.systemError("open the lock file", path) }
         var operation = LOCK_EX | LOCK_NB
         while flock(fd, operation) != 0 {
             let err = errno
             if err == EINTR { continue }
             if err == EWOULDBLOCK, operation & LOCK_NB != 0 {
+                guard block else {
+                    close(fd)
+                    fd = -1
+                    return
+                }
                 operation = LOCK_EX
-                let holder = (try? FileSystem.read(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                waiting?(holder.trimmingCharacters(in: .whitespacesAndNewlines))
+                let recorded = (try? FileSystem.read(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                waiting?(recorded.trimmingCharacters(in: .whitespacesAndNewlines))
                 continue
             }
             close(fd)
             throw FileSystem.systemError("lock", path, err)
         }
-        let me = Array(("\(getpid()) " + CommandLine.arguments.joined(separator: " ") + "\n").utf8.prefix(4000))
-        if ftruncate(fd, 0) == 0 { _ = me.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+        let record = Array((holder.isEmpty ? "" : holder + "\n").utf8.prefix(4000))
+        if ftruncate(fd, 0) == 0, !record.isEmpty { _ = record.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
     }
 
     /// Releases the lock now.

@@ -1,9 +1,14 @@
 import Foundation
 /// A ledger on disk: reading and writing documents, and the writer lock.
 ///
-/// Reads are lock-free (every write is an atomic rename). Commands that change documents do
-/// their whole read-modify-write inside `withWriterLock`, so two `ledger` processes never
-/// lose each other's writes.
+/// Reads are lock-free (every write is an atomic rename). Writes happen inside
+/// `withWriterLock`, taken by the apps' stores (`WaterlineStore`, `BrewStore`, …) for each
+/// intent's whole read-modify-write, so two processes never lose each other's writes.
+///
+/// The store knows nothing of git or of the process it runs in: the directory for
+/// device-local state, the files that witness bulk changes made by other tools, the number
+/// of worker threads and what the lock file says about its holder are given by the caller
+/// (LedgerSync's `LedgerStore(gitWorkTree:)` for a ledger in a git repository).
 public struct LedgerStore: Sendable {
     /// The largest document accepted, in bytes. A heavy night's session is tens of kilobytes;
     /// the limit keeps a stray 50 MB file from being read at all.
@@ -11,28 +16,42 @@ public struct LedgerStore: Sendable {
 
     /// The ledger's root directory (absolute, without a trailing slash).
     public let root: String
+    /// The directory for device-local state that is never synced (SPEC §3): the writer lock,
+    /// hints and caches, a brew in progress. Absolute.
+    public let localStateDirectory: String
+    /// Files (absolute paths) whose stamps change whenever another tool may have rewritten
+    /// documents in bulk — for a git repository, its index. Hints that spare a reader from
+    /// reading every document trust themselves only while these are unchanged.
+    public var bulkChangeWitnesses: [String] = []
+    /// How many threads may read documents at once (readers of many files use them).
+    public var workerThreads = 1
+    /// What the lock file records about the process holding the writer lock (its pid and
+    /// command line), shown by `lockWait` to a process waiting for it.
+    public var lockHolder = ""
     /// Called when the writer lock is held by another process, with what it recorded (its pid
     /// and command line), before waiting for it.
     public var lockWait: (@Sendable (String) -> Void)?
 
-    public init(root: String) {
+    /// The ledger at `root`, keeping its device-local state in `localStateDirectory`.
+    public init(root: String, localStateDirectory: String) {
         var r = root
         while r.count > 1, r.hasSuffix("/") { r.removeLast() }
         self.root = r
+        self.localStateDirectory = localStateDirectory
     }
 
     /// The absolute path of a path relative to the root.
     public func absolute(_ relative: String) -> String { root + "/" + relative }
 
-    /// The directory for device-local state that is never synced (SPEC §3).
-    public var localStateDirectory: String { root + "/.git/ledger" }
+    /// The absolute path of a file of device-local state.
+    public func localState(_ name: String) -> String { localStateDirectory + "/" + name }
 
     /// Whether `root` holds a ledger (a `ledger.json`).
     public var exists: Bool { FileSystem.stamp(absolute(LedgerManifest.kind.path()))?.type == .file }
 
     /// Runs `body` holding the ledger's exclusive writer lock. Not re-entrant.
     public func withWriterLock<T>(_ body: () throws -> T) throws -> T {
-        let lock = try FileLock(path: localStateDirectory + "/lock", waiting: lockWait)
+        let lock = try FileLock(path: localState("lock"), holder: lockHolder, waiting: lockWait)
         defer { lock.release() }
         return try body()
     }
@@ -120,53 +139,18 @@ public struct LedgerStore: Sendable {
 public struct DocumentRepository<D: CollectionDocument>: Sendable {
     public let store: LedgerStore
 
-    var directory: String {
-        guard case .collection(let dir, _) = D.kind.location else { preconditionFailure("\(D.kind) is not a collection") }
-        return dir
-    }
+    /// Where the documents are on disk.
+    public var files: CollectionFiles { CollectionFiles(D.kind, in: store) }
+
+    var directory: String { files.directory }
 
     /// Every document's id and relative path, in no particular order.
     public func index() throws -> [(id: String, path: String)] {
-        var out: [(String, String)] = []
-        func visit(_ rel: String, depth: Int) throws {
-            guard let entries = try FileSystem.list(store.absolute(rel)) else { return }
-            for e in entries where !e.name.hasPrefix(".") {
-                if depth > 0 {
-                    if e.type == .directory { try visit(rel + "/" + e.name, depth: depth - 1) }
-                } else if e.type == .file, e.name.hasSuffix(".json") {
-                    let id = String(e.name.dropLast(5))
-                    if DocumentID.isValid(id) { out.append((id, rel + "/" + e.name)) }
-                }
-            }
-        }
-        try visit(directory, depth: D.kind.shardDepth)
-        return out
+        try files.files().map { ($0.id, $0.path) }
     }
 
     /// The relative path of document `id`, or nil when there is none.
-    public func path(of id: String) throws -> String? {
-        guard DocumentID.isValid(id) else { return nil }
-        if D.kind.shardDepth == 0 {
-            let p = D.kind.path(id: id)
-            return FileSystem.exists(store.absolute(p)) ? p : nil
-        }
-        // Look in every shard: a handful of directories, newest first.
-        func search(_ rel: String, depth: Int) throws -> String? {
-            guard let entries = try FileSystem.list(store.absolute(rel)) else { return nil }
-            let dirs = entries.filter { $0.type == .directory && !$0.name.hasPrefix(".") }.map(\.name).sorted(by: >)
-            for d in dirs {
-                let sub = rel + "/" + d
-                if depth == 1 {
-                    let p = sub + "/" + id + ".json"
-                    if FileSystem.exists(store.absolute(p)) { return p }
-                } else if let found = try search(sub, depth: depth - 1) {
-                    return found
-                }
-            }
-            return nil
-        }
-        return try search(directory, depth: D.kind.shardDepth)
-    }
+    public func path(of id: String) throws -> String? { try files.path(of: id) }
 
     /// Whether document `id` exists.
     public func contains(id: String) throws -> Bool { try path(of: id) != nil }
@@ -181,7 +165,20 @@ public struct DocumentRepository<D: CollectionDocument>: Sendable {
 
     /// Every document; throws on the first invalid one.
     public func all() throws -> [D] {
-        try index().compactMap { try store.load(D.self, at: $0.path) }
+        try load(index().map(\.path).sorted())
+    }
+
+    /// The documents at `paths` (relative), read and validated on the store's worker
+    /// threads, in the order of `paths`: each a document, nil for a file removed meanwhile,
+    /// or the error reading it gave.
+    public func read(_ paths: [String]) -> [Result<D?, any Error>] {
+        let store = store
+        return Parallel.map(paths, threads: store.workerThreads) { path in Result { try store.load(D.self, at: path) } }
+    }
+
+    /// The documents at `paths`, in their order; throws the first error in that order.
+    public func load(_ paths: [String]) throws -> [D] {
+        try read(paths).compactMap { try $0.get() }
     }
 
     /// The id that `reference` names: an exact id, or a unique prefix of one (like git's short

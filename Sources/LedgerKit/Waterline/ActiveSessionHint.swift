@@ -4,10 +4,11 @@ import Foundation
 /// cost the same whatever the history: without it, finding the active session means reading
 /// every session file.
 ///
-/// The hint lives in `.git/ledger/waterline-active.json` (never synced) and is never trusted
-/// blindly. It records the stamps (size, mtime, ctime, inode) of `waterline/sessions`, of
-/// each of its year directories and of `.git/index`, taken before the conclusion it holds was
-/// drawn. Creating, deleting or renaming a session file — by ledger, by a sync's checkout or
+/// The hint lives in the store's local state directory (`waterline-active.json`, never
+/// synced) and is never trusted blindly. It records the stamps (size, mtime, ctime, inode) of
+/// `waterline/sessions`, of each of its year directories and of the store's bulk-change
+/// witnesses (a git repository's index), taken before the conclusion it holds was drawn.
+/// Creating, deleting or renaming a session file — by ledger, by a sync's checkout or
 /// `git pull`, by hand — changes its directory's stamp; any git operation rewrites the index.
 /// A changed stamp sends the reader back to a scan. The active session's own file is read on
 /// every use, so edits to it (ending it by hand) are always seen. The one change the stamps
@@ -18,48 +19,39 @@ struct ActiveSessionHint: Equatable {
     /// The active session's id and path, or nil when none is active.
     var sessionID: String?
     var path: String?
-    /// Stamps by path relative to the ledger root ("-" for a missing path).
+    /// Stamps by path: relative to the ledger root for the sessions' directories, absolute
+    /// for the witnesses ("-" for a missing path).
     var stamps: [String: String]
 
     static let fileName = "waterline-active.json"
-    static let format = 1
+    static let format = 2
 
     /// The paths whose stamps vouch for the hint: the sessions directory, its year
-    /// directories, and the git index.
+    /// directories, and the store's bulk-change witnesses.
     static func currentStamps(_ store: LedgerStore) throws -> [String: String] {
-        var stamps: [String: String] = [:]
-        let dir = sessionsDirectory
-        stamps[dir] = stamp(store, dir)
-        stamps[indexPath] = stamp(store, indexPath)
-        for e in try FileSystem.list(store.absolute(dir)) ?? [] where e.type == .directory && !e.name.hasPrefix(".") {
-            stamps[dir + "/" + e.name] = stamp(store, dir + "/" + e.name)
-        }
+        let files = CollectionFiles(Session.kind, in: store)
+        var stamps: [String: String] = [files.directory: stamp(store, files.directory)]
+        for witness in store.bulkChangeWitnesses { stamps[witness] = stamp(store, witness) }
+        for shard in try files.shards() { stamps[shard] = stamp(store, shard) }
         return stamps
     }
 
     /// Whether every recorded stamp still holds. An unchanged sessions directory means the
     /// set of year directories is unchanged, so only the recorded ones need a look.
     func stampsHold(_ store: LedgerStore) -> Bool {
-        guard stamps[Self.sessionsDirectory] != nil, stamps[Self.indexPath] != nil else { return false }
+        guard stamps[CollectionFiles(Session.kind, in: store).directory] != nil,
+              store.bulkChangeWitnesses.allSatisfy({ stamps[$0] != nil }) else { return false }
         for (path, recorded) in stamps where Self.stamp(store, path) != recorded { return false }
         return true
     }
 
-    static var sessionsDirectory: String {
-        guard case .collection(let dir, _) = Session.kind.location else { preconditionFailure("sessions are a collection") }
-        return dir
-    }
-
-    static let indexPath = ".git/index"
-
-    static func stamp(_ store: LedgerStore, _ relative: String) -> String {
-        guard let s = FileSystem.stamp(store.absolute(relative)) else { return "-" }
-        return "\(s.size):\(s.modifiedNanoseconds):\(s.changedNanoseconds):\(s.inode)"
+    static func stamp(_ store: LedgerStore, _ path: String) -> String {
+        FileSystem.stamp(path.hasPrefix("/") ? path : store.absolute(path))?.encoded ?? "-"
     }
 
     // MARK: - File
 
-    static func location(_ store: LedgerStore) -> String { store.localStateDirectory + "/" + fileName }
+    static func location(_ store: LedgerStore) -> String { store.localState(fileName) }
 
     /// The hint on disk, or nil when it is missing or unreadable.
     static func read(_ store: LedgerStore) -> ActiveSessionHint? {
@@ -90,31 +82,5 @@ struct ActiveSessionHint: Equatable {
         let url = URL(fileURLWithPath: Self.location(store))
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? Data(CanonicalJSON.encode(json)).write(to: url, options: .atomic)
-    }
-}
-
-extension ActiveSessionHint {
-    /// Whether a session file's bytes hold `"isActive"`, optional whitespace, `:`, optional
-    /// whitespace and `true`: a quick test that skips parsing sessions certainly not active.
-    static func mayBeActive(_ bytes: [UInt8]) -> Bool {
-        let key = Array("\"isActive\"".utf8)
-        let count = bytes.count
-        var i = 0
-        while i + key.count <= count {
-            if bytes[i] == key[0], bytes[i..<(i + key.count)].elementsEqual(key) {
-                var j = i + key.count
-                func skipSpace() { while j < count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 } }
-                skipSpace()
-                if j < count, bytes[j] == UInt8(ascii: ":") {
-                    j += 1
-                    skipSpace()
-                    if j + 4 <= count, bytes[j..<(j + 4)].elementsEqual("true".utf8) { return true }
-                }
-                i = j
-            } else {
-                i += 1
-            }
-        }
-        return false
     }
 }

@@ -77,7 +77,7 @@ public struct WaterlineStore: Sendable {
     func scanForActive() throws -> [Active] {
         var out: [Active] = []
         for (_, path) in try sessions.index().sorted(by: { $0.path < $1.path }) {
-            guard let bytes = try store.read(path), ActiveSessionHint.mayBeActive(bytes) else { continue }
+            guard let bytes = try store.read(path), MemberPeek.mayHave("isActive", "true", in: bytes) else { continue }
             let s = try LedgerStore.decode(Session.self, from: bytes, path: path)
             if s.isActive { out.append(Active(session: s, path: path)) }
         }
@@ -133,18 +133,14 @@ public struct WaterlineStore: Sendable {
     /// running from `instant` to `now` would overlap. Reads only the year folders from the one
     /// before `instant`'s to the one after `now`'s, so its cost does not grow with the history.
     func endedSessions(after instant: Timestamp, now: Timestamp) throws -> [Session] {
-        let dir = ActiveSessionHint.sessionsDirectory
         let first = instant.local.date.year - 1, last = max(now.local.date.year, instant.local.date.year) + 1
         var found: [Session] = []
-        for year in first...last {
-            let folder = dir + "/" + String(year)
-            for e in try FileSystem.list(store.absolute(folder)) ?? []
-            where e.type == .file && e.name.hasSuffix(".json") && DocumentID.isValid(e.name.dropLast(5)) {
-                let path = folder + "/" + e.name
-                guard let bytes = try store.read(path) else { continue }
+        for shard in try sessions.files.shards(years: first...last) {
+            for file in try sessions.files.files(in: shard) {
+                guard let bytes = try store.read(file.path) else { continue }
                 // Most sessions ended long before: their `"endTime"` line says so without decoding.
                 if let end = Self.endTime(in: bytes), end.epochMilliseconds <= instant.epochMilliseconds { continue }
-                let s = try LedgerStore.decode(Session.self, from: bytes, path: path)
+                let s = try LedgerStore.decode(Session.self, from: bytes, path: file.path)
                 guard !s.isActive, let end = s.endTime, end.epochMilliseconds > instant.epochMilliseconds else { continue }
                 found.append(s)
             }
@@ -269,7 +265,7 @@ public struct WaterlineStore: Sendable {
         var candidates: [(Session, LogEntry)] = []
         let needle = Array(("\"" + ref).utf8)
         for (_, path) in try sessions.index() {
-            guard let bytes = try store.read(path), Self.bytes(bytes, contain: needle) else { continue }
+            guard let bytes = try store.read(path), Bytes.firstIndex(of: needle, in: bytes) != nil else { continue }
             let s = try LedgerStore.decode(Session.self, from: bytes, path: path)
             candidates += matches(in: s).map { (s, $0) }
         }
@@ -320,16 +316,10 @@ public struct WaterlineStore: Sendable {
 
     /// The most recent sessions by start, newest first: reads the newest year folders only.
     public func recentSessions(limit: Int) throws -> [Session] {
-        let dir = ActiveSessionHint.sessionsDirectory
-        let years = (try FileSystem.list(store.absolute(dir)) ?? [])
-            .filter { $0.type == .directory && !$0.name.hasPrefix(".") }.map(\.name).sorted(by: >)
         var found: [Session] = []
         var extraYears = 1  // one more folder: offsets can put a session just across New Year
-        for year in years {
-            for e in try FileSystem.list(store.absolute(dir + "/" + year)) ?? []
-            where e.type == .file && e.name.hasSuffix(".json") && DocumentID.isValid(e.name.dropLast(5)) {
-                if let s = try store.load(Session.self, at: dir + "/" + year + "/" + e.name) { found.append(s) }
-            }
+        for shard in try sessions.files.shards() {
+            found += try sessions.load(sessions.files.files(in: shard).map(\.path))
             if found.count >= limit {
                 if extraYears == 0 { break }
                 extraYears -= 1
@@ -355,7 +345,7 @@ public struct WaterlineStore: Sendable {
     /// anyway, or in tests).
     public func refreshActiveSession() throws -> (active: Active?, notes: [String]) {
         try store.withWriterLock {
-            _ = try? FileSystem.remove(ActiveSessionHint.location(store))
+            _ = try? FileSystem.remove(store.localState(ActiveSessionHint.fileName))
             return try activeSessionLocked()
         }
     }
@@ -401,30 +391,9 @@ public struct WaterlineStore: Sendable {
 }
 
 extension WaterlineStore {
-    /// The timestamp of the `"endTime": "…"` member as ledger writes it, or nil (not there,
-    /// null, or written another way).
+    /// The `endTime` of a session as ledger writes it, or nil (not there, null, or written
+    /// another way).
     static func endTime(in bytes: [UInt8]) -> Timestamp? {
-        let needle = Array("\n  \"endTime\": \"".utf8)
-        var i = 0
-        while i + needle.count <= bytes.count {
-            if bytes[i] == needle[0], bytes[i..<(i + needle.count)].elementsEqual(needle) {
-                let start = i + needle.count
-                guard let close = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-                return Timestamp(iso8601: String(decoding: bytes[start..<close], as: UTF8.self))
-            }
-            i += 1
-        }
-        return nil
-    }
-
-    /// Whether `needle` occurs in `bytes`.
-    static func bytes(_ bytes: [UInt8], contain needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty else { return true }
-        var i = 0
-        while i + needle.count <= bytes.count {
-            if bytes[i] == needle[0], bytes[i..<(i + needle.count)].elementsEqual(needle) { return true }
-            i += 1
-        }
-        return false
+        MemberPeek.topLevelString("endTime", in: bytes).flatMap(Timestamp.init(iso8601:))
     }
 }

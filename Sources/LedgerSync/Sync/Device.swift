@@ -14,7 +14,7 @@ public struct Device: Sendable, Hashable {
     }
 
     /// The device file's path in `store`.
-    public static func path(in store: LedgerStore) -> String { store.localStateDirectory + "/device.json" }
+    public static func path(in store: LedgerStore) -> String { store.localState("device.json") }
 
     /// This ledger's device, created (with `defaultName` and a fresh id) when missing or unreadable.
     public static func current(in store: LedgerStore, defaultName: String, ids: any IDSource = RandomIDSource()) throws -> Device {

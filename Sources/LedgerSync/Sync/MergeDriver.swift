@@ -28,7 +28,7 @@ public enum MergeDriver {
             return bytes
         }
         let b = try read(base), o = try read(ours), t = try read(theirs)
-        let store = LedgerStore(root: workTree)
+        let store = LedgerStore(gitWorkTree: workTree)
         let resolution = FileMerge.resolve(path: pathname, base: b.isEmpty ? nil : b, ours: o, theirs: t,
                                            siblings: siblings(of: pathname, in: store))
         guard let result = resolution.result else {
@@ -45,22 +45,12 @@ public enum MergeDriver {
 
     /// The other documents of `path`'s kind in the work tree.
     static func siblings(of path: String, in store: LedgerStore) -> @Sendable () -> [JSONValue] {
-        guard case .document(let t) = PathRole(path: path), case .collection(let dir, let sharding) = t.kind.location else { return { [] } }
+        guard case .document(let t) = PathRole(path: path), case .collection = t.kind.location else { return { [] } }
         return {
-            var out: [JSONValue] = []
-            func visit(_ rel: String, _ depth: Int) {
-                for e in (try? FileSystem.list(store.absolute(rel))) ?? [] where !e.name.hasPrefix(".") {
-                    let child = rel + "/" + e.name
-                    if depth > 0 {
-                        if e.type == .directory { visit(child, depth - 1) }
-                    } else if e.type == .file, e.name.hasSuffix(".json"), child != path,
-                              let bytes = try? store.read(child), let json = try? JSONParser.parse(bytes) {
-                        out.append(json)
-                    }
-                }
+            ((try? CollectionFiles(t.kind, in: store).files()) ?? []).compactMap { file in
+                guard file.path != path, let bytes = try? store.read(file.path) else { return nil }
+                return try? JSONParser.parse(bytes)
             }
-            visit(dir, sharding == .none ? 0 : (sharding == .year ? 1 : 2))
-            return out
         }
     }
 

@@ -19,7 +19,7 @@ import Testing
 
     @Test func theNewestAreChosenWithoutDecodingAndHandEditedFilesStillCount() throws {
         let dir = TemporaryDirectory()
-        let store = LedgerStore(root: dir.path)
+        let store = LedgerStore.plain(dir.path)
         let repo = store.repository(BrewLog.self)
         for (i, day) in (1...30).enumerated() {
             try repo.save(try log("log\(i)", "2026-10-\(day < 10 ? "0" : "")\(day)T08:00:00+01:00"))

@@ -12,7 +12,7 @@ import Testing
         // Two processes (or devices) whose clocks differ: the one at 14:02 takes the writer
         // lock first; the one at 14:01 must see the 14:00 reminder as confirmed.
         let dir = TemporaryDirectory()
-        let log = HydrationLog(store: LedgerStore(root: dir.path))
+        let log = HydrationLog(store: LedgerStore.plain(dir.path))
         guard case .confirmed = try log.confirm(at: at("14:02"), timeZone: paris) else {
             Issue.record("the first tap should confirm")
             return
@@ -44,7 +44,7 @@ import Testing
         let schedule = HydrationSchedule.merge(base: defaults, ours: a, theirs: b, context: MergeContext()).document
         let merged = HydrationDay.merge(base: nil, ours: dayA, theirs: dayB, context: MergeContext()).document
         let dir = TemporaryDirectory()
-        let store = LedgerStore(root: dir.path)
+        let store = LedgerStore.plain(dir.path)
         try store.singleton(HydrationSchedule.self).save(schedule)
         try store.repository(HydrationDay.self).save(merged)
         return (HydrationLog(store: store), schedule.reminders, merged.schedule, dir)

@@ -61,7 +61,7 @@ enum SampleImages {
 
     @Test func storingTheSamePhotoTwiceWritesOneFile() throws {
         let dir = TemporaryDirectory()
-        let store = LedgerStore(root: dir.path)
+        let store = LedgerStore.plain(dir.path)
         let first = try MomentsPhotos.store(SampleImages.gif, in: store, source: "a.gif")
         let second = try MomentsPhotos.store(SampleImages.gif, in: store, source: "copy of a.gif")
         #expect(first.written && !second.written)
@@ -72,7 +72,7 @@ enum SampleImages {
 
     @Test func aDamagedCopyIsRewritten() throws {
         let dir = TemporaryDirectory()
-        let store = LedgerStore(root: dir.path)
+        let store = LedgerStore.plain(dir.path)
         let name = try #require(MomentsPhotos.fileName(for: SampleImages.png))
         try FileSystem.writeAtomically(dir.path + "/moments/photos/" + name, Array(SampleImages.png.prefix(20)))
         #expect(try MomentsPhotos.store(SampleImages.png, in: store, source: "p.png").written)
@@ -81,7 +81,7 @@ enum SampleImages {
 
     @Test func photosOverTheLimitAndNonImagesAreRefused() throws {
         let dir = TemporaryDirectory()
-        let store = LedgerStore(root: dir.path)
+        let store = LedgerStore.plain(dir.path)
         let big = SampleImages.jpeg + [UInt8](repeating: 0, count: MomentsPhotos.maximumBytes)
         #expect(throws: LedgerError.self) { try MomentsPhotos.store(big, in: store, source: "big.jpg") }
         #expect(throws: LedgerError.self) { try MomentsPhotos.store(Array("hello".utf8), in: store, source: "notes.txt") }

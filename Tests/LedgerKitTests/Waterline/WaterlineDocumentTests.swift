@@ -147,7 +147,7 @@ import Testing
 
     @Test func oneActiveSessionAcrossDocuments() throws {
         let dir = TemporaryDirectory("waterline-rule")
-        let store = LedgerStore(root: dir.path)
+        let store = LedgerStore.plain(dir.path)
         try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
         try store.write("waterline/sessions/2026/a.json", WaterlineFixture.session("D", id: "a").json)
         try store.write("waterline/sessions/2026/b.json", WaterlineFixture.session("W", id: "b", endAfter: 20).json)

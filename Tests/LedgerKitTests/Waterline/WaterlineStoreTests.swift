@@ -7,7 +7,7 @@ import Testing
 /// without reading every session: it must notice sessions arriving by sync and hand edits.
 @Suite struct WaterlineStoreTests {
     let dir = TemporaryDirectory("waterline-store")
-    var store: LedgerStore { LedgerStore(root: dir.path) }
+    var store: LedgerStore { LedgerStore.plain(dir.path) }
     var waterline: WaterlineStore { WaterlineStore(store) }
 
     init() throws {
@@ -15,7 +15,7 @@ import Testing
         for (path, doc) in WaterlineApp.initialDocuments(now: WaterlineFixture.start) { try store.write(path, doc) }
     }
 
-    var hintPath: String { dir.path + "/.git/ledger/waterline-active.json" }
+    var hintPath: String { dir.path + "/.local/waterline-active.json" }
 
     /// Writes a session file as another program would (sync, an editor), without ledger.
     func writeBehindLedgersBack(_ s: Session, inPlace: Bool = false) throws {

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Where the documents of one collection kind are on disk: its shard directories
+/// (`<dir>/<YYYY>/`, `<dir>/<YYYY>/<MM>/`) and the `<id>.json` files in them.
+///
+/// The one walk every reader of a collection uses (repositories, the apps' stores, the
+/// checker's look-ups, the merge driver). It sees what `check` counts as documents of the
+/// kind: regular files named by a valid id, in directories whose names are shards (four-digit
+/// years, months 01–12); hidden entries, symbolic links and anything else are left out.
+public struct CollectionFiles: Sendable {
+    /// One document's id and path (relative to the ledger root).
+    public struct File: Sendable, Hashable {
+        public var id: String
+        public var path: String
+    }
+
+    public let store: LedgerStore
+    public let kind: DocumentKind
+    /// The collection's directory, relative to the ledger root.
+    public let directory: String
+
+    /// The files of `kind`, which must be a collection.
+    public init(_ kind: DocumentKind, in store: LedgerStore) {
+        guard case .collection(let dir, _) = kind.location else { preconditionFailure("\(kind) is not a collection") }
+        self.store = store
+        self.kind = kind
+        directory = dir
+    }
+
+    /// The shard directories (relative paths), newest first: the directories that hold
+    /// documents, `depth` levels below the collection's directory (the directory itself for
+    /// an unsharded kind). `years` keeps only the shards of those years.
+    public func shards(years: ClosedRange<Int>? = nil) throws -> [String] {
+        var out: [String] = []
+        func visit(_ rel: String, level: Int) throws {
+            if level == kind.shardDepth {
+                out.append(rel)
+                return
+            }
+            let names = try (FileSystem.list(store.absolute(rel)) ?? [])
+                .filter { $0.type == .directory && DocumentKind.isShardName($0.name, level: level) }.map(\.name)
+            for name in names.sorted(by: >) {
+                if level == 0, let years, let year = Int(name), !years.contains(year) { continue }
+                try visit(rel + "/" + name, level: level + 1)
+            }
+        }
+        try visit(directory, level: 0)
+        return out
+    }
+
+    /// The documents in one shard directory (relative path), in no particular order.
+    public func files(in shard: String) throws -> [File] {
+        try (FileSystem.list(store.absolute(shard)) ?? []).compactMap { e in
+            guard e.type == .file, let id = DocumentID.inFileName(e.name) else { return nil }
+            return File(id: id, path: shard + "/" + e.name)
+        }
+    }
+
+    /// Every document of the collection, in no particular order.
+    public func files() throws -> [File] {
+        try shards().flatMap { try files(in: $0) }
+    }
+
+    /// The shard directory where a document dated `date` belongs.
+    public func shard(for date: LocalDate) -> String {
+        (kind.path(id: "x", date: date) as NSString).deletingLastPathComponent
+    }
+
+    /// The path of document `id`, looking in the shards newest first; nil when there is none.
+    public func path(of id: String) throws -> String? {
+        guard DocumentID.isValid(id) else { return nil }
+        for shard in try shards() {
+            let path = shard + "/" + id + ".json"
+            if FileSystem.stamp(store.absolute(path))?.type == .file { return path }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import LedgerKit
+
+extension LedgerStore {
+    /// The ledger in the work tree of a git repository at `root`: its device-local state in
+    /// `.git/ledger/` (never synced), and git's index as the witness of bulk changes (every
+    /// checkout, pull or commit rewrites it). A `.git` file (a linked work tree or a
+    /// submodule) is followed to the git directory it names.
+    public init(gitWorkTree root: String) {
+        let gitDirectory = Self.gitDirectory(ofWorkTree: root)
+        self.init(root: root, localStateDirectory: gitDirectory + "/ledger")
+        bulkChangeWitnesses = [gitDirectory + "/index"]
+    }
+
+    /// The git directory of the work tree at `root`: `.git`, or where a `.git` file's
+    /// `gitdir:` line points.
+    static func gitDirectory(ofWorkTree root: String) -> String {
+        let dotGit = root + "/.git"
+        guard FileSystem.stamp(dotGit)?.type == .file, let bytes = try? FileSystem.read(dotGit, limit: 4096) else { return dotGit }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("gitdir:") else { return dotGit }
+        let target = text.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return target.hasPrefix("/") ? target : URL(fileURLWithPath: root + "/" + target).standardizedFileURL.path
+    }
+}
