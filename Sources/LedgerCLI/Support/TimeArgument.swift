@@ -65,13 +65,13 @@ enum TimeArgument {
         do {
             return try body()
         } catch let e as LedgerError {
-            guard e.code == .invalid, let text, let given, e.message.contains(given.iso8601),
+            guard let text, let given, e.refusedInstant == given,
                   clockTime(Substring(text.trimmingCharacters(in: .whitespaces)), singleDigitHour: true) != nil else { throw e }
             let day = ZonedClock.timestamp(given.epochMilliseconds, in: clock.timeZone).local
             guard day.date < ZonedClock.timestamp(clock.now.epochMilliseconds, in: clock.timeZone).local.date else { throw e }
             let time = String(format: "%02d:%02d", day.hour, day.minute) + (day.second == 0 ? "" : String(format: ":%02d", day.second))
             let note = "\(option) \(text) is taken as yesterday, \(day.date) \(time) (the last time the clock showed it)"
-            let rest = e.message.hasPrefix(given.iso8601 + " ") ? ", which" + e.message.dropFirst(given.iso8601.count) : "; " + e.message
+            let rest = e.refusalReason.map { ", which " + $0 } ?? "; " + e.message
             throw LedgerError(e.code, note + rest, problems: e.problems)
         }
     }

@@ -118,8 +118,10 @@ public struct WaterlineStore: Sendable {
             let overlapped = try endedSessions(after: start, now: now)
             if let first = overlapped.first, let end = first.endTime {
                 let latest = overlapped.compactMap(\.endTime).max() ?? end
-                throw LedgerError.invalid("a session started at \(start.iso8601) would overlap session \(first.id), "
+                var refusal = LedgerError.invalid("a session started at \(start.iso8601) would overlap session \(first.id), "
                     + "which ran from \(first.startTime.iso8601) to \(end.iso8601); sessions cannot overlap — start it at or after \(latest.iso8601)")
+                refusal.refusedInstant = start
+                throw refusal
             }
             let settings = try settings()
             var session = Session(id: id, start: start, rules: settings.rules)
@@ -191,13 +193,13 @@ public struct WaterlineStore: Sendable {
     /// Refuses entry times outside the session or in the future.
     static func checkTime(_ time: Timestamp, in session: Session, now: Timestamp) throws {
         if time < session.startTime {
-            throw LedgerError.invalid("\(time.iso8601) is before session \(session.id) started (\(session.startTime.iso8601))")
+            throw LedgerError.timeRefused(time, "is before session \(session.id) started (\(session.startTime.iso8601))")
         }
         if let end = session.endTime, time > end {
-            throw LedgerError.invalid("\(time.iso8601) is after session \(session.id) ended (\(end.iso8601))")
+            throw LedgerError.timeRefused(time, "is after session \(session.id) ended (\(end.iso8601))")
         }
         if time > now {
-            throw LedgerError.invalid("\(time.iso8601) is in the future (it is \(now.iso8601))")
+            throw LedgerError.timeRefused(time, "is in the future (it is \(now.iso8601))")
         }
     }
 
@@ -210,12 +212,12 @@ public struct WaterlineStore: Sendable {
             var session = active.session
             let end = requested ?? max(now, session.entries.map(\.timestamp).max() ?? now)
             if end < session.startTime {
-                throw LedgerError.invalid("\(end.iso8601) is before the session started (\(session.startTime.iso8601))")
+                throw LedgerError.timeRefused(end, "is before the session started (\(session.startTime.iso8601))")
             }
             if let last = session.entries.map(\.timestamp).max(), end < last {
-                throw LedgerError.invalid("\(end.iso8601) is before the session's last entry (\(last.iso8601)); end it at or after that")
+                throw LedgerError.timeRefused(end, "is before the session's last entry (\(last.iso8601)); end it at or after that")
             }
-            if let requested, requested > now { throw LedgerError.invalid("\(requested.iso8601) is in the future (it is \(now.iso8601))") }
+            if let requested, requested > now { throw LedgerError.timeRefused(requested, "is in the future (it is \(now.iso8601))") }
             session.endTime = end
             session.isActive = false
             session.updatedAt = now
