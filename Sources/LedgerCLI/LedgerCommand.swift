@@ -52,7 +52,7 @@ public enum LedgerCLI {
                 try command.run()
                 return 0
             } catch let e as LedgerError {
-                Console.error("ledger: " + e.description)
+                Console.error(e)
                 return e.exitStatus
             } catch let e as GitError {
                 Console.error("ledger: " + e.description)
@@ -62,11 +62,13 @@ public enum LedgerCLI {
             } catch {
                 let code = LedgerCommand.exitCode(for: error)
                 let message = LedgerCommand.fullMessage(for: error)
+                // The parser's own text (help, usage) has lines of its own; each is made safe.
+                let lines = message.isEmpty ? [] : message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 if code == .success {
-                    if !message.isEmpty { Console.print(message) }
+                    for line in lines { Console.print(line) }
                     return 0
                 }
-                if !message.isEmpty { Console.error(message) }
+                for line in lines { Console.error(line) }
                 return code == .validationFailure ? 2 : code.rawValue
             }
         }

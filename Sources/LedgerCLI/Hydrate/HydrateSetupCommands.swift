@@ -122,7 +122,7 @@ extension HydrateCommand {
                                                        check: (T) -> String?) throws -> T {
             let context = CLIContext.current
             while true {
-                context.stdout.write("\(question) [\(current)]: ")
+                Console.prompt("\(question) [\(current)]: ")
                 context.stdout.flush()
                 guard let line = context.stdin.readLine() else {
                     Console.print()

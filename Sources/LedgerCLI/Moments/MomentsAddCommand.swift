@@ -88,7 +88,7 @@ struct MomentsAddCommand: ParsableCommand {
             Output.json(.object(o))
             return
         }
-        Console.print(Style.bold(MomentsText.printable(sentence)))
+        Console.print(Style.bold(sentence))
         let local = experience.timestamp.local
         var detail = "\(experience.experienceType.rawValue) · \(MomentsText.shortDate(local.date)) \(MomentsText.clock(local)) · \(experience.path)"
         if let payload = experience.payload, experience.experienceType == .photo {

@@ -59,9 +59,9 @@ struct MomentsShowCommand: ParsableCommand {
             let when = (wide ? "\(MomentsText.shortWeekday(day)) \(day.day < 10 ? " " : "")\(day.day) \(MomentsText.shortMonth(day.month)) " : "")
                 + MomentsText.clock(local)
             let type = e.experienceType.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
-            let lines = MomentsText.printable(content(e, store: env.store)).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = content(e, store: env.store).split(separator: "\n", omittingEmptySubsequences: false)
             let indent = String(repeating: " ", count: when.count + 2 + 5 + 2)
-            let label = Style.dim("· " + MomentsText.printable(e.momentType.label))
+            let label = Style.dim("· " + e.momentType.label)
             Console.print("  \(when)  \(type)  \(lines[0])" + (lines.count == 1 ? "  " + label : ""))
             for (i, line) in lines.dropFirst().enumerated() {
                 Console.print("  \(indent)\(line)" + (i == lines.count - 2 ? "  " + label : ""))

@@ -21,8 +21,8 @@ struct MomentsTemplateCommand: ParsableCommand {
                          "isDefault": .bool(settings.sentenceTemplate == SentenceTemplate.defaultText),
                          "example": .string(example)]))
         } else {
-            Console.print(MomentsText.printable(settings.sentenceTemplate))
-            Console.print(Style.dim("  for example: " + MomentsText.printable(example)))
+            Console.print(settings.sentenceTemplate)
+            Console.print(Style.dim("  for example: " + example))
         }
     }
 

@@ -71,21 +71,6 @@ enum MomentsText {
     /// `2026-11-21T15:00:00`, the same for every reader.
     static func start(_ b: MomentBucket) -> String { "\(b.firstDay)T\(pad2(b.hour)):00:00" }
 
-    /// Text from a document made safe for a terminal: control characters (an escape sequence
-    /// typed into a hand-edited note) are shown as `\u{…}` instead of being obeyed; line
-    /// breaks are kept.
-    static func printable(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control && scalar != "\n" {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// "1 experience", "3 experiences".
     static func experiences(_ n: Int) -> String { Output.plural(n, "experience") }
 }

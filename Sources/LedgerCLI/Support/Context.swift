@@ -128,10 +128,19 @@ public struct CLIContext: Sendable {
 enum Console {
     static var context: CLIContext { CLIContext.current }
 
-    /// A line on stdout.
-    static func print(_ s: String = "") { context.stdout.write(s + "\n") }
-    /// A line on stderr.
-    static func error(_ s: String) { context.stderr.write(s + "\n") }
+    /// A line on stdout, made safe for a terminal (`TerminalText`): one line, whatever the
+    /// values in it hold.
+    static func print(_ s: String = "") { context.stdout.write(TerminalText.render(s, color: context.useColor) + "\n") }
+    /// A line on stderr, made safe likewise.
+    static func error(_ s: String) { context.stderr.write(TerminalText.render(s, color: context.useColor) + "\n") }
+    /// Text on stdout without a line break (a prompt), made safe likewise.
+    static func prompt(_ s: String) { context.stdout.write(TerminalText.render(s, color: context.useColor)) }
+
+    /// An error with the problems behind it: its message, then one line per problem.
+    static func error(_ e: LedgerError, prefix: String = "ledger: ") {
+        error(prefix + e.message)
+        for p in e.problems { error("  " + p.description) }
+    }
 
     /// Writes out what both streams hold (before a prompt, or before another program takes
     /// the terminal), so that nothing written earlier shows up after it.
@@ -149,7 +158,7 @@ enum Console {
             throw LedgerError.usage("\(action) needs a confirmation: run it on a terminal or pass \(flag)")
         }
         flush()
-        context.stdout.write("\(question) [y/N] ")
+        prompt("\(question) [y/N] ")
         context.stdout.flush()
         let answer = context.stdin.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         return answer == "y" || answer == "yes"

@@ -171,7 +171,7 @@ import Testing
         let r = ledger.run("moments", "show", "2026-11-20")
         #expect(r.status == 0, "\(r)")
         #expect(!r.stdout.contains("\u{1B}"))
-        #expect(r.stdout.contains("\n  10:00  note   tea\\u{1b}[2J and\n                cake  · now\n"), "\(r)")
+        #expect(r.stdout.contains("\n  10:00  note   tea\\u001b[2J and\n                cake  · now\n"), "\(r)")
     }
 
     @Test(arguments: ["2026-W54", "yesterday", "2026-11-31", "11/18"])
