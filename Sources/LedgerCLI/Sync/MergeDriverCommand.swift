@@ -11,7 +11,10 @@ struct MergeDriverCommand: ParsableCommand {
         discussion: """
             Registered by `ledger init` and `ledger clone` as \
             merge.ledger.driver = "ledger merge-driver %O %A %B %P", with `*.json merge=ledger` \
-            in .gitattributes. Writes the result to OURS and exits 0 when the file is resolved.
+            in .gitattributes. Writes the result to OURS and exits 0 when the file is resolved; \
+            exits 1 when two versions of a document could not be merged (OURS is kept and the \
+            other version written beside it as a conflict file), 2 when the arguments are not \
+            what git passes (PATHNAME outside the work tree, an input that is not a regular file).
             """)
 
     @Argument(help: ArgumentHelp("The common ancestor's version (git's %O; empty when there is none).", valueName: "base"))
@@ -33,8 +36,10 @@ struct MergeDriverCommand: ParsableCommand {
             Console.error("ledger merge-driver: wrote \(path) into the work tree (created by merging \(pathname)); commit it with `ledger sync` or `git add`")
         }
         if let c = outcome.resolution.conflictFile {
-            Console.error("ledger merge-driver: wrote \(c) into the work tree: compare it with \(pathname), keep what you want there, then delete it")
+            Console.error("ledger merge-driver: wrote \(c) into the work tree: compare it with \(pathname), keep what you want there, then delete it"
+                + (outcome.resolved ? "" : " and mark \(pathname) resolved (`git add \(pathname)`)"))
         }
+        // Unresolved: git reports a conflict and leaves the merge for the user to finish.
         if !outcome.resolved { throw ExitCode(1) }
     }
 }

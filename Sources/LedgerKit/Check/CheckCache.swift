@@ -442,7 +442,7 @@ enum CheckCache {
                   let tab = line.dropFirst(2).firstIndex(of: 0x09) else { continue }
             let name = String(decoding: line[(line.startIndex + 2)..<tab], as: UTF8.self)
             let file = dir.isEmpty ? name : dir + "/" + name
-            guard include(file), let stamp = FileSystem.stamp(store.absolute(file)), entry.stamp.vouches(for: stamp),
+            guard include(file), let stamp = FileSystem.stamp(file, under: store.root), entry.stamp.vouches(for: stamp),
                   case .document(let t, let id) = FileRole.classify(file, type: .file, in: schema) else { continue }
             out.append(DocumentFacts(path: file, kind: t.kind.name, id: id, references: entry.references, tags: entry.tags))
         }

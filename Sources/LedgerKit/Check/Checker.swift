@@ -117,8 +117,15 @@ public struct Checker: Sendable {
         for path in scope.sorted(by: { Bytes.precedes($0, $1) }) {
             let parts = path.split(separator: "/").map(String.init)
             // Hidden files and the top level (but for ledger.json) are not the ledger's.
-            guard let stamp = FileSystem.stamp(store.absolute(path)), !parts.contains(where: { $0.hasPrefix(".") }),
-                  path == "ledger.json" || (parts.count > 1 || stamp.type == .directory) && schema.appDirectories.contains(parts[0])
+            guard !parts.contains(where: { $0.hasPrefix(".") }), path == "ledger.json" || schema.appDirectories.contains(parts[0]) else { continue }
+            // Nothing behind a symbolic link is read: the link is the problem (a linked file
+            // is one of its folder's entries, reported as they are).
+            if let link = store.symbolicLink(on: path), link != path || parts.count == 1 {
+                if !run.problems.contains(where: { $0.path == link }) { run.problems.append(Problem(link, .error(.root, FileSystem.symbolicLinkProblem))) }
+                run.seen.insert(path)
+                continue
+            }
+            guard let stamp = FileSystem.stamp(store.absolute(path)), path == "ledger.json" || parts.count > 1 || stamp.type == .directory
             else { continue }
             if stamp.type == .directory, !path.hasSuffix(".json") {
                 try run.walk(path)
@@ -200,7 +207,19 @@ private struct Run {
 
     mutating func walk(_ dir: String) throws {
         let block = cache?.block(for: dir) ?? CheckCache.Block()
-        guard let stamp = FileSystem.stamp(following: store.absolute(dir)), stamp.type == .directory else { return }
+        // Opened without following a symbolic link; its files are read through it.
+        let opened: FileSystem.Directory
+        do {
+            guard let d = try FileSystem.walk(dir, under: store.root, create: false) else { return }
+            opened = d
+        } catch FileSystem.Blocked.link(let link) {
+            // An app folder that is a link (deeper ones are entries of their parent folder).
+            report(Problem(link, .error(.root, FileSystem.symbolicLinkProblem)))
+            return
+        } catch is FileSystem.Blocked {
+            return
+        }
+        let stamp = opened.stamp
         // The entries as recorded, when the directory has not changed since; else listed.
         var entries: [(String, FileSystem.EntryType)]
         let listed: Bool
@@ -208,8 +227,7 @@ private struct Run {
             entries = known
             listed = false
         } else {
-            guard let list = try FileSystem.list(store.absolute(dir)) else { return }
-            entries = list.compactMap { $0.name.hasPrefix(".") ? nil : ($0.name, $0.type) }
+            entries = try opened.list().compactMap { $0.name.hasPrefix(".") ? nil : ($0.name, $0.type) }
             listed = true
             directoriesListed += 1
         }
@@ -227,7 +245,7 @@ private struct Run {
         }
         // Files need no order (problems are sorted at the end); directories are visited in
         // the record's order.
-        try process(dir: dir, names: files, block: block)
+        try process(dir: dir, names: files, block: block, opened: opened)
         for s in subdirs.sorted(by: { Bytes.precedes($0, $1) }) {
             try walk(dir + "/" + s)
         }
@@ -242,7 +260,8 @@ private struct Run {
 
     /// Hands one directory's files to the workers, in batches; their results are recorded
     /// in walk order by `record`, while the walk goes on listing the next directories.
-    mutating func process(dir: String, names: [(String, FileSystem.EntryType)], block: CheckCache.Block = .init()) throws {
+    mutating func process(dir: String, names: [(String, FileSystem.EntryType)], block: CheckCache.Block = .init(),
+                          opened: FileSystem.Directory? = nil) throws {
         guard !names.isEmpty else { return }
         // The kind whose documents this directory holds, if any: one classification per
         // directory, so each file needs only a look at its name.
@@ -250,7 +269,7 @@ private struct Run {
         if !dir.isEmpty, case .document(let t, _) = FileRole.classify(dir + "/x.json", type: .file, in: self.schema) {
             collection = t
         }
-        let directory = Directory(path: dir, store: store, collection: collection)
+        let directory = Directory(path: dir, store: store, collection: collection, opened: opened)
         let store = store, schema = schema, fix = fix, scope = scope, racy = cache?.racyThreshold ?? .min
         var start = 0
         while start < names.count {
@@ -324,11 +343,13 @@ private struct Run {
                 scopedDocuments.append((path, named.kind, named.id))
             }
             guard let d = result.details else { continue }
-            for issue in d.issues { report(Problem(path, issue)) }
+            // A file `--fix` moved is named by its new path from here on.
+            let now = d.movedTo ?? path
+            if inScope(path) { problems += d.issues.map { Problem(now, $0) } }
             for issue in d.fixed where inScope(path) { fixed.append(Problem(path, issue)) }
-            for r in d.references where !exists(r) { dangling.append(Problem(path, Run.dangling(r))) }
+            for r in d.references where !exists(r) { dangling.append(Problem(now, Run.dangling(r))) }
             if !d.tags.isEmpty, let kind = d.kindName {
-                tagged.append(DocumentFacts(path: path, kind: kind, id: d.id, references: d.references, tags: d.tags))
+                tagged.append(DocumentFacts(path: now, kind: kind, id: d.id, references: d.references, tags: d.tags))
             }
         }
     }
@@ -366,24 +387,28 @@ private struct Run {
 
     // MARK: - One file
 
-    /// A directory being checked: its path, an open descriptor for `fstatat`, and the
-    /// collection whose shard it is (if it is one).
-    final class Directory: @unchecked Sendable {
-        // @unchecked: immutable after init; the descriptor is closed when the last batch is done.
+    /// A directory being checked: its path, the directory opened without following a
+    /// symbolic link (nil when it cannot be: a link replaced it meanwhile), through which its
+    /// files are stamped and read, and the collection whose shard it is (if it is one).
+    final class Directory: Sendable {
         let path: String
-        let fd: Int32
+        let opened: FileSystem.Directory?
         let collection: DocumentType?
         /// `Run.seed` of the collection's kind.
         let seed: UInt64
 
-        init(path: String, store: LedgerStore, collection: DocumentType?) {
+        init(path: String, store: LedgerStore, collection: DocumentType?, opened: FileSystem.Directory?) {
             self.path = path
             self.collection = collection
             seed = collection.map { Run.seed($0.kind.name) } ?? 0
-            fd = open(path.isEmpty ? store.root : store.absolute(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            self.opened = opened ?? (try? FileSystem.walk(path, under: store.root, create: false)) ?? nil
         }
 
-        deinit { if fd >= 0 { _ = Foundation.close(fd) } }
+        /// The contents of its file `name`, never through a symbolic link.
+        func read(_ name: String, store: LedgerStore, limit: Int) throws -> [UInt8]? {
+            if let opened { return try opened.read(name, limit: limit) }
+            return try store.read(path.isEmpty ? name : path + "/" + name, limit: limit)
+        }
     }
 
     /// Work recorded in walk order.
@@ -446,6 +471,8 @@ private struct Run {
         var tags: [String] = []
         var kindName: String?
         var id: String?
+        /// Where `--fix` moved the file.
+        var movedTo: String?
     }
 
     static func inspect(_ item: Item, cached lineIndex: Int?, in block: CheckCache.Block, store: LedgerStore, schema: Schema, fix: Bool,
@@ -456,7 +483,7 @@ private struct Run {
         let fastID: ArraySlice<UInt8>? = collection == nil ? nil : FileRole.documentID(inName: item.name)
         if let fastID { result.idHash = hash(seed: item.directory.seed, id: fastID) }
         // Clean last time and untouched since: trust it.
-        let stamp = item.directory.fd >= 0 ? FileSystem.stamp(in: item.directory.fd, item.name) : FileSystem.stamp(store.absolute(item.path))
+        let stamp = item.directory.opened?.stamp(item.name)
         if let lineIndex, let stamp, !fix, let cached = CheckCache.parse(block[lineIndex]),
            cached.stamp.vouches(for: stamp, racyThreshold: racyThreshold) {
             result.cacheStamp = stamp
@@ -488,7 +515,7 @@ private struct Run {
             do {
                 if let size = stamp?.size, size > a.maximumBytes {
                     d.issues = [.error(.root, "is \(FileSystem.formatBytes(Int(size))), larger than the \(FileSystem.formatBytes(a.maximumBytes)) \(a.directory) accepts")]
-                } else if let bytes = try FileSystem.read(store.absolute(item.path), limit: a.maximumBytes) {
+                } else if let bytes = try item.directory.read(item.name, store: store, limit: a.maximumBytes) {
                     d.issues = a.inspect(item.name, bytes)
                 }
             } catch {
@@ -498,7 +525,7 @@ private struct Run {
             if let fileID { result.idHash = hash(t.kind.name, fileID) }
             d.kindName = t.kind.name
             d.id = fileID
-            inspectDocument(item.path, t, fileID, store: store, fix: fix, into: d)
+            inspectDocument(item, t, fileID, store: store, fix: fix, into: d)
         }
         if d.issues.isEmpty, let stamp { result.cacheStamp = stamp }
         if !d.issues.isEmpty || !d.fixed.isEmpty || !d.references.isEmpty || !d.tags.isEmpty { result.details = d }
@@ -511,11 +538,12 @@ private struct Run {
         return m
     }
 
-    static func inspectDocument(_ path: String, _ type: DocumentType, _ fileID: String?, store: LedgerStore, fix: Bool,
+    static func inspectDocument(_ item: Item, _ type: DocumentType, _ fileID: String?, store: LedgerStore, fix: Bool,
                                 into result: Details) {
+        let path = item.path
         let bytes: [UInt8]
         do {
-            guard let b = try store.read(path) else { return }
+            guard let b = try item.directory.read(item.name, store: store, limit: LedgerStore.maximumDocumentBytes) else { return }
             bytes = b
         } catch {
             result.issues = [.error(.root, describe(error, path))]
@@ -549,7 +577,7 @@ private struct Run {
         if let fileID, inspection.normalized != nil, type.kind.shardDepth > 0, let date = inspection.shardDate {
             let expected = type.kind.path(id: fileID, date: date)
             if expected != path {
-                let free = !FileSystem.exists(store.absolute(expected))
+                let free = FileSystem.stamp(expected, under: store.root) == nil
                 issues.append(.warning(.root, "is in the wrong directory: by its date it belongs at \(expected)"
                     + (free ? "" : ", where another file already is"), fixable: free))
                 if free { destination = expected }
@@ -558,12 +586,21 @@ private struct Run {
         if !Bytes.equal(body, CanonicalJSON.encode(json)) {
             issues.append(.warning(.root, "is not in canonical format (sorted keys, 2-space indentation, one array element per line, final newline)", fixable: true))
         }
-        if fix, issues.contains(where: \.fixable) {
-            let target = CanonicalJSON.encode(inspection.normalized ?? json)
+        // What `--fix` would write, which must not be a file `check` rejects: a document
+        // written compactly may grow past the size limit in canonical form.
+        let target = issues.contains(where: \.fixable) ? CanonicalJSON.encode(inspection.normalized ?? json) : nil
+        if let target, target.count > LedgerStore.maximumDocumentBytes {
+            issues = issues.map { var i = $0; i.fixable = false; return i }
+            issues.append(.warning(.root, "cannot be fixed: rewritten as ledger writes documents it would be \(FileSystem.formatBytes(target.count)), "
+                + "larger than the \(FileSystem.formatBytes(LedgerStore.maximumDocumentBytes)) a ledger document may be, so `ledger check --fix` leaves it as it is"))
+        } else if fix, let target {
             do {
                 if destination != path || !bytes.elementsEqual(target) {
-                    try FileSystem.writeAtomically(store.absolute(destination), target)
-                    if destination != path { try store.remove(path) }
+                    try store.write(destination, bytes: target)
+                    if destination != path {
+                        try store.remove(path)
+                        result.movedTo = destination
+                    }
                 }
                 result.fixed = issues.filter(\.fixable)
                 issues = issues.filter { !$0.fixable }
@@ -615,7 +652,7 @@ private struct Run {
         if schema.collectionsByKind[ref.kind] != nil {
             found = !paths(of: ref.id, kind: ref.kind).isEmpty
         } else if let a = schema.attachmentTypes.first(where: { $0.name == ref.kind }) {
-            found = FileSystem.stamp(store.absolute(a.directory + "/" + ref.id))?.type == .file
+            found = FileSystem.stamp(a.directory + "/" + ref.id, under: store.root)?.type == .file
         } else {
             found = true
         }
@@ -657,7 +694,7 @@ private final class CollectionLookup {
         asked += 1
         if byID == nil, asked > Self.indexAfter { byID = index() }
         if let byID { return byID[id] ?? [] }
-        return shards.map { $0 + "/" + id + ".json" }.filter { FileSystem.stamp(files.store.absolute($0))?.type == .file }.sorted()
+        return shards.map { $0 + "/" + id + ".json" }.filter { FileSystem.stamp($0, under: files.store.root)?.type == .file }.sorted()
     }
 
     private func index() -> [String: [String]] {

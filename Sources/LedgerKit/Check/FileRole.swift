@@ -45,7 +45,7 @@ enum FileRole: Sendable {
         let name = parts.last ?? path
         switch type {
         case .symlink:
-            return .stray(.error(.root, "is a symbolic link; ledger documents must be regular files inside the ledger (it is not followed)"))
+            return .stray(.error(.root, FileSystem.symbolicLinkProblem))
         case .directory:
             return .stray(.error(.root, "is a directory, but its name is that of a document"))
         case .other:

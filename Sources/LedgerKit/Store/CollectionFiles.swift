@@ -6,7 +6,10 @@ import Foundation
 /// The one walk every reader of a collection uses (repositories, the apps' stores, the
 /// checker's look-ups, the merge driver). It sees what `check` counts as documents of the
 /// kind: regular files named by a valid id, in directories whose names are shards (four-digit
-/// years, months 01–12); hidden entries, symbolic links and anything else are left out.
+/// years, months 01–12); hidden entries, symbolic links to files and anything else are left
+/// out. A folder on the way that is a symbolic link — the app's, the collection's, a year or
+/// month shard — is never followed: the walk refuses it (exit status 1, as `check` reports
+/// it), rather than show a collection without the documents behind it.
 public struct CollectionFiles: Sendable {
     /// One document's id and path (relative to the ledger root).
     public struct File: Sendable, Hashable {
@@ -37,11 +40,12 @@ public struct CollectionFiles: Sendable {
                 out.append(rel)
                 return
             }
-            let names = try (FileSystem.list(store.absolute(rel)) ?? [])
-                .filter { $0.type == .directory && DocumentKind.isShardName($0.name, level: level) }.map(\.name)
-            for name in names.sorted(by: >) {
-                if level == 0, let years, let year = Int(name), !years.contains(year) { continue }
-                try visit(rel + "/" + name, level: level + 1)
+            let shards = try (FileSystem.list(rel, under: store.root) ?? [])
+                .filter { ($0.type == .directory || $0.type == .symlink) && DocumentKind.isShardName($0.name, level: level) }
+            for shard in shards.sorted(by: { $0.name > $1.name }) {
+                if level == 0, let years, let year = Int(shard.name), !years.contains(year) { continue }
+                if shard.type == .symlink { throw FileSystem.readRefusal(rel + "/" + shard.name, rel + "/" + shard.name) }
+                try visit(rel + "/" + shard.name, level: level + 1)
             }
         }
         try visit(directory, level: 0)
@@ -50,7 +54,7 @@ public struct CollectionFiles: Sendable {
 
     /// The documents in one shard directory (relative path), in no particular order.
     public func files(in shard: String) throws -> [File] {
-        try (FileSystem.list(store.absolute(shard)) ?? []).compactMap { e in
+        try (FileSystem.list(shard, under: store.root) ?? []).compactMap { e in
             guard e.type == .file, let id = DocumentID.inFileName(e.name) else { return nil }
             return File(id: id, path: shard + "/" + e.name)
         }
@@ -71,7 +75,7 @@ public struct CollectionFiles: Sendable {
         guard DocumentID.isValid(id) else { return nil }
         for shard in try shards() {
             let path = shard + "/" + id + ".json"
-            if FileSystem.stamp(store.absolute(path))?.type == .file { return path }
+            if FileSystem.stamp(path, under: store.root)?.type == .file { return path }
         }
         return nil
     }

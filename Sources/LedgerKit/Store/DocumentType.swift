@@ -22,6 +22,18 @@ public struct MergeResolution: Sendable {
     public var created: [(path: String, document: JSONValue)]
     /// What was decided, for the sync report.
     public var notes: [String]
+    /// Set when the two versions are different documents (their ids differ), which are
+    /// never merged: why, in a sentence. `result` is then this machine's version, and the
+    /// caller keeps the other machine's beside it (a conflict file).
+    public var differentDocuments: String?
+
+    public init(result: JSONValue?, created: [(path: String, document: JSONValue)] = [], notes: [String] = [],
+                differentDocuments: String? = nil) {
+        self.result = result
+        self.created = created
+        self.notes = notes
+        self.differentDocuments = differentDocuments
+    }
 }
 
 /// A document type with its generic parameter erased, so that `check` and sync can handle a
@@ -42,19 +54,29 @@ public struct DocumentType: Sendable {
 
     /// Three-way merge of one document (nil meaning absent on that side), SPEC §6:
     /// unchanged sides give way to changed ones, an edit beats a deletion, and changes on both
-    /// sides go to the kind's rule. Nil when a changed side cannot be read as this kind.
+    /// sides go to the kind's rule. Nil when a changed side cannot be read as this kind (it
+    /// is not a valid document of the kind, or of another kind).
+    ///
+    /// Two versions with different ids are different documents — one of them put at the
+    /// other's path — and are never blended field by field: the resolution keeps ours and says
+    /// why (`differentDocuments`). A base with another id than ours is no ancestor of it.
     public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
                       context: MergeContext = MergeContext()) -> MergeResolution? {
-        if ours == theirs { return MergeResolution(result: ours, created: [], notes: []) }
-        if ours == base { return MergeResolution(result: theirs, created: [], notes: []) }
-        if theirs == base { return MergeResolution(result: ours, created: [], notes: []) }
+        if ours == theirs { return MergeResolution(result: ours) }
+        if ours == base { return MergeResolution(result: theirs) }
+        if theirs == base { return MergeResolution(result: ours) }
         guard let ours else {
-            return MergeResolution(result: theirs, created: [], notes: ["deleted on this machine but edited on the other; kept the edit"])
+            return MergeResolution(result: theirs, notes: ["deleted on this machine but edited on the other; kept the edit"])
         }
         guard let theirs else {
-            return MergeResolution(result: ours, created: [], notes: ["edited on this machine but deleted on the other; kept the edit"])
+            return MergeResolution(result: ours, notes: ["edited on this machine but deleted on the other; kept the edit"])
         }
-        return mergeDecoded(base, ours, theirs, context)
+        if let o = ours["id"]?.stringValue, let t = theirs["id"]?.stringValue, o != t {
+            let name = kind.name.replacingOccurrences(of: ".", with: " ")
+            return MergeResolution(result: ours, differentDocuments: "this machine's version is the \(name) \"\(o)\" and the other machine's is the \(name) \"\(t)\": two different documents are never merged")
+        }
+        let ancestor = base.flatMap { $0["id"] == ours["id"] ? $0 : nil }
+        return mergeDecoded(ancestor, ours, theirs, context)
     }
 
     private static func inspect<D: StoredDocument>(_: D.Type, _ json: JSONValue) -> Inspection {

@@ -51,12 +51,23 @@ public enum FileSystem {
 
     /// The entries of a directory (without `.` and `..`), unsorted; nil when it does not exist.
     public static func list(_ path: String) throws -> [Entry]? {
-        guard let dir = opendir(path) else {
-            if errno == ENOENT { return nil }
-            if errno == ENOTDIR { return nil }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
             throw systemError("read the directory", path)
         }
+        return try entries(of: fd, path)
+    }
+
+    /// The entries of the directory open as `fd`, which this closes.
+    fileprivate static func entries(of fd: Int32, _ path: String) throws -> [Entry] {
+        guard let dir = fdopendir(fd) else {
+            let err = errno
+            close(fd)
+            throw systemError("read the directory", path, err)
+        }
         defer { closedir(dir) }
+        let dfd = dirfd(dir)
         var entries: [Entry] = []
         while let ent = readdir(dir) {
             let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in
@@ -68,7 +79,7 @@ public enum FileSystem {
             case Int32(DT_REG): type = .file
             case Int32(DT_DIR): type = .directory
             case Int32(DT_LNK): type = .symlink
-            case Int32(DT_UNKNOWN): type = stamp(path + "/" + name)?.type ?? .other
+            case Int32(DT_UNKNOWN): type = stamp(in: dfd, name)?.type ?? .other
             default: type = .other
             }
             entries.append(Entry(name: name, type: type))
@@ -119,14 +130,20 @@ public enum FileSystem {
     public static func exists(_ path: String) -> Bool { stamp(path) != nil }
 
     /// The contents of a regular file, refusing files larger than `limit` bytes without
-    /// reading them; nil when the file does not exist.
+    /// reading them; nil when the file does not exist. A symbolic link is refused, and so is
+    /// anything but a regular file, without waiting (a FIFO is opened non-blocking and never read).
     public static func read(_ path: String, limit: Int = .max) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
             if errno == ELOOP { throw LedgerError.invalid("\(path) is a symbolic link; ledger reads only regular files") }
             throw systemError("read", path)
         }
+        return try contents(of: fd, path, limit: limit)
+    }
+
+    /// The contents of the regular file open as `fd` (closed by this); `path` names it in errors.
+    fileprivate static func contents(of fd: Int32, _ path: String, limit: Int) throws -> [UInt8] {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw systemError("read", path) }
@@ -151,52 +168,27 @@ public enum FileSystem {
     /// Writes a file atomically: a temporary file in the same directory, fsync, rename over
     /// the target, fsync of the directory. Readers see the old or the new contents, never a
     /// mixture; a crash leaves at most a hidden `.name.tmp-…` file behind.
+    ///
+    /// For files outside a ledger (device-local state, files the user names); a ledger's own
+    /// files are written with `writeAtomically(_:under:_:)`, which follows no symbolic link.
     public static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
         let dir = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
         try makeDirectories(dir.isEmpty ? "." : dir)
-        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(name).tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw systemError("write", path) }
-        var ok = false
-        defer {
-            if !ok { unlink(tmp) }
-        }
-        do {
-            defer { close(fd) }
-            var done = 0
-            while done < bytes.count {
-                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-                if n < 0 { if errno == EINTR { continue }; throw systemError("write", path) }
-                done += n
-            }
-            guard fsync(fd) == 0 else { throw systemError("write", path) }
-        }
-        guard rename(tmp, path) == 0 else { throw systemError("write", path) }
-        ok = true
-        syncDirectory(dir.isEmpty ? "." : dir)
-    }
-
-    /// Flushes a directory's entries (after a rename or unlink) to disk.
-    static func syncDirectory(_ dir: String) {
-        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { fsync(dfd); close(dfd) }
+        try Directory(fd: fd, path: dir).writeAtomically((path as NSString).lastPathComponent, bytes, describedAs: path)
     }
 
     /// Removes a file; true when it existed.
     @discardableResult
     public static func remove(_ path: String) throws -> Bool {
         if unlink(path) == 0 {
-            syncDirectory((path as NSString).deletingLastPathComponent)
+            let dfd = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dfd >= 0 { fsync(dfd); close(dfd) }
             return true
         }
         if errno == ENOENT { return false }
         throw systemError("delete", path)
-    }
-
-    /// Removes a directory if it is empty; silently keeps it otherwise.
-    public static func removeDirectoryIfEmpty(_ path: String) {
-        rmdir(path)
     }
 
     /// Creates a directory and its parents.
@@ -208,6 +200,298 @@ public enum FileSystem {
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty, parent != path { try makeDirectories(parent) }
         if mkdir(path, 0o755) != 0, errno != EEXIST { throw systemError("create the directory", path) }
+    }
+
+    // MARK: - Inside a ledger: never through a symbolic link
+
+    /// What `check` says about a symbolic link inside a ledger, and why ledger refuses to
+    /// read or write through one.
+    public static let symbolicLinkProblem = "is a symbolic link; ledger documents must be regular files inside the ledger (it is not followed)"
+
+    /// A directory below a root (a ledger), opened without following a symbolic link at any
+    /// component below the root (the root itself may be one). Its entries are read, stamped,
+    /// written and removed through its descriptor (`openat`, `fstatat`, `renameat`,
+    /// `unlinkat`), so a component swapped for a link after the walk is not followed either:
+    /// there is no window between a check and its use.
+    public final class Directory: @unchecked Sendable {
+        // @unchecked: immutable after init; the descriptor is closed in deinit.
+        /// Its path relative to the root ("" for the root), for messages.
+        public let path: String
+        /// The open descriptor (`O_RDONLY | O_DIRECTORY`).
+        public let fd: Int32
+
+        init(fd: Int32, path: String) {
+            self.fd = fd
+            self.path = path
+        }
+
+        deinit { close(fd) }
+
+        /// The relative path of entry `name`, for messages.
+        public func path(of name: String) -> String { path.isEmpty ? name : path + "/" + name }
+
+        /// The directory's own stamp.
+        public var stamp: Stamp {
+            var st = stat()
+            _ = fstat(fd, &st)
+            return FileSystem.stamp(st)
+        }
+
+        /// The `lstat` of entry `name`; nil when there is none.
+        public func stamp(_ name: String) -> Stamp? { FileSystem.stamp(in: fd, name) }
+
+        /// The entries (without `.` and `..`), unsorted.
+        public func list() throws -> [Entry] {
+            // A descriptor of its own: a duplicate would share (and move) this one's offset.
+            let own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard own >= 0 else { throw systemError("read the directory", path) }
+            return try entries(of: own, path)
+        }
+
+        /// The contents of the regular file `name`, refusing a symbolic link, anything but a
+        /// regular file (without blocking on a FIFO) and files larger than `limit` bytes; nil
+        /// when there is no such file.
+        public func read(_ name: String, limit: Int = .max) throws -> [UInt8]? {
+            let file = openat(fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            if file < 0 {
+                let err = errno
+                if err == ENOENT { return nil }
+                if stamp(name)?.type == .symlink { throw LedgerError.invalid("\(path(of: name)) \(symbolicLinkProblem)") }
+                throw systemError("read", path(of: name), err)
+            }
+            return try contents(of: file, path(of: name), limit: limit)
+        }
+
+        /// Writes the file `name` atomically (see `FileSystem.writeAtomically`). A symbolic
+        /// link or a directory in its place is refused, not replaced.
+        public func writeAtomically(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644, describedAs shown: String? = nil) throws {
+            let shown = shown ?? path(of: name)
+            let tmp = ".\(name).tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            let file = openat(fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+            guard file >= 0 else { throw systemError("write", shown) }
+            var ok = false
+            defer { if !ok { unlinkat(fd, tmp, 0) } }
+            do {
+                defer { close(file) }
+                var done = 0
+                while done < bytes.count {
+                    let n = bytes.withUnsafeBytes { write(file, $0.baseAddress! + done, bytes.count - done) }
+                    if n < 0 { if errno == EINTR { continue }; throw systemError("write", shown) }
+                    done += n
+                }
+                guard fsync(file) == 0 else { throw systemError("write", shown) }
+            }
+            switch stamp(name)?.type {
+            case .symlink?: throw refusal(path(of: name), "write", shown)
+            case .directory?: throw LedgerError.failure("cannot write \(shown): a directory of that name is in the way")
+            default: break
+            }
+            guard renameat(fd, tmp, fd, name) == 0 else { throw systemError("write", shown) }
+            ok = true
+            fsync(fd)
+        }
+
+        /// Removes the file (or symbolic link, never what it points to) `name`; true when it existed.
+        @discardableResult
+        public func remove(_ name: String) throws -> Bool {
+            if unlinkat(fd, name, 0) == 0 {
+                fsync(fd)
+                return true
+            }
+            if errno == ENOENT { return false }
+            throw systemError("delete", path(of: name))
+        }
+
+        /// Removes the subdirectory `name` if it is empty (never a link); keeps it otherwise.
+        /// True when it was removed.
+        @discardableResult
+        public func removeDirectoryIfEmpty(_ name: String) -> Bool {
+            guard unlinkat(fd, name, AT_REMOVEDIR) == 0 else { return false }
+            fsync(fd)
+            return true
+        }
+    }
+
+    /// A component of a path below a root that cannot be walked through.
+    enum Blocked: Error {
+        /// `link` (relative to the root) is a symbolic link.
+        case link(String)
+        /// `file` is not a directory.
+        case notDirectory(String)
+    }
+
+    /// The directory `relative` below `root`, walked one component at a time without
+    /// following a symbolic link; nil when a component does not exist (unless `create`: then
+    /// the missing ones are made, `mkdirat`). Throws `Blocked` for a link or a file on the way.
+    static func walk(_ relative: String, under root: String, create: Bool) throws -> Directory? {
+        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT, !create { return nil }
+            throw systemError("open the directory", root)
+        }
+        var walked = ""
+        for component in relative.split(separator: "/", omittingEmptySubsequences: true) where component != "." {
+            let name = String(component)
+            walked = walked.isEmpty ? name : walked + "/" + name
+            guard name != ".." else {
+                close(fd)
+                throw LedgerError.invalid("\(relative) is not a path inside the ledger (it has a .. component)")
+            }
+            var next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if next < 0, errno == ENOENT, create {
+                if mkdirat(fd, name, 0o755) != 0, errno != EEXIST {
+                    let err = errno
+                    close(fd)
+                    throw systemError("create the directory", walked, err)
+                }
+                next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            if next < 0 {
+                let err = errno
+                let type = stamp(in: fd, name)?.type
+                close(fd)
+                switch (err, type) {
+                case (ENOENT, _): return nil
+                case (_, .symlink?): throw Blocked.link(walked)
+                case (_, .some(let t)) where t != .directory: throw Blocked.notDirectory(walked)
+                default: throw systemError("open the directory", walked, err)
+                }
+            }
+            close(fd)
+            fd = next
+        }
+        return Directory(fd: fd, path: relative == "." ? "" : relative)
+    }
+
+    /// The refusal to `verb` (write, delete) `target` because `link` on its way is a symbolic
+    /// link (exit status 1).
+    static func refusal(_ link: String, _ verb: String, _ target: String) -> LedgerError {
+        .invalid("refusing to \(verb) \(target): \(link) is a symbolic link, and ledger never follows one inside a ledger "
+            + "(`ledger check` reports \"\(link): /: error: \(symbolicLinkProblem)\"); put the real \(link == target ? "file" : "folder") in its place")
+    }
+
+    /// The directory `relative` below `root`, opened without following a symbolic link (see
+    /// `Directory`); nil when it does not exist or a symbolic link or a file is on its way
+    /// (what is behind a link is not part of the ledger).
+    public static func openDirectory(_ relative: String, under root: String) throws -> Directory? {
+        do {
+            return try walk(relative, under: root, create: false)
+        } catch is Blocked {
+            return nil
+        }
+    }
+
+    /// `openDirectory` for writing: the missing directories are created; a symbolic link on the
+    /// way is refused with exit status 1, naming it and what `check` reports about it, for
+    /// writing `target` (for the message).
+    public static func directoryForWriting(_ relative: String, under root: String, target: String) throws -> Directory {
+        do {
+            guard let d = try walk(relative, under: root, create: true) else { throw systemError("create the directory", relative, ENOENT) }
+            return d
+        } catch Blocked.link(let link) {
+            throw refusal(link, "write", target)
+        } catch Blocked.notDirectory(let file) {
+            throw LedgerError.failure("cannot write \(target): \(file) is a file, where a directory is needed")
+        }
+    }
+
+    /// The contents of the file `relative` below `root` (see `Directory.read`), never through
+    /// a symbolic link; nil when it does not exist.
+    public static func read(_ relative: String, under root: String, limit: Int = .max) throws -> [UInt8]? {
+        let (dir, name) = split(relative)
+        do {
+            return try walk(dir, under: root, create: false)?.read(name, limit: limit)
+        } catch Blocked.link(let link) {
+            throw readRefusal(link, relative)
+        } catch Blocked.notDirectory {
+            return nil
+        }
+    }
+
+    /// The refusal to read `target` because `link` (on its way, or itself) is a symbolic link
+    /// (exit status 1).
+    public static func readRefusal(_ link: String, _ target: String) -> LedgerError {
+        .invalid((link == target ? "" : "cannot read \(target): ") + "\(link) \(symbolicLinkProblem)")
+    }
+
+    /// Writes the file `relative` below `root` atomically, creating its directories, never
+    /// through a symbolic link (see `directoryForWriting`).
+    public static func writeAtomically(_ relative: String, under root: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws {
+        let (dir, name) = split(relative)
+        try directoryForWriting(dir, under: root, target: relative).writeAtomically(name, bytes, mode: mode)
+    }
+
+    /// Removes the file `relative` below `root` (a symbolic link itself, never what it points
+    /// to), then its parent directories that become empty, up to `keep` components from the
+    /// root; true when the file existed.
+    /// A symbolic link on the way is refused like a write through it.
+    @discardableResult
+    public static func remove(_ relative: String, under root: String, keep: Int) throws -> Bool {
+        let (dir, name) = split(relative)
+        do {
+            guard let d = try walk(dir, under: root, create: false), try d.remove(name) else { return false }
+        } catch Blocked.link(let link) {
+            throw refusal(link, "delete", relative)
+        } catch Blocked.notDirectory {
+            return false
+        }
+        var parts = dir.split(separator: "/").map(String.init)
+        while parts.count > keep, let last = parts.popLast() {
+            guard let parent = try openDirectory(parts.joined(separator: "/"), under: root),
+                  parent.removeDirectoryIfEmpty(last) else { break }
+        }
+        return true
+    }
+
+    /// The `lstat` of `relative` below `root`; nil when it does not exist or is behind a
+    /// symbolic link.
+    public static func stamp(_ relative: String, under root: String) -> Stamp? {
+        let (dir, name) = split(relative)
+        return (try? openDirectory(dir, under: root))??.stamp(name)
+    }
+
+    /// The entries of the directory `relative` below `root`; nil when it does not exist.
+    /// A symbolic link on the way is refused (exit status 1), like reading a file through it.
+    public static func list(_ relative: String, under root: String) throws -> [Entry]? {
+        do {
+            return try walk(relative, under: root, create: false)?.list()
+        } catch Blocked.link(let link) {
+            throw readRefusal(link, relative)
+        } catch Blocked.notDirectory {
+            return nil
+        }
+    }
+
+    /// The first component of `relative` (a directory on its way, or the entry itself) that
+    /// is a symbolic link below `root`; nil when there is none. For messages and for refusing
+    /// early; the walks above are what keeps links from being followed.
+    public static func symbolicLink(on relative: String, under root: String) -> String? {
+        var walked = ""
+        for component in relative.split(separator: "/") where component != "." {
+            walked = walked.isEmpty ? String(component) : walked + "/" + component
+            guard let s = stamp(root + "/" + walked) else { return nil }
+            if s.type == .symlink { return walked }
+        }
+        return nil
+    }
+
+    /// A relative path's directory ("" for the root) and last component.
+    static func split(_ relative: String) -> (directory: String, name: String) {
+        guard let slash = relative.lastIndex(of: "/") else { return ("", relative) }
+        return (String(relative[..<slash]), String(relative[relative.index(after: slash)...]))
+    }
+
+    /// Whether `path` (or, when it does not exist, its nearest existing parent) is on a file
+    /// system mounted read-only.
+    public static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var p = path
+        while true {
+            var st = statvfs()
+            if statvfs(p, &st) == 0 { return st.f_flag & UInt(ST_RDONLY) != 0 }
+            let parent = (p as NSString).deletingLastPathComponent
+            if parent == p || parent.isEmpty { return false }
+            p = parent
+        }
     }
 
     /// "4.0 MiB", "512 bytes".
@@ -243,9 +527,13 @@ public final class FileLock {
     }
 
     private init(path: String, holder: String, block: Bool, waiting: ((String) -> Void)?) throws {
-        try FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { throw FileSystem.systemError("open the lock file", path) }
+        do {
+            try FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
+            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            guard fd >= 0 else { throw FileSystem.systemError("open the lock file", path) }
+        } catch where FileSystem.isOnReadOnlyFileSystem(path) {
+            throw Self.readOnly(path)
+        }
         var operation = LOCK_EX | LOCK_NB
         while flock(fd, operation) != 0 {
             let err = errno
@@ -266,6 +554,12 @@ public final class FileLock {
         }
         let record = Array((holder.isEmpty ? "" : holder + "\n").utf8.prefix(4000))
         if ftruncate(fd, 0) == 0, !record.isEmpty { _ = record.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+    }
+
+    /// The refusal to lock `path` on a read-only file system (a mounted backup, a
+    /// write-protected disk): whatever needs the lock would change files there.
+    static func readOnly(_ path: String) -> LedgerError {
+        .failure("cannot lock \(path): it is on a read-only file system, so nothing can be changed there (commands that only read work)")
     }
 
     /// Releases the lock now.

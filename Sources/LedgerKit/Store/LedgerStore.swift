@@ -58,28 +58,61 @@ public struct LedgerStore: Sendable {
 
     // MARK: - Documents
 
+    //
+    // Paths inside the ledger never go through a symbolic link, for reading or for writing, at
+    // any component below the root (see `FileSystem.Directory`): what is behind a link is not
+    // part of the ledger, and writing into a linked folder is refused (exit status 1).
+
     /// The bytes of a document, or nil when it does not exist.
     public func read(_ relative: String) throws -> [UInt8]? {
-        do {
-            return try FileSystem.read(absolute(relative), limit: Self.maximumDocumentBytes)
-        } catch var e as LedgerError {
-            e.message = e.message.replacingOccurrences(of: absolute(relative), with: relative)
-            throw e
-        }
+        try read(relative, limit: Self.maximumDocumentBytes)
     }
 
-    /// Writes a document in canonical form, atomically.
+    /// The bytes of a file of the ledger no larger than `limit` (an attachment's own limit),
+    /// or nil when it does not exist.
+    public func read(_ relative: String, limit: Int) throws -> [UInt8]? {
+        try FileSystem.read(relative, under: root, limit: limit)
+    }
+
+    /// Writes a document in canonical form, atomically; refuses one larger than a document
+    /// may be (`check` would reject it).
     public func write(_ relative: String, _ json: JSONValue) throws {
-        try FileSystem.writeAtomically(absolute(relative), CanonicalJSON.encode(json))
+        let bytes = CanonicalJSON.encode(json)
+        if bytes.count > Self.maximumDocumentBytes {
+            throw LedgerError.invalid("refusing to write \(relative): it would be \(FileSystem.formatBytes(bytes.count)), larger than the \(FileSystem.formatBytes(Self.maximumDocumentBytes)) a ledger document may be")
+        }
+        try write(relative, bytes: bytes)
+    }
+
+    /// Writes a file of the ledger (a photo, a file checked out by a sync) atomically, as it is.
+    public func write(_ relative: String, bytes: [UInt8], mode: mode_t = 0o644) throws {
+        try FileSystem.writeAtomically(relative, under: root, bytes, mode: mode)
     }
 
     /// Deletes a file, and its shard directories when they become empty.
     public func remove(_ relative: String) throws {
-        try FileSystem.remove(absolute(relative))
-        var dir = (relative as NSString).deletingLastPathComponent
-        while dir.contains("/") {
-            FileSystem.removeDirectoryIfEmpty(absolute(dir))
-            dir = (dir as NSString).deletingLastPathComponent
+        try FileSystem.remove(relative, under: root, keep: 1)
+    }
+
+    /// The first component of `relative` — a folder on its way or the file itself — that is
+    /// a symbolic link, which ledger does not follow; nil when there is none.
+    public func symbolicLink(on relative: String) -> String? {
+        FileSystem.symbolicLink(on: relative, under: root)
+    }
+
+    /// Refuses (exit status 1, naming the link and what `check` says of it) when a file of
+    /// `writing` is or lies behind a symbolic link, or one of `deleting` lies behind one (a
+    /// link itself may be deleted): for writers of many files (a sync's checkout), so that
+    /// nothing is written when one of them would be refused.
+    public func refuseSymbolicLinks(writing: [String], deleting: [String] = []) throws {
+        var clear: Set<String> = [""]  // directories with no link on their way
+        for (path, itself) in writing.map({ ($0, true) }) + deleting.map({ ($0, false) }) {
+            let directory = FileSystem.split(path).directory
+            if !clear.contains(directory) {
+                if let link = symbolicLink(on: directory) { throw FileSystem.refusal(link, itself ? "write" : "delete", path) }
+                clear.insert(directory)
+            }
+            if itself, FileSystem.stamp(absolute(path))?.type == .symlink { throw FileSystem.refusal(path, "write", path) }
         }
     }
 
@@ -170,10 +203,27 @@ public struct DocumentRepository<D: CollectionDocument>: Sendable {
 
     /// The documents at `paths` (relative), read and validated on the store's worker
     /// threads, in the order of `paths`: each a document, nil for a file removed meanwhile,
-    /// or the error reading it gave.
+    /// or the error reading it gave. Each directory is walked (without following a link)
+    /// once, and its files are opened relative to it.
     public func read(_ paths: [String]) -> [Result<D?, any Error>] {
         let store = store
-        return Parallel.map(paths, threads: store.workerThreads) { path in Result { try store.load(D.self, at: path) } }
+        var directories: [String: Result<FileSystem.Directory?, any Error>] = [:]
+        for path in paths {
+            let dir = FileSystem.split(path).directory
+            if directories[dir] == nil { directories[dir] = Result { try FileSystem.walk(dir, under: store.root, create: false) } }
+        }
+        let opened = directories
+        return Parallel.map(paths, threads: store.workerThreads) { path in
+            Result {
+                let (dir, name) = FileSystem.split(path)
+                let bytes: [UInt8]?
+                switch opened[dir]! {
+                case .success(let d): bytes = try d?.read(name, limit: LedgerStore.maximumDocumentBytes)
+                case .failure: bytes = try store.read(path)  // says why, as a single read does
+                }
+                return try bytes.map { try LedgerStore.decode(D.self, from: $0, path: path) }
+            }
+        }
     }
 
     /// The documents at `paths`, in their order; throws the first error in that order.
@@ -217,7 +267,7 @@ public struct SingletonRepository<D: SingletonDocument>: Sendable {
     public let store: LedgerStore
 
     /// Whether the file exists.
-    public var exists: Bool { FileSystem.exists(store.absolute(D.kind.path())) }
+    public var exists: Bool { FileSystem.stamp(D.kind.path(), under: store.root) != nil }
 
     /// The document, or `D.defaultValue` while its file does not exist; throws when invalid.
     public func load() throws -> D {

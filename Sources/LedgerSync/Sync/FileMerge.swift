@@ -57,6 +57,7 @@ public enum FileMerge {
         guard let merged = type.merge(base: b, ours: o, theirs: t, context: MergeContext(siblings: siblings)) else {
             return keepBoth(path, base, ours, theirs, because: "one version is not a valid \(type.kind.name.replacingOccurrences(of: ".", with: " "))")
         }
+        if let reason = merged.differentDocuments { return keepBoth(path, base, ours, theirs, because: reason) }
         guard let result = merged.result else {
             return FileResolution(path: path, result: nil, created: [], notes: merged.notes)
         }

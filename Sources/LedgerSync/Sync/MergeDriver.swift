@@ -20,7 +20,24 @@ public enum MergeDriver {
     }
 
     /// Resolves one file. `workTree` is the root of the repository's work tree.
+    ///
+    /// Refused before anything is read or written (exit status 2): a PATHNAME that is not a
+    /// relative path inside the work tree (absolute, with a `..` component, or in `.git`), and
+    /// inputs that are not regular files (a FIFO is never opened for reading, a device never
+    /// opened). A file the resolution would write behind a symbolic link is refused (exit
+    /// status 1) before OURS is written. Two versions of a document that could not be merged
+    /// — different documents at one path, or one that is not a valid document of its kind —
+    /// leave OURS as it is, the other version in a conflict file, and the file unresolved.
     public static func run(base: String, ours: String, theirs: String, pathname: String, workTree: String) throws -> Outcome {
+        try validate(pathname: pathname)
+        for (input, name) in [(base, "BASE"), (ours, "OURS"), (theirs, "THEIRS")] {
+            switch FileSystem.stamp(input)?.type {
+            case .file?: continue
+            case nil: throw LedgerError.usage("\(name) (\(input)) does not exist; git passes the merge driver three temporary files (%O %A %B)")
+            case .some(let type):
+                throw LedgerError.usage("\(name) (\(input)) is \(type == .directory ? "a directory" : type == .symlink ? "a symbolic link" : "not a regular file (a FIFO or a device?)"); git passes the merge driver three regular temporary files (%O %A %B)")
+            }
+        }
         func read(_ path: String) throws -> [UInt8] {
             guard let bytes = try FileSystem.read(path, limit: LedgerStore.maximumDocumentBytes * 4) else {
                 throw LedgerError.usage("\(path) does not exist; git passes the merge driver three temporary files (%O %A %B)")
@@ -34,13 +51,26 @@ public enum MergeDriver {
         guard let result = resolution.result else {
             return Outcome(resolution: resolution, written: [], resolved: false)
         }
-        try FileSystem.writeAtomically(ours, result)
+        let created = resolution.created.filter { $0.path != pathname }
+        try store.refuseSymbolicLinks(writing: created.map(\.path))
+        let unmerged: Bool
+        if case .document = PathRole(path: pathname) { unmerged = resolution.conflictFile != nil } else { unmerged = false }
+        if !unmerged { try FileSystem.writeAtomically(ours, result) }
         var written: [String] = []
-        for (path, bytes) in resolution.created where path != pathname {
-            try FileSystem.writeAtomically(store.absolute(path), bytes)
+        for (path, bytes) in created {
+            try store.write(path, bytes: bytes)
             written.append(path)
         }
-        return Outcome(resolution: resolution, written: written, resolved: true)
+        return Outcome(resolution: resolution, written: written, resolved: !unmerged)
+    }
+
+    /// Refuses a PATHNAME that is not a relative path inside the work tree (exit status 2).
+    static func validate(pathname: String) throws {
+        let parts = pathname.split(separator: "/", omittingEmptySubsequences: false)
+        guard !pathname.isEmpty, !pathname.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+              parts.first?.lowercased() != ".git" else {
+            throw LedgerError.usage("PATHNAME must be the file's path relative to the top of the work tree, as git passes it (%P), such as brew/recipes/morning.json; got \"\(pathname)\"")
+        }
     }
 
     /// The other documents of `path`'s kind in the work tree.

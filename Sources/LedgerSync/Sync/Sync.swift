@@ -298,23 +298,28 @@ private struct Run {
     /// (the next sync commits it). Their index entries are updated, so the cost follows the
     /// changes, not the size of the ledger.
     mutating func moveBranch(to commit: ObjectID, tree: ObjectID, from old: ObjectID?) throws {
-        guard let old else {
+        let oldTree = try old.map { try repo.treeOf(commit: $0) }
+        let changes = try repo.diff(from: oldTree, to: tree)
+        // Nothing is checked out through a symbolic link that replaced a folder of the ledger
+        // (libgit2 1.5's checkout writes through one; git removes an ignored link or refuses):
+        // refused before anything is written.
+        try store.refuseSymbolicLinks(writing: changes.filter { $0.change != .deleted }.map(\.path),
+                                      deleting: changes.filter { $0.change == .deleted }.map(\.path))
+        guard let old, let oldTree else {
             let checkpoint = options.checkpoint
             try repo.checkout(tree: tree) { _ in checkpoint(.duringCheckout) }
             indexUnsaved = false
             try repo.updateReference(branchRef, to: commit, expecting: nil, message: "ledger: sync")
             return
         }
-        let oldTree = try repo.treeOf(commit: old)
         let index = try repo.index()
         var first = true
-        for change in try repo.diff(from: oldTree, to: tree) {
+        for change in changes {
             let path = change.path
             guard repo.workTreeBlobID(path) == (try repo.entry(at: path, inTree: oldTree))?.id else { continue }
             if first { first = false; options.checkpoint(.duringCheckout) }
             if let entry = try repo.entry(at: path, inTree: tree) {
-                try FileSystem.writeAtomically(repo.workdir + "/" + path, repo.blob(entry.id))
-                if entry.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) { chmod(repo.workdir + "/" + path, 0o755) }
+                try store.write(path, bytes: repo.blob(entry.id), mode: entry.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644)
                 try index.addFromWorkTree(path)
             } else {
                 try store.remove(path)
