@@ -44,7 +44,7 @@ public struct CollectionFiles: Sendable {
                 .filter { ($0.type == .directory || $0.type == .symlink) && DocumentKind.isShardName($0.name, level: level) }
             for shard in shards.sorted(by: { $0.name > $1.name }) {
                 if level == 0, let years, let year = Int(shard.name), !years.contains(year) { continue }
-                if shard.type == .symlink { throw FileSystem.readRefusal(rel + "/" + shard.name, rel + "/" + shard.name) }
+                if shard.type == .symlink { throw FileSystem.linkRefusal(rel + "/" + shard.name, "read", rel + "/" + shard.name) }
                 try visit(rel + "/" + shard.name, level: level + 1)
             }
         }

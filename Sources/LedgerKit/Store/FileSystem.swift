@@ -256,7 +256,7 @@ public enum FileSystem {
             if file < 0 {
                 let err = errno
                 if err == ENOENT { return nil }
-                if stamp(name)?.type == .symlink { throw LedgerError.invalid("\(path(of: name)) \(symbolicLinkProblem)") }
+                if stamp(name)?.type == .symlink { throw linkRefusal(path(of: name), "read", path(of: name), folder: false) }
                 throw systemError("read", path(of: name), err)
             }
             return try contents(of: file, path(of: name), limit: limit)
@@ -282,7 +282,7 @@ public enum FileSystem {
                 guard fsync(file) == 0 else { throw systemError("write", shown) }
             }
             switch stamp(name)?.type {
-            case .symlink?: throw refusal(path(of: name), "write", shown)
+            case .symlink?: throw linkRefusal(path(of: name), "write", shown, folder: false)
             case .directory?: throw LedgerError.failure("cannot write \(shown): a directory of that name is in the way")
             default: break
             }
@@ -363,11 +363,14 @@ public enum FileSystem {
         return Directory(fd: fd, path: relative == "." ? "" : relative)
     }
 
-    /// The refusal to `verb` (write, delete) `target` because `link` on its way is a symbolic
-    /// link (exit status 1).
-    static func refusal(_ link: String, _ verb: String, _ target: String) -> LedgerError {
-        .invalid("refusing to \(verb) \(target): \(link) is a symbolic link, and ledger never follows one inside a ledger "
-            + "(`ledger check` reports \"\(link): /: error: \(symbolicLinkProblem)\"); put the real \(link == target ? "file" : "folder") in its place")
+    /// The refusal to `action` ("read", "write", "delete") `target` because `link` — a folder
+    /// on its way, or `target` itself — is a symbolic link (exit status 1): it names the link
+    /// and what `check` reports about it. `folder` says what `target` is when it is the link.
+    public static func linkRefusal(_ link: String, _ action: String, _ target: String, folder: Bool = true) -> LedgerError {
+        let doing = action == "read" ? "cannot read \(target): " : "refusing to \(action) \(target): "
+        return .invalid((link == target && action == "read" ? "" : doing)
+            + "\(link) is a symbolic link, and ledger never follows one inside a ledger (`ledger check` reports "
+            + "\"\(link): /: error: \(symbolicLinkProblem)\"); put the real \(link != target || folder ? "folder" : "file") in its place")
     }
 
     /// The directory `relative` below `root`, opened without following a symbolic link (see
@@ -389,7 +392,7 @@ public enum FileSystem {
             guard let d = try walk(relative, under: root, create: true) else { throw systemError("create the directory", relative, ENOENT) }
             return d
         } catch Blocked.link(let link) {
-            throw refusal(link, "write", target)
+            throw linkRefusal(link, "write", target)
         } catch Blocked.notDirectory(let file) {
             throw LedgerError.failure("cannot write \(target): \(file) is a file, where a directory is needed")
         }
@@ -402,16 +405,10 @@ public enum FileSystem {
         do {
             return try walk(dir, under: root, create: false)?.read(name, limit: limit)
         } catch Blocked.link(let link) {
-            throw readRefusal(link, relative)
+            throw linkRefusal(link, "read", relative, folder: false)
         } catch Blocked.notDirectory {
             return nil
         }
-    }
-
-    /// The refusal to read `target` because `link` (on its way, or itself) is a symbolic link
-    /// (exit status 1).
-    public static func readRefusal(_ link: String, _ target: String) -> LedgerError {
-        .invalid((link == target ? "" : "cannot read \(target): ") + "\(link) \(symbolicLinkProblem)")
     }
 
     /// Writes the file `relative` below `root` atomically, creating its directories, never
@@ -431,7 +428,7 @@ public enum FileSystem {
         do {
             guard let d = try walk(dir, under: root, create: false), try d.remove(name) else { return false }
         } catch Blocked.link(let link) {
-            throw refusal(link, "delete", relative)
+            throw linkRefusal(link, "delete", relative)
         } catch Blocked.notDirectory {
             return false
         }
@@ -456,7 +453,7 @@ public enum FileSystem {
         do {
             return try walk(relative, under: root, create: false)?.list()
         } catch Blocked.link(let link) {
-            throw readRefusal(link, relative)
+            throw linkRefusal(link, "read", relative)
         } catch Blocked.notDirectory {
             return nil
         }

@@ -109,10 +109,10 @@ public struct LedgerStore: Sendable {
         for (path, itself) in writing.map({ ($0, true) }) + deleting.map({ ($0, false) }) {
             let directory = FileSystem.split(path).directory
             if !clear.contains(directory) {
-                if let link = symbolicLink(on: directory) { throw FileSystem.refusal(link, itself ? "write" : "delete", path) }
+                if let link = symbolicLink(on: directory) { throw FileSystem.linkRefusal(link, itself ? "write" : "delete", path) }
                 clear.insert(directory)
             }
-            if itself, FileSystem.stamp(absolute(path))?.type == .symlink { throw FileSystem.refusal(path, "write", path) }
+            if itself, FileSystem.stamp(absolute(path))?.type == .symlink { throw FileSystem.linkRefusal(path, "write", path, folder: false) }
         }
     }
 
