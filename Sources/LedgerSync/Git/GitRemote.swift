@@ -291,7 +291,11 @@ final class TransportSession {
             return LedgerError(.unreachable, "\(shown) stopped answering (nothing came for \(seconds) s), so ledger gave up; LEDGER_NETWORK_TIMEOUT sets how many seconds to wait")
         }
         if let failure { return LedgerError(.unreachable, failure) }
-        if let said = sshSaid { return LedgerError(.unreachable, "cannot reach \(shown) through ssh: \(said)" + Self.sshAdvice(said, SSHTarget(effectiveURL))) }
+        if let said = sshSaid {
+            let advice = Self.sshAdvice(said, SSHTarget(effectiveURL))
+            let words = advice.isEmpty || !said.hasSuffix(".") ? said : String(said.dropLast())
+            return LedgerError(.unreachable, "cannot reach \(shown) through ssh: \(words)" + advice)
+        }
         if error.code == GIT_ECERTIFICATE.rawValue || refusedCertificate != nil {
             let host = URLComponents(string: effectiveURL)?.host ?? ""
             if let der = refusedCertificate, Certificates.certificate(der, listsIPAddress: host) {

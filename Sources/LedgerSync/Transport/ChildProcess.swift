@@ -14,28 +14,29 @@ final class ChildProcess {
     /// Our end of the child's standard output.
     private let output: Int32
     private let errors: Int32
-    private var status: Int32?
 
-    /// The PID and whether it was reaped, shared with the stall watchdog's thread.
+    /// The PID and, once reaped, the exit status; shared with the stall watchdog's thread.
     final class Handle: Sendable {
         let pid: pid_t
-        private let reaped = Mutex(false)
+        private let status = Mutex<Int32?>(nil)
 
         init(_ pid: pid_t) { self.pid = pid }
 
         /// Sends `signal` unless the child was already reaped (its PID may belong to another).
-        func send(_ signal: Int32) { reaped.withLock { if !$0 { kill(pid, signal) } } }
+        func send(_ signal: Int32) { status.withLock { if $0 == nil { kill(pid, signal) } } }
 
         /// Reaps the child, waiting for it when `blocking`; its exit status (128 + N for
-        /// signal N), or nil when it is still running.
+        /// signal N), or nil while it is still running.
         func reap(blocking: Bool) -> Int32? {
+            if let s = status.withLock({ $0 }) { return s }
             var raw: Int32 = 0
             var r: pid_t
             repeat { r = waitpid(pid, &raw, blocking ? 0 : WNOHANG) } while r < 0 && errno == EINTR
-            guard r == pid else { return nil }
-            reaped.withLock { $0 = true }
+            guard r == pid else { return r < 0 ? 128 + SIGKILL : nil }
             let signal = raw & 0x7f
-            return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+            let s = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+            status.withLock { $0 = s }
+            return s
         }
     }
 
@@ -79,7 +80,7 @@ final class ChildProcess {
     }
 
     deinit {
-        if status == nil { terminate() }
+        terminate()
         if input >= 0 { close(input) }
         close(output)
         if errors >= 0 { close(errors) }
@@ -115,23 +116,16 @@ final class ChildProcess {
 
     /// Waits for the child to exit; its exit status (128 + N for signal N).
     @discardableResult
-    func wait() -> Int32 {
-        if let status { return status }
-        let s = handle.reap(blocking: true) ?? 128 + SIGKILL
-        status = s
-        return s
-    }
+    func wait() -> Int32 { handle.reap(blocking: true) ?? 128 + SIGKILL }
 
-    /// Ends the child: its input closed, SIGTERM, SIGKILL after two seconds; then reaps it.
+    /// Ends the child unless it has exited: its input closed, SIGTERM, SIGKILL after two
+    /// seconds; then reaps it.
     func terminate() {
-        guard status == nil else { return }
+        guard handle.reap(blocking: false) == nil else { return }
         closeInput()
         handle.send(SIGTERM)
         for _ in 0..<100 {
-            if let s = handle.reap(blocking: false) {
-                status = s
-                return
-            }
+            if handle.reap(blocking: false) != nil { return }
             usleep(20_000)
         }
         handle.send(SIGKILL)

@@ -139,31 +139,35 @@ struct SSHCommand: Equatable {
 /// One ssh conversation of a libgit2 transfer: the ssh child for the `_LS` action, reused by
 /// the action that follows it, ended by `close`.
 final class SSHSubtransport {
+    let owner: UnsafeMutablePointer<git_transport>?
     /// The transfer's session (its environment, configuration and stall watchdog), found
-    /// through the callbacks' payload of the remote's connect options.
-    let session: TransportSession?
+    /// through the callbacks' payload of the remote's connect options once connected.
+    private(set) var session: TransportSession?
     private var child: ChildProcess?
     private var described = ""
     private var stream: UnsafeMutablePointer<ledger_subtransport_stream>?
 
-    init(session: TransportSession?) { self.session = session }
+    init(owner: UnsafeMutablePointer<git_transport>?) { self.owner = owner }
+
+    /// The session whose callbacks the transfer runs with (set by `connect`, after the
+    /// subtransport is made).
+    private func findSession() -> TransportSession? {
+        var connect = git_remote_connect_options()
+        _ = git_remote_connect_options_init(&connect, UInt32(GIT_REMOTE_CONNECT_OPTIONS_VERSION))
+        defer { git_remote_connect_options_dispose(&connect) }
+        guard git_transport_remote_connect_options(&connect, owner) == 0, let payload = connect.callbacks.payload,
+              connect.callbacks.credentials != nil else { return nil }
+        return TransportSession.from(payload)
+    }
 
     /// The subtransport callback: a `ledger_subtransport` whose payload is a retained
     /// `SSHSubtransport`.
     static func create(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_smart_subtransport>?>?,
                        _ owner: UnsafeMutablePointer<git_transport>?) -> Int32 {
-        var connect = git_remote_connect_options()
-        _ = git_remote_connect_options_init(&connect, UInt32(GIT_REMOTE_CONNECT_OPTIONS_VERSION))
-        var session: TransportSession?
-        if git_transport_remote_connect_options(&connect, owner) == 0, let payload = connect.callbacks.payload,
-           connect.callbacks.credentials != nil {
-            session = TransportSession.from(payload)
-        }
-        git_remote_connect_options_dispose(&connect)
         let t = UnsafeMutablePointer<ledger_subtransport>.allocate(capacity: 1)
         t.initialize(to: ledger_subtransport())
         t.pointee.owner = owner
-        t.pointee.payload = Unmanaged.passRetained(SSHSubtransport(session: session)).toOpaque()
+        t.pointee.payload = Unmanaged.passRetained(SSHSubtransport(owner: owner)).toOpaque()
         t.pointee.parent.action = { out, sub, url, action in
             SSHSubtransport.from(sub).action(out, sub, url.map { String(cString: $0) } ?? "", action)
         }
@@ -194,6 +198,7 @@ final class SSHSubtransport {
         switch action {
         case GIT_SERVICE_UPLOADPACK_LS, GIT_SERVICE_RECEIVEPACK_LS:
             close()
+            session = findSession()
             do {
                 try start(url, service: action == GIT_SERVICE_UPLOADPACK_LS ? "git-upload-pack" : "git-receive-pack")
             } catch {
@@ -287,9 +292,9 @@ final class SSHSubtransport {
         child = nil
         c.closeInput()
         // ssh exits once the server's side is done; a few seconds at most, then it is stopped.
-        for _ in 0..<150 {
+        for _ in 0..<1500 {
             if c.handle.reap(blocking: false) != nil { return }
-            usleep(20_000)
+            usleep(2_000)
         }
         c.terminate()
     }
@@ -297,7 +302,7 @@ final class SSHSubtransport {
     /// The conversation ended early: ssh's (or the server's) last words are the error, kept
     /// for the session's message.
     private func ended(status: Int32, error: String) -> Int32 {
-        let said = error.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let said = error.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("Warning: Permanently added") }
         let quoted = said.suffix(3).joined(separator: " ")
         if status == 127, said.contains(where: { $0.contains("not found") || $0.contains("No such file") }) {
