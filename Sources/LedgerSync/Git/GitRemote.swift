@@ -298,7 +298,7 @@ final class TransportSession {
         }
         if error.code == GIT_ECERTIFICATE.rawValue || refusedCertificate != nil {
             let host = URLComponents(string: effectiveURL)?.host ?? ""
-            if let der = refusedCertificate, Certificates.certificate(der, listsIPAddress: host) {
+            if let der = refusedCertificate, Certificates.certificate(der, listsOnlyAsIPAddress: host) {
                 return LedgerError(.unreachable, "the TLS certificate of \(shown) names \(host) only as an IP address, which ledger's TLS library (mbedTLS, in libgit2 1.5) cannot check although git can: have the certificate list the address as a DNS name too (subjectAltName DNS:\(host)), or reach the server by a host name its certificate lists")
             }
             let reason = Remote.redact(tlsError ?? error.message)

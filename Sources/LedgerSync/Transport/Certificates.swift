@@ -5,8 +5,14 @@ import LedgerKit
 /// recognised in the certificates so the message says exactly that.
 enum Certificates {
     /// Whether a DER certificate lists `host` as an IP-address subjectAltName (`[7]` tag
-    /// 0x87, then the address's 4 or 16 bytes): mbedTLS 2.28 matches only DNS names.
-    static func certificate(_ der: [UInt8], listsIPAddress host: String) -> Bool {
+    /// 0x87, then the address's 4 or 16 bytes) and not as a DNS name (`[2]` tag 0x82, then
+    /// the text): mbedTLS 2.28 matches only DNS names.
+    static func certificate(_ der: [UInt8], listsOnlyAsIPAddress host: String) -> Bool {
+        let name = Array(host.utf8)
+        return contains(der, [0x82, UInt8(truncatingIfNeeded: name.count)] + name) == false && listsIPAddress(der, host)
+    }
+
+    private static func listsIPAddress(_ der: [UInt8], _ host: String) -> Bool {
         var v4 = in_addr(), v6 = in6_addr()
         let address: [UInt8]
         if inet_pton(AF_INET, host, &v4) == 1 {
@@ -16,9 +22,12 @@ enum Certificates {
         } else {
             return false
         }
-        let needle = [0x87, UInt8(address.count)] + address
-        guard der.count >= needle.count else { return false }
-        return (0...(der.count - needle.count)).contains { der[$0..<($0 + needle.count)].elementsEqual(needle) }
+        return contains(der, [0x87, UInt8(address.count)] + address)
+    }
+
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard bytes.count >= needle.count else { return false }
+        return (0...(bytes.count - needle.count)).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     /// Whether a PEM file holds a certificate signed with (or holding) an Ed25519 key
@@ -29,8 +38,7 @@ enum Certificates {
         var body = ""
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             if line.hasPrefix("-----END") {
-                if let der = Data(base64Encoded: body).map(Array.init), der.count >= oid.count,
-                   (0...(der.count - oid.count)).contains(where: { der[$0..<($0 + oid.count)].elementsEqual(oid) }) { return true }
+                if let der = Data(base64Encoded: body).map(Array.init), contains(der, oid) { return true }
                 body = ""
             } else if !line.hasPrefix("-----") {
                 body += line.trimmingCharacters(in: .whitespaces)

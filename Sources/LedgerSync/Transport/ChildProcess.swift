@@ -22,8 +22,34 @@ final class ChildProcess {
 
         init(_ pid: pid_t) { self.pid = pid }
 
-        /// Sends `signal` unless the child was already reaped (its PID may belong to another).
-        func send(_ signal: Int32) { status.withLock { if $0 == nil { kill(pid, signal) } } }
+        /// Sends `signal` to the child and its descendants (the ssh a shell started for
+        /// `GIT_SSH_COMMAND`), unless the child was already reaped (its PID may belong to another).
+        func send(_ signal: Int32) {
+            status.withLock {
+                guard $0 == nil else { return }
+                for p in Self.descendants(of: pid) { kill(p, signal) }
+                kill(pid, signal)
+            }
+        }
+
+        /// The PIDs of every descendant of `pid`, from each process's parent in /proc.
+        static func descendants(of pid: pid_t) -> [pid_t] {
+            var children: [pid_t: [pid_t]] = [:]
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                // /proc/PID/stat: "PID (comm) STATE PPID …"; comm may hold spaces and parentheses.
+                guard let p = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { continue }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                if fields.count > 1, let parent = pid_t(fields[1]) { children[parent, default: []].append(p) }
+            }
+            var out: [pid_t] = []
+            var queue = children[pid] ?? []
+            while let p = queue.popLast() {
+                out.append(p)
+                queue += children[p] ?? []
+            }
+            return out
+        }
 
         /// Reaps the child, waiting for it when `blocking`; its exit status (128 + N for
         /// signal N), or nil while it is still running.

@@ -129,10 +129,16 @@ struct SSHCommand: Equatable {
         return out + "'"
     }
 
-    /// The executable and its arguments to start.
-    func invocation(_ arguments: [String]) -> (executable: String, arguments: [String])? {
-        if usesShell { return ("/bin/sh", ["-c", command + " \"$@\"", command] + arguments) }
-        return nil
+    /// The program and its arguments: a shell for a command line (`sh -c 'CMD "$@"'`, as
+    /// git runs it) — unless it is words the shell would only split (no quotes, variables,
+    /// `~`, operators or leading assignment), which then run directly, so ssh is ledger's own
+    /// child and dies with it.
+    func invocation(_ arguments: [String]) -> (program: String, arguments: [String], viaShell: Bool) {
+        guard usesShell else { return (command, arguments, false) }
+        let words = command.split(whereSeparator: { $0 == " " }).map(String.init)
+        let special = command.contains { "|&;<>()$`\\\"'*?[#~\n\t{}".contains($0) }
+        if !special, let first = words.first, !first.contains("=") { return (first, Array(words.dropFirst()) + arguments, false) }
+        return ("/bin/sh", ["-c", command + " \"$@\"", command] + arguments, true)
     }
 }
 
@@ -243,20 +249,22 @@ final class SSHSubtransport {
         let environment = session?.options.environment ?? [:]
         let command = SSHCommand(environment: environment, config: session?.configuration)
         let arguments = SSHCommand.arguments(target, service: service)
-        let (executable, argv) = try command.invocation(arguments) ?? {
-            guard let program = ChildProcess.find(command.command, path: environment["PATH"]) else {
-                if command.origin == .ssh {
+        let invocation = command.invocation(arguments)
+        var executable = invocation.program
+        if !invocation.viaShell {
+            guard let found = ChildProcess.find(invocation.program, path: environment["PATH"]) else {
+                if invocation.program == "ssh" {
                     throw LedgerError(.unreachable, "ssh remotes need OpenSSH's `ssh` command, which is not installed (or not on PATH): install the openssh-client package (`apt-get install openssh-client`)")
                 }
-                throw LedgerError(.unreachable, "the ssh program named by GIT_SSH (\(command.command)) cannot be found or run")
+                throw LedgerError(.unreachable, "the ssh program \(invocation.program) named by \(command.origin.rawValue) cannot be found on PATH")
             }
-            return (program, arguments)
-        }()
+            executable = found
+        }
         described = command.origin == .ssh ? "ssh" : "\(command.origin.rawValue) (\(command.command))"
         var childEnvironment = environment
         // Like git: the repository's location is not passed on to the ssh command.
         for key in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX"] { childEnvironment[key] = nil }
-        let c = try ChildProcess(executable, argv, environment: childEnvironment)
+        let c = try ChildProcess(executable, invocation.arguments, environment: childEnvironment)
         child = c
         session?.stall?.cutting(c.handle)
     }
