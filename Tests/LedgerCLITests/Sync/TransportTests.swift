@@ -6,8 +6,8 @@ import Testing
 
 /// Clone, sync and push over every transport, against real servers on 127.0.0.1.
 @Suite(.serialized) struct TransportTests {
-    /// How to run `ledger`: in-process, or as the built executable (for what libssh2 and
-    /// mbedTLS read from the process: `HOME`, `SSH_AUTH_SOCK`, the trusted CAs).
+    /// How to run `ledger`: in-process, or as the built executable (for what mbedTLS keeps
+    /// per process: the trusted certificate authorities).
     enum Runner { case inProcess, binary }
 
     static func ledger(_ l: TestLedger, _ runner: Runner, _ args: [String], env: [String: String] = [:]) throws -> CommandResult {
