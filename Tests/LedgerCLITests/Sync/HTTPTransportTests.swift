@@ -150,6 +150,37 @@ import Testing
         #expect(r.stderr.contains("mbedTLS"))
     }
 
+    /// On a terminal with no stored credential, git asks for the user name and then the
+    /// password (not echoed), and the helper keeps what was typed (`approve`): plain git then
+    /// clones with it without asking.
+    @Test func onATerminalGitAsksAndTheHelperKeepsWhatWasTyped() throws {
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        let server = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("http"), users: ["me:typed-secret"])
+        defer { server.stop() }
+        let user = try User(fixture.directory.url("home"))
+        try user.write(".gitconfig", "[credential]\n\thelper = store\n")
+        let c = try TestLedger(initialize: false)
+        let env = c.environment.merging(["HOME": user.home, "GIT_CONFIG_NOSYSTEM": "1"]) { $1 }
+        let assignments = env.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        let term = try TmuxTerminal(command: "env -i \(assignments) \(LedgerBinary.path) clone \(server.url("remote.git")) \(c.root); echo \"[exit $?]\"")
+        defer { term.stop() }
+        term.waitFor("Username for 'http://127.0.0.1:\(server.port)'")
+        try term.type("me")
+        try term.send("Enter")
+        term.waitFor("Password for 'http://me@127.0.0.1:\(server.port)'")
+        try term.type("typed-secret")
+        try term.send("Enter")
+        #expect(term.waitForExit() == 0, "\(term.screen())")
+        #expect(!term.screen().contains("typed-secret"))
+        // The store helper writes the host with its port percent-encoded.
+        let stored = try String(contentsOfFile: user.home + "/.git-credentials", encoding: .utf8)
+        #expect(stored.lowercased().contains("http://me:typed-secret@127.0.0.1%3a\(server.port)"), "\(stored)")
+        var gitEnv = user.environment
+        gitEnv["GIT_CONFIG_GLOBAL"] = user.home + "/.gitconfig"
+        #expect(try GitCLI.run(["clone", "-q", server.url("remote.git"), fixture.directory.url("plain")], in: fixture.directory.path, environment: gitEnv).status == 0)
+    }
+
     /// A token in the URL works, and `clone` says it stays in plain text in .git/config.
     @Test func aTokenInTheURLIsAcceptedWithANote() throws {
         let fixture = try SyncFixture()
