@@ -36,7 +36,6 @@ static inline int ledger_git_set_cache_object_limit(git_object_t type, size_t si
  * libgit2 struct comes first, so a pointer to one is a pointer to the other). */
 typedef struct ledger_subtransport {
     git_smart_subtransport parent;
-    git_transport *owner;
     void *payload;
 } ledger_subtransport;
 

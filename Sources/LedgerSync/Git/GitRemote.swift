@@ -47,8 +47,8 @@ final class TransportSession {
     let url: String
     let effectiveURL: String
     let options: TransportOptions
-    /// git's configuration for this repository (or for a clone), nil when it cannot be read.
-    let configuration: GitConfiguration?
+    /// git's configuration for this repository (or for a clone).
+    let configuration: GitConfiguration
     private var triedEnvironmentPassword = false
     /// The credential git's helpers gave, until the transfer says whether it worked.
     private var helperCredential: GitCredential?
@@ -75,8 +75,13 @@ final class TransportSession {
         _ = SSHTransport.registered
         self.url = url
         self.options = options
-        configuration = try? GitConfiguration(environment: options.environment, gitDirectory: gitDirectory)
-        effectiveURL = configuration?.rewrite(url, forPush: push) ?? url
+        do {
+            configuration = try GitConfiguration(environment: options.environment, gitDirectory: gitDirectory)
+        } catch let e as GitError {
+            // git refuses to run with a broken configuration file too.
+            throw LedgerError.usage("git's configuration cannot be read: \(e.message)")
+        }
+        effectiveURL = configuration.rewrite(url, forPush: push)
         stall = StallGuard(url: effectiveURL, timeout: options.stallTimeout)
         try trustConfiguredCertificates()
     }
@@ -159,10 +164,7 @@ final class TransportSession {
         let env = options.environment
         func setting(_ variable: String, _ key: String, _ fallback: String) -> (value: String, from: String)? {
             if let v = env[variable], !v.isEmpty { return (v, variable) }
-            if var v = configuration?.http(key, for: effectiveURL).last, !v.isEmpty {
-                if v.hasPrefix("~/"), let home = env["HOME"] { v = home + v.dropFirst(1) }
-                return (v, "http.\(key)")
-            }
+            if let v = configuration.http(key, for: effectiveURL).last, !v.isEmpty { return (configuration.expandingHome(v), "http.\(key)") }
             if let v = env[fallback], !v.isEmpty { return (v, fallback) }
             return nil
         }
@@ -184,7 +186,7 @@ final class TransportSession {
     /// `http.sslVerify false` or `GIT_SSL_NO_VERIFY`: the server's certificate is not checked.
     var verifiesCertificates: Bool {
         if let v = options.environment["GIT_SSL_NO_VERIFY"], !v.isEmpty { return false }
-        return configuration?.http("sslVerify", for: effectiveURL).last.flatMap(GitConfiguration.boolean) ?? true
+        return configuration.http("sslVerify", for: effectiveURL).last.flatMap(GitConfiguration.boolean) ?? true
     }
 
     /// The proxy git would use: `http.proxy` (for this URL), else `https_proxy`/`http_proxy`/
@@ -195,7 +197,7 @@ final class TransportSession {
         let env = options.environment
         let noProxy = (env["no_proxy"] ?? env["NO_PROXY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if noProxy.contains(where: { $0 == "*" || host == $0 || (!$0.isEmpty && host.hasSuffix($0.hasPrefix(".") ? $0 : "." + $0)) }) { return nil }
-        if let p = configuration?.http("proxy", for: effectiveURL).last { return p.isEmpty ? nil : p }
+        if let p = configuration.http("proxy", for: effectiveURL).last { return p.isEmpty ? nil : p }
         let names = scheme == "https" ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
         return names.lazy.compactMap { env[$0] }.first { !$0.isEmpty }
     }
@@ -209,7 +211,7 @@ final class TransportSession {
         }
         // An empty value clears the lines set before it, as in git.
         var lines: [String] = []
-        for h in configuration?.http("extraHeader", for: effectiveURL) ?? [] {
+        for h in configuration.http("extraHeader", for: effectiveURL) {
             if h.isEmpty { lines.removeAll() } else { lines.append(h) }
         }
         guard !lines.isEmpty, URLComponents(string: effectiveURL)?.scheme?.lowercased().hasPrefix("http") == true else { return }

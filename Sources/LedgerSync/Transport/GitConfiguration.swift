@@ -53,16 +53,13 @@ final class GitConfiguration {
         return String(cString: out)
     }
 
-    /// `key` as a boolean (true/yes/on/1, false/no/off/0, or a bare key), or nil when unset.
-    func bool(_ key: String) -> Bool? { string(key).flatMap(Self.boolean) }
-
-    /// A pathname setting with `~/` expanded as git does.
-    func path(_ key: String) -> String? {
-        guard let value = string(key) else { return nil }
-        if value.hasPrefix("~/"), let home = environment["HOME"] { return home + value.dropFirst(1) }
-        return value
+    /// A pathname setting's value with `~/` expanded as git does.
+    func expandingHome(_ value: String) -> String {
+        guard value.hasPrefix("~/"), let home = environment["HOME"] else { return value }
+        return home + value.dropFirst(1)
     }
 
+    /// A boolean setting's value (true/yes/on/1, false/no/off/0, empty for a bare key).
     static func boolean(_ text: String) -> Bool? {
         switch text.lowercased() {
         case "", "true", "yes", "on", "1": true

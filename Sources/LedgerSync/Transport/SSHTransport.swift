@@ -172,7 +172,6 @@ final class SSHSubtransport {
                        _ owner: UnsafeMutablePointer<git_transport>?) -> Int32 {
         let t = UnsafeMutablePointer<ledger_subtransport>.allocate(capacity: 1)
         t.initialize(to: ledger_subtransport())
-        t.pointee.owner = owner
         t.pointee.payload = Unmanaged.passRetained(SSHSubtransport(owner: owner)).toOpaque()
         t.pointee.parent.action = { out, sub, url, action in
             SSHSubtransport.from(sub).action(out, sub, url.map { String(cString: $0) } ?? "", action)
