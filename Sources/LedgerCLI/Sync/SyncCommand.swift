@@ -24,8 +24,6 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let store = try global.store()
-        let repo = try Repository.open(store.root)
-        try SyncEnvironment.trustConfiguredCertificates(repositoryConfig: repo.config("http.sslCAInfo"))
         let options = SyncOptions(remoteName: remote, transport: try SyncEnvironment.transport(),
                                   checkpoint: SyncEnvironment.checkpoint())
         let report: SyncReport

@@ -6,8 +6,8 @@ import Testing
 
 /// Clone, sync and push over every transport, against real servers on 127.0.0.1.
 @Suite(.serialized) struct TransportTests {
-    /// How to run `ledger`: in-process, or as the built executable (for what libssh2 and
-    /// mbedTLS read from the process: `HOME`, `SSH_AUTH_SOCK`, the trusted CAs).
+    /// How to run `ledger`: in-process, or as the built executable (for what mbedTLS keeps
+    /// per process: the trusted certificate authorities).
     enum Runner { case inProcess, binary }
 
     static func ledger(_ l: TestLedger, _ runner: Runner, _ args: [String], env: [String: String] = [:]) throws -> CommandResult {
@@ -125,115 +125,23 @@ import Testing
         #expect(!untrusted.stderr.contains(password))
     }
 
-    // MARK: - ssh
-
-    struct SSHSetup {
-        let fixture: SyncFixture
-        let server: SSHServer
-        let key: String
-        var url: String { server.url(fixture.remote) }
-
-        init(extraKeys: [String] = []) throws {
-            fixture = try SyncFixture()
-            key = fixture.directory.url("id_ed25519")
-            try SSHKeys.generate(key, type: "ed25519")
-            server = try SSHServer(directory: fixture.directory.url("sshd"),
-                                   authorizedKeys: [try SSHKeys.publicKey(key)] + extraKeys)
-        }
-
-        /// Writes `~/.ssh/known_hosts` (with this server's key) into a ledger's home.
-        func trustHost(_ l: TestLedger) throws {
-            let ssh = l.environment["HOME"]! + "/.ssh"
-            try FileManager.default.createDirectory(atPath: ssh, withIntermediateDirectories: true)
-            try (server.knownHostsLine + "\n").write(toFile: ssh + "/known_hosts", atomically: true, encoding: .utf8)
-        }
-    }
+    // MARK: - ssh (more in SSHTransportTests)
 
     @Test func sshThroughAgent() throws {
-        let s = try SSHSetup()
-        defer { s.server.stop() }
-        let agent = try SSHAgent(directory: s.fixture.directory.path, keys: [s.key])
-        defer { agent.stop() }
-        try Self.roundTrip(s.url, runner: .binary, env: ["SSH_AUTH_SOCK": agent.socket], home: s.trustHost)
-    }
-
-    @Test func sshThroughKeyFiles() throws {
-        let s = try SSHSetup()
-        defer { s.server.stop() }
-        // LEDGER_SSH_KEY names the key.
-        try Self.roundTrip(s.url, runner: .binary, env: ["LEDGER_SSH_KEY": s.key], home: s.trustHost)
-        // ~/.ssh/id_ed25519 is found without being named.
-        let c = try TestLedger(initialize: false)
-        try s.trustHost(c)
-        let ssh = c.environment["HOME"]! + "/.ssh/"
-        try FileManager.default.copyItem(atPath: s.key, toPath: ssh + "id_ed25519")
-        try FileManager.default.copyItem(atPath: s.key + ".pub", toPath: ssh + "id_ed25519.pub")
-        let clone = try Self.ledger(c, .binary, ["clone", s.url, c.root])
-        #expect(clone.status == 0, "\(clone)")
-    }
-
-    @Test func sshWithAPassphrase() throws {
         let fixture = try SyncFixture()
-        let key = fixture.directory.url("id_locked")
-        try SSHKeys.generate(key, type: "ed25519", passphrase: "open sesame")
+        let key = fixture.directory.url("id_ed25519")
+        try SSHKeys.generate(key, type: "ed25519")
         let server = try SSHServer(directory: fixture.directory.url("sshd"), authorizedKeys: [try SSHKeys.publicKey(key)])
         defer { server.stop() }
-        let s = try TestLedger(initialize: false)
-        try FileManager.default.createDirectory(atPath: s.environment["HOME"]! + "/.ssh", withIntermediateDirectories: true)
-        try (server.knownHostsLine + "\n").write(toFile: s.environment["HOME"]! + "/.ssh/known_hosts", atomically: true, encoding: .utf8)
-        _ = try fixture.origin()
-        let r = try Self.ledger(s, .binary, ["clone", server.url(fixture.remote), s.root],
-                                env: ["LEDGER_SSH_KEY": key, "LEDGER_SSH_PASSPHRASE": "open sesame"])
-        #expect(r.status == 0, "\(r)")
-        #expect(!r.stdout.contains("open sesame") && !r.stderr.contains("open sesame"))
-    }
-
-    @Test func sshExplainsAnUnknownHostKey() throws {
-        let s = try SSHSetup()
-        defer { s.server.stop() }
-        _ = try s.fixture.origin()
-        let c = try TestLedger(initialize: false)
-        let r = try Self.ledger(c, .binary, ["clone", s.url, c.root], env: ["LEDGER_SSH_KEY": s.key])
-        #expect(r.status == 3, "\(r)")
-        #expect(r.stderr.contains("known_hosts"))
-        #expect(r.stderr.contains("ssh -p \(s.server.port)"))
-        #expect(!FileSystem.exists(c.root))
-    }
-
-    @Test func sshExplainsAWrongKey() throws {
-        let s = try SSHSetup()
-        defer { s.server.stop() }
-        _ = try s.fixture.origin()
-        let other = s.fixture.directory.url("id_other")
-        try SSHKeys.generate(other, type: "ed25519")
-        let c = try TestLedger(initialize: false)
-        try s.trustHost(c)
-        let r = try Self.ledger(c, .binary, ["clone", s.url, c.root], env: ["LEDGER_SSH_KEY": other])
-        #expect(r.status == 3, "\(r)")
-        #expect(r.stderr.contains("refused every ssh key offered"))
-        #expect(r.stderr.contains(other))
-        // No key at all.
-        let d = try TestLedger(initialize: false)
-        try s.trustHost(d)
-        let none = try Self.ledger(d, .binary, ["clone", s.url, d.root])
-        #expect(none.status == 3, "\(none)")
-        #expect(none.stderr.contains("no ssh key to offer"))
-    }
-
-    @Test func sshExplainsThatRSAKeysDoNotWork() throws {
-        let fixture = try SyncFixture()
-        let rsa = fixture.directory.url("id_rsa")
-        try SSHKeys.generate(rsa, type: "rsa")
-        let server = try SSHServer(directory: fixture.directory.url("sshd"), authorizedKeys: [try SSHKeys.publicKey(rsa)])
-        defer { server.stop() }
-        _ = try fixture.origin()
-        let c = try TestLedger(initialize: false)
-        try FileManager.default.createDirectory(atPath: c.environment["HOME"]! + "/.ssh", withIntermediateDirectories: true)
-        try (server.knownHostsLine + "\n").write(toFile: c.environment["HOME"]! + "/.ssh/known_hosts", atomically: true, encoding: .utf8)
-        let r = try Self.ledger(c, .binary, ["clone", server.url(fixture.remote), c.root], env: ["LEDGER_SSH_KEY": rsa])
-        #expect(r.status == 3, "\(r)")
-        #expect(r.stderr.contains("RSA keys do not work"))
-        #expect(r.stderr.contains("ed25519"))
+        let agent = try SSHAgent(directory: fixture.directory.path, keys: [key])
+        defer { agent.stop() }
+        let knownHosts = fixture.directory.url("known_hosts")
+        try (server.knownHostsLine + "\n").write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        // The account's own ~/.ssh stays out (-F, UserKnownHostsFile); the key is only in the agent.
+        let env = ["SSH_AUTH_SOCK": agent.socket, "GIT_SSH_COMMAND": "ssh -F /dev/null -o UserKnownHostsFile=\(knownHosts)"]
+        try Self.roundTrip(server.url(fixture.remote), runner: .inProcess, env: env)
+        let plain = fixture.directory.url("plain")
+        #expect(try GitCLI.run(["clone", "-q", server.url(fixture.remote), plain], in: fixture.directory.path, environment: env).status == 0)
     }
 
     /// A server that accepts connections (the kernel completes them) and never answers; or,
@@ -266,10 +174,24 @@ import Testing
         let a = try TestLedger()
         try GitCLI.run(["remote", "add", "silent", url], in: a.root)
         try a.write("moments/settings.json", (a.read("moments/settings.json") ?? "").replacingOccurrences(of: "[moment]", with: "[moment]!"))
-        let r = a.run("sync", "--remote", "silent", env: ["LEDGER_NETWORK_TIMEOUT": "1"])
+        // ssh runs as a child (kept off the account's own ~/.ssh): the watchdog ends it.
+        let r = a.run("sync", "--remote", "silent", env: ["LEDGER_NETWORK_TIMEOUT": "1", "GIT_SSH_COMMAND": "ssh -F /dev/null -o UserKnownHostsFile=/dev/null"])
         #expect(r.status == 3, "\(r)")
         #expect(r.stderr.contains("stopped answering (nothing came for 1 s)"), "\(r)")
+        #expect(Self.children(running: ["ssh", "\(port)"]).isEmpty, "an ssh child outlived the sync")
         #expect(try a.gitStatus().isEmpty)  // the local commit is kept
         #expect(a.run("sync", env: ["LEDGER_NETWORK_TIMEOUT": "soon"]).status == 2)
+    }
+
+    /// The PIDs of this process's children whose command line holds all of `words`.
+    static func children(running words: [String]) -> [Int32] {
+        let me = getpid()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")"), let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            let args = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return fields.count > 1 && Int32(fields[1]) == me && words.allSatisfy({ w in args.contains { $0.contains(w) } }) ? pid : nil
+        }
     }
 }
