@@ -1,0 +1,53 @@
+import CLinux
+import Foundation
+
+/// A `timerfd` on `CLOCK_REALTIME`, armed at an absolute instant with
+/// `TFD_TIMER_CANCEL_ON_SET`: it becomes readable when the instant comes, and also when the
+/// system clock is set (`date -s`, NTP stepping it, a resume from suspend), which a read reports
+/// as `ECANCELED`.
+final class WakeTimer {
+    let fd: Int32
+
+    /// What a read of the timer found.
+    enum Reading {
+        /// Nothing happened since it was armed (or last read).
+        case nothing
+        /// The instant it was armed for came.
+        case expired
+        /// The system clock was set since it was armed.
+        case clockWasSet
+    }
+
+    init() throws(RemindError) {
+        fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        guard fd >= 0 else { throw RemindError.system("timerfd_create") }
+    }
+
+    deinit { close(fd) }
+
+    /// Arms the timer for the real instant `nanoseconds` since 1970 (one in the past fires at once).
+    func arm(atRealNanoseconds nanoseconds: Int64) throws(RemindError) {
+        let at = max(nanoseconds, 1)
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(at / 1_000_000_000)
+        spec.it_value.tv_nsec = Int(at % 1_000_000_000)
+        guard timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil) == 0 else {
+            throw RemindError.system("timerfd_settime")
+        }
+    }
+
+    /// Reads the timer without blocking. A clock set is kept by the kernel until this read, even
+    /// after the timer expired, and lost by arming it again: read before arming.
+    func read() throws(RemindError) -> Reading {
+        var expirations: UInt64 = 0
+        while true {
+            if Glibc.read(fd, &expirations, 8) == 8 { return .expired }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return .nothing
+            case ECANCELED: return .clockWasSet
+            default: throw RemindError.system("reading the timer")
+            }
+        }
+    }
+}
