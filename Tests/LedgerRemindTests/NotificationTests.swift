@@ -65,6 +65,9 @@ extension EventLoopSuites {
             #expect(events.contains(.closed(id: id, reason: .closedByCall)))
             #expect(try server.displayedCount() == 0)
             #expect(try server.historyIDs().contains(id))
+            // Closing it again is answered without an error, and without a second signal.
+            try client.close(id)
+            #expect(try loop.events(within: 0.5) { _ in false } == [.due])
         }
 
         @Test func anExpiredNotificationArrivesAsClosed() throws {

@@ -50,8 +50,8 @@ public struct DesktopNotification: Sendable, Hashable {
     /// The buttons, in order. The key `default` is the action of clicking the notification.
     public var actions: [Action]
     public var urgency: Urgency
-    /// The `category` hint, e.g. `reminder` is not standard but `im`, `device`, `presence` are;
-    /// nil sends none.
+    /// The `category` hint: one of the specification's (`im.received`, `device`, …) or a
+    /// vendor one starting with `x-`; nil sends none.
     public var category: String?
     /// The `desktop-entry` hint: the name of the application's `.desktop` file without the
     /// suffix, so the server can group and configure it per application; nil sends none.

@@ -106,8 +106,8 @@ public final class NotificationClient {
         return id
     }
 
-    /// Withdraws notification `id` (the server then sends `NotificationClosed` with
-    /// `.closedByCall`). Closing one that is already gone is not an error.
+    /// Withdraws notification `id`; the server then sends `NotificationClosed` with
+    /// `.closedByCall` (nothing when it was already closed).
     public func close(_ id: UInt32) throws(RemindError) {
         let _: Void = try call("CloseNotification", arguments: { $0.append(id) }) { _, _ in () }
     }
