@@ -57,8 +57,8 @@ extension EventLoopSuites {
             #expect(events == [.clockChanged])
             #expect(loop.wakeUps == 1)
 
-            // Between two calls: the kernel keeps the news on the timer until it is read, and
-            // the next call returns it without waiting.
+            // Between two calls: the kernel keeps the news on the timer until it is armed again,
+            // and the next call returns it without waiting.
             stepClockThereAndBack()
             #expect(try loop.next(wakingAt: later) == [.clockChanged])
             #expect(loop.wakeUps == 1)

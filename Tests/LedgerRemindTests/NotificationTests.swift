@@ -39,6 +39,19 @@ extension EventLoopSuites {
             #expect(Set(server.offeredMenu()) == ["#I Drank (Water Reminder) [\(id),drank]", "#Later (Water Reminder) [\(id),later]"])
         }
 
+        @Test func theTransientHintReachesTheServer() throws {
+            let server = try NotificationServer()
+            let client = try NotificationClient(environment: server.bus.environment)
+            var passing = reminder
+            passing.transient = true
+            passing.body = "A transient one"  // dunst stacks identical notifications into one
+            let kept = try client.notify(reminder)
+            let transient = try client.notify(passing)
+            _ = server.waitUntilShown(2)
+            #expect(server.transientIDs() == [transient])
+            #expect(kept != transient)
+        }
+
         @Test func pressingAButtonArrivesAsAnActionEvent() throws {
             let server = try NotificationServer()
             let client = try NotificationClient(environment: server.bus.environment)
@@ -115,6 +128,16 @@ extension EventLoopSuites {
 
             try server.pick(action: "drank")
             #expect(try loop.events { if case .action = $0 { true } else { false } } == [.action(id: id, key: "drank")])
+        }
+
+        @Test func theBusGoingAwayEndsTheWaitWithAnError() throws {
+            let server = try NotificationServer()
+            let client = try NotificationClient(environment: server.bus.environment)
+            let loop = try EventLoop(clock: .system(timeZone: paris), notifications: client)
+            let bus = server.bus
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { bus.stop() }
+            let error = #expect(throws: RemindError.self) { try loop.events { _ in false } }
+            #expect(error == RemindError(.noSessionBus, "the session bus at \(server.bus.address) closed the connection"))
         }
 
         @Test func withoutASessionBusTheErrorSaysSo() throws {

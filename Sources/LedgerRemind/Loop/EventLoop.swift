@@ -71,40 +71,37 @@ public final class EventLoop {
     /// Throws `.noSessionBus` when the session bus goes away (a supervisor restarts the process).
     public func next(wakingAt due: Date?) throws(RemindError) -> [LoopEvent] {
         let dueNanoseconds = due.map(ReminderClock.nanoseconds)
-        var clockWasSet = try timer.read() == .clockWasSet
-        var events = try pending(due: dueNanoseconds, clockWasSet: clockWasSet)
-        while events.isEmpty {
-            let now = clock.now
-            let wake = min(due ?? .distantFuture, clock.nextDay(after: now))
-            try timer.arm(atRealNanoseconds: clock.realNanoseconds(at: wake))
+        var terminate = false
+        var clockWasSet = false
+        var changed: Set<String> = []
+        while true {
+            let wake = min(due ?? .distantFuture, clock.nextDay(after: clock.now))
+            if try timer.arm(atRealNanoseconds: clock.realNanoseconds(at: wake)) { clockWasSet = true }
+            let events = try pending(due: dueNanoseconds, clockWasSet: clockWasSet, changed: changed)
+            if terminate || !events.isEmpty { return (terminate ? [.terminate] : []) + events }
 
             var entries = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: watcher.fd, events: Int16(POLLIN), revents: 0)]
             let bus = notifications?.pollEntries() ?? []
             entries += bus.map(\.entry)
-            let ready = poll(&entries, nfds_t(entries.count), -1)
-            if ready < 0 {
+            guard poll(&entries, nfds_t(entries.count), -1) >= 0 else {
                 if errno == EINTR { continue }
                 throw RemindError.system("poll")
             }
             wakeUps += 1
-
-            var changed: Set<String> = []
-            if entries[0].revents != 0, signals.drain() { events.append(.terminate) }
-            if entries[1].revents != 0 { clockWasSet = try timer.read() == .clockWasSet }
+            if entries[0].revents != 0 { terminate = signals.drain() }
+            if entries[1].revents != 0, try timer.read() == .clockWasSet { clockWasSet = true }
             if entries[2].revents != 0 { changed = try watcher.changes() }
             for (i, (watch, _)) in bus.enumerated() where entries[3 + i].revents != 0 {
                 notifications?.handle(watch, revents: entries[3 + i].revents)
             }
-            events += try pending(due: dueNanoseconds, clockWasSet: clockWasSet, changed: changed)
         }
-        return events
     }
 
     /// The events that have happened, in the order a caller should handle them: stop, the
     /// clock, the ledger, the user's answers, then what is due.
-    private func pending(due: Int64?, clockWasSet: Bool, changed: Set<String> = []) throws(RemindError) -> [LoopEvent] {
+    private func pending(due: Int64?, clockWasSet: Bool, changed: Set<String>) throws(RemindError) -> [LoopEvent] {
         var events: [LoopEvent] = []
         if let seconds = sleep.update(suspendedNanoseconds: SleepDetector.suspendedNanoseconds()) {
             events.append(.resumed(seconds: seconds))

@@ -25,19 +25,24 @@ final class WakeTimer {
 
     deinit { close(fd) }
 
-    /// Arms the timer for the real instant `nanoseconds` since 1970 (one in the past fires at once).
-    func arm(atRealNanoseconds nanoseconds: Int64) throws(RemindError) {
+    /// Arms the timer for the real instant `nanoseconds` since 1970 (one in the past fires at
+    /// once). Returns true when the system clock was set since the timer was last armed or read:
+    /// the kernel keeps that news on the timer — also after it expired — and refuses the first
+    /// arming after it with `ECANCELED`.
+    func arm(atRealNanoseconds nanoseconds: Int64) throws(RemindError) -> Bool {
         let at = max(nanoseconds, 1)
         var spec = itimerspec()
         spec.it_value.tv_sec = Int(at / 1_000_000_000)
         spec.it_value.tv_nsec = Int(at % 1_000_000_000)
-        guard timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil) == 0 else {
-            throw RemindError.system("timerfd_settime")
+        var clockWasSet = false
+        while timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil) != 0 {
+            guard errno == ECANCELED || errno == EINTR else { throw RemindError.system("timerfd_settime") }
+            clockWasSet = clockWasSet || errno == ECANCELED
         }
+        return clockWasSet
     }
 
-    /// Reads the timer without blocking. A clock set is kept by the kernel until this read, even
-    /// after the timer expired, and lost by arming it again: read before arming.
+    /// Reads the timer without blocking.
     func read() throws(RemindError) -> Reading {
         var expirations: UInt64 = 0
         while true {

@@ -49,6 +49,9 @@ final class PrivateSessionBus: @unchecked Sendable {
         ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "HOME": directory.path]
     }
 
+    /// Stops the bus (as when the session ends).
+    func stop() { daemon.stop() }
+
     deinit { daemon.stop() }
 }
 
@@ -100,6 +103,12 @@ final class NotificationServer: @unchecked Sendable {
             """.write(toFile: dir + "/record.sh", atomically: true, encoding: .utf8)
         chmod(dir + "/record.sh", 0o755)
         try """
+            #!/bin/sh
+            echo "$DUNST_ID" >> \(dir)/transient.txt
+
+            """.write(toFile: dir + "/transient.sh", atomically: true, encoding: .utf8)
+        chmod(dir + "/transient.sh", 0o755)
+        try """
             cat > \(dir)/menu.txt
             grep -F ",$(cat \(dir)/choice)]" \(dir)/menu.txt | head -n 1
 
@@ -112,6 +121,9 @@ final class NotificationServer: @unchecked Sendable {
             [record]
                 summary = "*"
                 script = \(dir)/record.sh
+            [transient]
+                match_transient = yes
+                script = \(dir)/transient.sh
 
             """.write(toFile: dir + "/dunstrc", atomically: true, encoding: .utf8)
 
@@ -161,6 +173,11 @@ final class NotificationServer: @unchecked Sendable {
     func waitUntilShown(_ count: Int) -> [Shown] {
         for _ in 0..<100 where shown().count < count { usleep(50_000) }
         return shown()
+    }
+
+    /// The ids of the notifications dunst took as transient (its `match_transient` rule).
+    func transientIDs() -> [UInt32] {
+        ((try? String(contentsOfFile: directory.url("transient.txt"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { UInt32($0) }
     }
 
     /// `dunstctl count displayed`.
