@@ -19,7 +19,7 @@ extension EventLoopSuites {
         }
 
         func changed(_ loop: EventLoop) throws -> [LoopEvent] {
-            try loop.events { if case .ledgerChanged = $0 { true } else { false } }
+            try loop.events(until: \.isLedgerChanged)
         }
 
         @Test func anAtomicRenameIntoAWatchedDirectoryWakesTheLoop() throws {
@@ -75,7 +75,7 @@ extension EventLoopSuites {
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) {
                 _ = FileManager.default.createFile(atPath: hidden, contents: Data("{}".utf8))
             }
-            #expect(try loop.events(within: 0.6) { _ in false } == [.due])
+            #expect(try loop.events(within: 0.6) == [.due])
             #expect(loop.wakeUps >= 2)  // the hidden file woke it, and gave nothing back
         }
     }

@@ -13,6 +13,13 @@ extension EventLoopSuites {
             urgency: .low, category: "x-ledger.reminder", desktopEntry: "ledger", resident: true,
             expiration: .never)
 
+        /// dunst on its own bus, a client of it, and a loop receiving the client's signals.
+        func desktop() throws -> (server: NotificationServer, client: NotificationClient, loop: EventLoop) {
+            let server = try NotificationServer()
+            let client = try NotificationClient(environment: server.bus.environment)
+            return (server, client, try EventLoop(clock: .system(timeZone: paris), notifications: client))
+        }
+
         @Test func serverAnswersWhoItIsAndThatItShowsButtons() throws {
             let server = try NotificationServer()
             let client = try NotificationClient(environment: server.bus.environment)
@@ -23,8 +30,7 @@ extension EventLoopSuites {
         }
 
         @Test func aPostedNotificationIsShownWithItsTextHintsAndBothButtons() throws {
-            let server = try NotificationServer()
-            let client = try NotificationClient(environment: server.bus.environment)
+            let (server, client, loop) = try desktop()
             let id = try client.notify(reminder)
 
             let shown = try #require(server.waitUntilShown(1).first)
@@ -33,9 +39,8 @@ extension EventLoopSuites {
             #expect(try server.displayedCount() == 1)
 
             // Both buttons, as dunst offers them in its menu.
-            let loop = try EventLoop(clock: .system(timeZone: paris), notifications: client)
             try server.pick(action: "later")
-            _ = try loop.events { if case .action = $0 { true } else { false } }
+            _ = try loop.events(until: \.isAction)
             #expect(Set(server.offeredMenu()) == ["#I Drank (Water Reminder) [\(id),drank]", "#Later (Water Reminder) [\(id),later]"])
         }
 
@@ -53,45 +58,39 @@ extension EventLoopSuites {
         }
 
         @Test func pressingAButtonArrivesAsAnActionEvent() throws {
-            let server = try NotificationServer()
-            let client = try NotificationClient(environment: server.bus.environment)
-            let loop = try EventLoop(clock: .system(timeZone: paris), notifications: client)
+            let (server, client, loop) = try desktop()
             let id = try client.notify(reminder)
             _ = server.waitUntilShown(1)
 
             try server.pick(action: "drank")
-            let events = try loop.events { if case .action = $0 { true } else { false } }
+            let events = try loop.events(until: \.isAction)
             #expect(events.contains(.action(id: id, key: "drank")))
             #expect(!events.contains(.due))
         }
 
         @Test func closingItRemovesItFromTheScreenIntoTheHistory() throws {
-            let server = try NotificationServer()
-            let client = try NotificationClient(environment: server.bus.environment)
-            let loop = try EventLoop(clock: .system(timeZone: paris), notifications: client)
+            let (server, client, loop) = try desktop()
             let id = try client.notify(reminder)
             _ = server.waitUntilShown(1)
             #expect(try server.displayedCount() == 1)
 
             try client.close(id)
-            let events = try loop.events { if case .closed = $0 { true } else { false } }
+            let events = try loop.events(until: \.isClosed)
             #expect(events.contains(.closed(id: id, reason: .closedByCall)))
             #expect(try server.displayedCount() == 0)
             #expect(try server.historyIDs().contains(id))
             // Closing it again is answered without an error, and without a second signal.
             try client.close(id)
-            #expect(try loop.events(within: 0.5) { _ in false } == [.due])
+            #expect(try loop.events(within: 0.5) == [.due])
         }
 
         @Test func anExpiredNotificationArrivesAsClosed() throws {
-            let server = try NotificationServer()
-            let client = try NotificationClient(environment: server.bus.environment)
-            let loop = try EventLoop(clock: .system(timeZone: paris), notifications: client)
+            let (server, client, loop) = try desktop()
             var brief = reminder
             brief.expiration = .milliseconds(300)
             let id = try client.notify(brief)
 
-            let events = try loop.events { if case .closed = $0 { true } else { false } }
+            let events = try loop.events(until: \.isClosed)
             #expect(events.contains(.closed(id: id, reason: .expired)))
             #expect(server.shown().first?.timeout == "300")  // dunst says milliseconds
         }
@@ -112,9 +111,7 @@ extension EventLoopSuites {
         }
 
         @Test func aButtonPressForgedByAnotherClientIsIgnored() throws {
-            let server = try NotificationServer()
-            let client = try NotificationClient(environment: server.bus.environment)
-            let loop = try EventLoop(clock: .system(timeZone: paris), notifications: client)
+            let (server, client, loop) = try desktop()
             let id = try client.notify(reminder)
             _ = server.waitUntilShown(1)
 
@@ -124,19 +121,17 @@ extension EventLoopSuites {
                                                   "org.freedesktop.Notifications.ActionInvoked", "uint32:\(id)", "string:drank"],
                                            environment: server.bus.environment)
             #expect(forged.status == 0, "\(forged)")
-            #expect(try loop.events(within: 1) { _ in false } == [.due])
+            #expect(try loop.events(within: 1) == [.due])
 
             try server.pick(action: "drank")
-            #expect(try loop.events { if case .action = $0 { true } else { false } } == [.action(id: id, key: "drank")])
+            #expect(try loop.events(until: \.isAction) == [.action(id: id, key: "drank")])
         }
 
         @Test func theBusGoingAwayEndsTheWaitWithAnError() throws {
-            let server = try NotificationServer()
-            let client = try NotificationClient(environment: server.bus.environment)
-            let loop = try EventLoop(clock: .system(timeZone: paris), notifications: client)
+            let (server, _, loop) = try desktop()
             let bus = server.bus
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { bus.stop() }
-            let error = #expect(throws: RemindError.self) { try loop.events { _ in false } }
+            let error = #expect(throws: RemindError.self) { try loop.events() }
             #expect(error == RemindError(.noSessionBus, "the session bus at \(server.bus.address) closed the connection"))
         }
 

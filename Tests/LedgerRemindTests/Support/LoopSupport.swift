@@ -22,7 +22,7 @@ extension EventLoop {
     /// Calls `next` until an event satisfies `stop`, or until `seconds` of real time have
     /// passed (a due instant set as a guard, so a missing event fails the test instead of
     /// hanging it); returns every event seen, the guard's `.due` included.
-    func events(within seconds: Double = 10, until stop: (LoopEvent) -> Bool) throws -> [LoopEvent] {
+    func events(within seconds: Double = 10, until stop: (LoopEvent) -> Bool = { _ in false }) throws -> [LoopEvent] {
         let guardInstant = clock.now.addingTimeInterval(seconds * clock.rate)
         var seen: [LoopEvent] = []
         while true {
@@ -31,4 +31,10 @@ extension EventLoop {
             if batch.contains(where: stop) || batch.contains(.due) { return seen }
         }
     }
+}
+
+extension LoopEvent {
+    var isAction: Bool { if case .action = self { true } else { false } }
+    var isClosed: Bool { if case .closed = self { true } else { false } }
+    var isLedgerChanged: Bool { if case .ledgerChanged = self { true } else { false } }
 }
