@@ -3,8 +3,8 @@ import Foundation
 /// A failure of the reminder machinery: a sentence for the user and the class of failure.
 ///
 /// Callers that fall back to something else (printing reminders in the terminal when the
-/// desktop cannot show them) match on the code:
-/// `catch let e as RemindError where e.code == .noSessionBus`, or `catch RemindError.Code.noSessionBus`.
+/// desktop cannot show them) match on the code, never the text:
+/// `catch let error as RemindError where error.code == .noSessionBus`.
 public struct RemindError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The class of failure.
     public enum Code: Sendable, Hashable {
@@ -35,12 +35,5 @@ public struct RemindError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A failed system call, with `errno`'s text.
     static func system(_ call: String, _ err: Int32 = errno) -> RemindError {
         RemindError(.system, "\(call) failed: \(String(cString: strerror(err)))")
-    }
-}
-
-extension RemindError.Code {
-    /// Lets `catch RemindError.Code.noSessionBus` match a thrown `RemindError`.
-    public static func ~= (code: RemindError.Code, error: any Error) -> Bool {
-        (error as? RemindError)?.code == code
     }
 }
