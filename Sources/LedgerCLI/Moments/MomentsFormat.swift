@@ -2,7 +2,7 @@ import LedgerKit
 
 /// How DotLife Moments draws its dots and names its dates in the terminal: monochrome, the
 /// same in every locale (English names, ISO weeks), calm words only.
-enum MomentsText {
+enum MomentsFormat {
     static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
                          "September", "October", "November", "December"]
@@ -73,4 +73,70 @@ enum MomentsText {
 
     /// "1 experience", "3 experiences".
     static func experiences(_ n: Int) -> String { Output.plural(n, "experience") }
+
+    // MARK: - Dot matrices
+
+    static func dots(_ matrix: DotMatrix, _ range: Range<Int>, current: MomentBucket, separator: String) -> String {
+        range.map { dot(DotMark(count: matrix.counts[$0]), current: matrix.buckets[$0] == current) }
+            .joined(separator: separator)
+    }
+
+    /// 24 hour dots on one line, labelled every six hours.
+    static func drawDay(_ m: DotMatrix, current: MomentBucket) {
+        Console.print(Style.dim("  00          06          12          18"))
+        Console.print("  " + dots(m, 0..<m.buckets.count, current: current, separator: " "))
+    }
+
+    /// 7 day dots under their weekday names, with the dates below.
+    static func drawWeek(_ m: DotMatrix, current: MomentBucket) {
+        Console.print(Style.dim("  " + m.buckets.map { shortWeekday($0.firstDay) }.joined(separator: "  ")))
+        Console.print("   " + dots(m, 0..<m.buckets.count, current: current, separator: "    "))
+        Console.print(Style.dim("  " + m.buckets.map { pad(String($0.firstDay.day), 3) }.joined(separator: "  ")))
+    }
+
+    /// A calendar: one row per ISO week, Monday to Sunday, labelled with its week and dates.
+    static func drawMonth(_ m: DotMatrix, current: MomentBucket) {
+        Console.print(Style.dim("        Mo  Tu  We  Th  Fr  Sa  Su"))
+        var i = 0
+        while i < m.buckets.count {
+            let first = m.buckets[i].firstDay
+            let weekStart = i
+            var cells = String(repeating: "    ", count: first.isoWeekday - 1)
+            repeat {
+                cells += "   " + dot(DotMark(count: m.counts[i]), current: m.buckets[i] == current)
+                i += 1
+            } while i < m.buckets.count && m.buckets[i].firstDay.isoWeekday != 1
+            let week = MomentBucket.isoWeek(of: first).week
+            let last = m.buckets[i - 1].firstDay
+            let days = weekStart == i - 1 ? "\(first.day)" : "\(first.day)–\(last.day)"
+            let padding = String(repeating: "    ", count: 7 - last.isoWeekday)
+            Console.print("  " + Style.dim("W" + pad2(week)) + " " + cells + padding + "   " + Style.dim(days))
+        }
+    }
+
+    /// Twelve rows of day dots, one per month.
+    static func drawYearByDay(_ m: DotMatrix, current: MomentBucket) {
+        var header = [Character](repeating: " ", count: 72)
+        for day in [1, 5, 10, 15, 20, 25, 30] {
+            for (k, c) in String(day).enumerated() { header[7 + 2 * (day - 1) + k] = c }
+        }
+        while header.last == " " { header.removeLast() }
+        Console.print(Style.dim(String(header)))
+        var i = 0
+        for month in 1...12 {
+            let start = i
+            while i < m.buckets.count && m.buckets[i].firstDay.month == month { i += 1 }
+            Console.print("  " + Style.dim(shortMonth(month)) + "  " + dots(m, start..<i, current: current, separator: " "))
+        }
+    }
+
+    /// Twelve month dots under their names.
+    static func drawYearByMonth(_ m: DotMatrix, current: MomentBucket) {
+        Console.print(Style.dim("  " + (1...12).map { shortMonth($0) }.joined(separator: " ")))
+        Console.print("   " + dots(m, 0..<m.buckets.count, current: current, separator: "   "))
+    }
+
+    static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
+    }
 }

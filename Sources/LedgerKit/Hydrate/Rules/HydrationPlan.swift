@@ -91,20 +91,38 @@ public struct HydrationPlan: Sendable {
     /// `t` as seen on this plan's wall clock.
     public func local(_ t: Timestamp) -> Timestamp { ZonedClock.timestamp(t.epochMilliseconds, in: timeZone) }
 
+    /// The slot `confirmation` confirms: the one whose period holds the reminder it names, or
+    /// else the instant it was made; nil when that is outside the window.
+    public func slot(confirmedBy confirmation: HydrationConfirmation) -> Slot? { slot(containing: confirmation.confirmsInstant) }
+
     /// How many slots hold at least one of `confirmations` (the day's "completed" once it is over).
-    public func confirmedSlotCount(_ confirmations: [Timestamp]) -> Int {
-        Set(confirmations.compactMap { slot(containing: $0)?.index }).count
+    public func confirmedSlotCount(_ confirmations: [HydrationConfirmation]) -> Int {
+        Set(confirmations.compactMap { slot(confirmedBy: $0)?.index }).count
+    }
+
+    /// The last instant at which `slot` can still be confirmed (exclusive): the end of the
+    /// day it came on (the next midnight on this plan's clock), or the window's close when
+    /// that is later (a window past midnight). A notification's "I Drank" clicked after the
+    /// slot's period, even after the window closed, still confirms it until then.
+    public func confirmationDeadline(of slot: Slot) -> Timestamp {
+        let nextMidnight = ZonedClock.instant(LocalDateTime(date: local(slot.time).local.date.adding(days: 1), hour: 0, minute: 0), in: timeZone)
+        return max(nextMidnight, end)
     }
 
     /// The day's progress given its confirmations: with `now`, as it stands at that instant
-    /// (confirmations later than `now` have not happened yet); without, once the day is over.
-    public func progress(confirmations: [Timestamp], at now: Timestamp? = nil) -> HydrationProgress {
+    /// (confirmations made later than `now` have not happened yet); without, once the day is over.
+    public func progress(confirmations: [HydrationConfirmation], at now: Timestamp? = nil) -> HydrationProgress {
         let nowMs = now?.epochMilliseconds ?? .max
-        let counted = confirmations.filter { $0.epochMilliseconds <= nowMs }.sorted { $0.epochMilliseconds < $1.epochMilliseconds }
+        var first: [Int: Timestamp] = [:]  // slot index → the earliest confirmation of it so far
+        for c in confirmations where c.confirmedAt.epochMilliseconds <= nowMs {
+            guard let i = slot(confirmedBy: c)?.index else { continue }
+            if let seen = first[i], seen.epochMilliseconds <= c.confirmedAt.epochMilliseconds { continue }
+            first[i] = c.confirmedAt
+        }
         var statuses: [HydrationProgress.SlotStatus] = []
         statuses.reserveCapacity(slots.count)
         for slot in slots {
-            let confirmation = counted.first { slot.contains($0) }
+            let confirmation = first[slot.index]
             let state: HydrationProgress.State
             let followUps: [Timestamp]
             if let c = confirmation {
@@ -125,16 +143,36 @@ public struct HydrationPlan: Sendable {
         return HydrationProgress(slots: statuses, now: now)
     }
 
+    /// The reminder or follow-up that should be showing at `now`: the latest one that came,
+    /// while the current slot is unconfirmed; nil when nothing is awaiting a confirmation. A
+    /// process that woke late (after a suspend) shows this one, not the ones it slept through.
+    public func pending(confirmations: [HydrationConfirmation], at now: Timestamp) -> DueReminder? {
+        guard let status = progress(confirmations: confirmations, at: now).current, status.state == .due else { return nil }
+        if let f = status.slot.followUps.last(where: { $0.epochMilliseconds <= now.epochMilliseconds }) {
+            return DueReminder(kind: .followUp, slot: status.slot, time: f)
+        }
+        return DueReminder(kind: .reminder, slot: status.slot, time: status.slot.time)
+    }
+
     /// The reminder or follow-up due in the minute holding `now` (for a job run every minute),
     /// or nil when none is: a reminder at its slot's start, a follow-up at each follow-up time,
     /// both only while the slot is unconfirmed.
-    public func due(confirmations: [Timestamp], at now: Timestamp) -> DueReminder? {
+    public func due(confirmations: [HydrationConfirmation], at now: Timestamp) -> DueReminder? {
         let minute = now.epochMilliseconds - now.epochMilliseconds.floorModulo(60_000)
-        func inMinute(_ t: Timestamp) -> Bool { t.epochMilliseconds >= minute && t.epochMilliseconds < minute + 60_000 }
-        guard let status = progress(confirmations: confirmations, at: now).current, status.state == .due else { return nil }
-        if inMinute(status.slot.time) { return DueReminder(kind: .reminder, slot: status.slot, time: status.slot.time) }
-        if let f = status.slot.followUps.first(where: inMinute) { return DueReminder(kind: .followUp, slot: status.slot, time: f) }
-        return nil
+        guard let pending = pending(confirmations: confirmations, at: now), pending.time.epochMilliseconds >= minute else { return nil }
+        return pending
+    }
+
+    /// The next reminder or follow-up after `now`, as the day stands then: the current slot's
+    /// next follow-up while it is unconfirmed, else the next reminder; nil when nothing more
+    /// can come before the window closes.
+    public func next(confirmations: [HydrationConfirmation], after now: Timestamp) -> DueReminder? {
+        let progress = progress(confirmations: confirmations, at: now)
+        if let status = progress.current, status.state == .due,
+           let f = status.slot.followUps.first(where: { $0.epochMilliseconds > now.epochMilliseconds }) {
+            return DueReminder(kind: .followUp, slot: status.slot, time: f)
+        }
+        return progress.next.map { DueReminder(kind: .reminder, slot: $0, time: $0.time) }
     }
 }
 
@@ -202,47 +240,5 @@ public struct DueReminder: Sendable {
         case .reminder: "Time for a glass of water."
         case .followUp: "Still time for a glass of water."
         }
-    }
-}
-
-/// Wall-clock times in a real time zone, for the few questions that need one (DST).
-public enum ZonedClock {
-    /// The instant `epochMilliseconds`, recorded with the offset `zone` has then.
-    public static func timestamp(_ epochMilliseconds: Int64, in zone: TimeZone) -> Timestamp {
-        let date = Date(timeIntervalSince1970: Double(epochMilliseconds.floorDivided(by: 1000).0))
-        return Timestamp(epochMilliseconds: epochMilliseconds, utcOffsetSeconds: zone.secondsFromGMT(for: date))
-    }
-
-    /// The instant the wall clock of `zone` shows `local`: the first of two when the time
-    /// occurs twice (autumn), the instant just after the gap when it does not exist (spring:
-    /// 02:30 becomes 03:30).
-    public static func instant(_ local: LocalDateTime, in zone: TimeZone) -> Timestamp {
-        shown(local, in: zone)[0]
-    }
-
-    /// The last instant, not later than `now`, at which the wall clock of `zone` showed
-    /// `hour:minute:second`: today's once it has come — the later of two when the clocks went
-    /// back over it, so at 02:07 after they went back 02:40 is 27 minutes ago — else
-    /// yesterday's. A time the clocks skipped is taken just after the gap, as by `instant`.
-    public static func lastShowing(hour: Int, minute: Int, second: Int, notAfter now: Timestamp, in zone: TimeZone) -> Timestamp {
-        let today = timestamp(now.epochMilliseconds, in: zone).local.date
-        func on(_ date: LocalDate) -> [Timestamp] { shown(LocalDateTime(date: date, hour: hour, minute: minute, second: second), in: zone) }
-        if let t = on(today).last(where: { $0.epochMilliseconds <= now.epochMilliseconds }) { return t }
-        let yesterday = on(today.adding(days: -1))
-        return yesterday[yesterday.count - 1]
-    }
-
-    /// The instants the wall clock of `zone` shows `local`, earliest first: two when the time
-    /// occurs twice (autumn), else one — for a time in a spring gap, the instant just after it.
-    static func shown(_ local: LocalDateTime, in zone: TimeZone) -> [Timestamp] {
-        // The wall time read as if it were UTC, in seconds.
-        let wall = Int64(local.date.daysSinceEpoch) * 86_400 + Int64(local.hour * 3600 + local.minute * 60 + local.second)
-        func offset(_ seconds: Int64) -> Int64 { Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))) }
-        // The offsets in force half a day before and after; at most one change lies between.
-        let before = offset(wall - 43_200), after = offset(wall + 43_200)
-        var seconds = Set([wall - before, wall - after]).filter { wall - offset($0) == $0 }.sorted()
-        // In the gap: the offset before it carries past it.
-        if seconds.isEmpty { seconds = [wall - before] }
-        return seconds.map { timestamp($0 * 1000 + Int64(local.millisecond), in: zone) }
     }
 }

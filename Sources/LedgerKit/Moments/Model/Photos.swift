@@ -139,18 +139,4 @@ public enum MomentsPhotos {
     public static func notAnImage(_ source: String) -> String {
         "\(source) is not a photo ledger recognises: its contents do not begin like a \(ImageFormat.list) image"
     }
-
-    /// Stores `contents` in the ledger under its content name, unless an identical file is
-    /// already there; returns the file name and whether it was written. Throws when the
-    /// contents are not a recognised image or are larger than `maximumBytes`.
-    public static func store(_ contents: [UInt8], in store: LedgerStore, source: String) throws -> (name: String, written: Bool) {
-        if let problem = sizeProblem(source, bytes: contents.count) { throw LedgerError.invalid(problem) }
-        guard let name = fileName(for: contents) else { throw LedgerError.invalid(notAnImage(source)) }
-        let relative = directory + "/" + name
-        if let existing = try? FileSystem.read(store.absolute(relative), limit: maximumBytes), existing == contents {
-            return (name, false)
-        }
-        try FileSystem.writeAtomically(store.absolute(relative), contents)
-        return (name, true)
-    }
 }

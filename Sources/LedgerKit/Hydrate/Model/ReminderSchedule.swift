@@ -58,7 +58,7 @@ public struct ReminderSchedule: JSONModel, Equatable {
     public var startTime = ClockTime(hour: 9, minute: 0)!
     /// The end of the window (exclusive): no reminder or follow-up at or after it.
     public var endTime = ClockTime(hour: 17, minute: 0)!
-    /// Minutes between reminders, 1 … 1440.
+    /// Minutes between reminders, 2 … 1440.
     public var intervalMinutes = 60
     /// Minutes between follow-ups of an unconfirmed reminder; at least 1 and shorter than the interval.
     public var followUpIntervalMinutes = 15
@@ -76,6 +76,9 @@ public struct ReminderSchedule: JSONModel, Equatable {
         self.followUpIntervalMinutes = followUpIntervalMinutes
     }
 
+    /// The shortest interval: a follow-up comes at least a minute after its reminder and
+    /// before the next one, so an interval of one minute could not be saved with any follow-up.
+    public static let minimumIntervalMinutes = 2
     /// The longest interval: one reminder a day.
     public static let maximumIntervalMinutes = 1440
 
@@ -94,23 +97,25 @@ public struct ReminderSchedule: JSONModel, Equatable {
         crossesMidnight ? 1440 - startTime.minuteOfDay + endTime.minuteOfDay : endTime.minuteOfDay - startTime.minuteOfDay
     }
 
-    /// The rules: intervals of at least a minute, follow-ups shorter than the interval, a
-    /// non-empty window. Pointers are relative to `pointer` (the schedule's object).
+    /// The rules: an interval of 2 to 1440 minutes, follow-ups of at least a minute and shorter
+    /// than the interval, a non-empty window. Pointers are relative to `pointer` (the
+    /// schedule's object).
     public func validate(at pointer: JSONPointer) -> [DocumentIssue] {
         var issues: [DocumentIssue] = []
         if startTime == endTime {
             issues.append(.error(pointer.appending("endTime"),
                                  "must differ from startTime (both are \(startTime)): the reminder window would be empty"))
         }
-        if intervalMinutes < 1 {
-            issues.append(.error(pointer.appending("intervalMinutes"), "must be at least 1 minute (found \(intervalMinutes))"))
+        if intervalMinutes < Self.minimumIntervalMinutes {
+            issues.append(.error(pointer.appending("intervalMinutes"),
+                                 "must be at least \(Self.minimumIntervalMinutes) minutes, so that a follow-up (at least 1 minute after its reminder) comes before the next reminder (found \(intervalMinutes))"))
         } else if intervalMinutes > Self.maximumIntervalMinutes {
             issues.append(.error(pointer.appending("intervalMinutes"),
                                  "must be at most \(Self.maximumIntervalMinutes) minutes, one reminder a day (found \(intervalMinutes))"))
         }
         if followUpIntervalMinutes < 1 {
             issues.append(.error(pointer.appending("followUpIntervalMinutes"), "must be at least 1 minute (found \(followUpIntervalMinutes))"))
-        } else if intervalMinutes >= 1, followUpIntervalMinutes >= intervalMinutes {
+        } else if intervalMinutes >= Self.minimumIntervalMinutes, followUpIntervalMinutes >= intervalMinutes {
             issues.append(.error(pointer.appending("followUpIntervalMinutes"),
                                  "must be shorter than intervalMinutes (\(intervalMinutes)), so that follow-ups come between reminders (found \(followUpIntervalMinutes))"))
         }

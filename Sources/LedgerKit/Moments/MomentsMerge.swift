@@ -1,4 +1,7 @@
-/// How one experience changed on two machines is merged (SPEC §6: moments are append-only).
+/// How DotLife Moments' documents merge when two machines changed them (sync and the git
+/// merge driver). The settings use the shared field-by-field rule (`FieldwiseMerge`); photos
+/// are named by their content and never conflict. For experiences (SPEC §6: moments are
+/// append-only):
 ///
 /// New experiences never meet in a merge: each is its own file with a random id, so two
 /// machines' captures are simply unioned. This rule is for the rare hand edit of the same
@@ -9,8 +12,9 @@
 ///   version becomes a new experience whose id derives from its content, so both machines
 ///   resolving the same conflict create the same copy. Duplicates are allowed; nothing is
 ///   lost.
-public enum ExperienceMerge {
-    public static func merge(base: Experience?, ours: Experience, theirs: Experience, context: MergeContext) -> Merged<Experience> {
+public enum MomentsMerge {
+    /// Same experience edited on two machines: see the type's documentation.
+    public static func experience(base: Experience?, ours: Experience, theirs: Experience, context: MergeContext) -> Merged<Experience> {
         let oursWins = FieldwiseMerge.oursWins(ours, theirs)
         let (winner, other) = oursWins ? (ours, theirs) : (theirs, ours)
         var conflicts: [JSONPointer] = []
@@ -27,5 +31,12 @@ public enum ExperienceMerge {
         copy.id = context.derivedID("moments.experience\n" + CanonicalJSON.string(other.json))
         return Merged(combined ?? winner, created: [copy],
                       notes: ["experience \(winner.id) was changed differently on both machines; kept both: the later version as \(winner.id), the other as \(copy.id)"])
+    }
+}
+
+extension Experience {
+    /// Same experience edited on two machines: see `MomentsMerge`.
+    public static func merge(base: Experience?, ours: Experience, theirs: Experience, context: MergeContext) -> Merged<Experience> {
+        MomentsMerge.experience(base: base, ours: ours, theirs: theirs, context: context)
     }
 }

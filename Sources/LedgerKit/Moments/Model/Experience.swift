@@ -54,9 +54,7 @@ public struct Experience: CollectionDocument, Equatable {
         let at = JSONPointer.root.appending("payload")
         switch experienceType {
         case .note:
-            if (payload ?? "").isBlank {
-                issues.append(.error(at, "a note keeps its text in payload; write the text there, or make it a \"dot\""))
-            }
+            if let problem = Self.noteProblem(payload ?? "") { issues.append(.error(at, problem)) }
         case .link:
             if let problem = LinkURL.problem(payload ?? "") { issues.append(.error(at, problem)) }
         case .photo:
@@ -77,15 +75,22 @@ public struct Experience: CollectionDocument, Equatable {
         return issues
     }
 
+    /// The longest note, in characters: a few sentences, the size of a moment (a longer text
+    /// can be linked to).
+    public static let maximumNoteLength = 1000
+
+    /// Why `text` cannot be a note's text, or nil when it can.
+    public static func noteProblem(_ text: String) -> String? {
+        if text.isBlank { return "a note keeps its text in payload; write the text there, or make it a \"dot\"" }
+        let count = text.count
+        guard count > maximumNoteLength else { return nil }
+        return "a note is at most \(maximumNoteLength) characters, a few sentences (found \(count)); keep the moment short, or link to a longer text"
+    }
+
     /// The photo file this experience shows, checked by `ledger check`.
     public var references: [DocumentReference] {
         guard experienceType == .photo, let name = MomentsPhotos.fileName(fromPayload: payload ?? "") else { return [] }
         return [DocumentReference(.root.appending("payload"), attachment: MomentsPhotos.attachmentType, file: name)]
-    }
-
-    /// Same experience edited on two machines: see `ExperienceMerge`.
-    public static func merge(base: Experience?, ours: Experience, theirs: Experience, context: MergeContext) -> Merged<Experience> {
-        ExperienceMerge.merge(base: base, ours: ours, theirs: theirs, context: context)
     }
 
     /// What fills `[experience]` in the sentence: the note's text, the link, "this photo",
