@@ -148,6 +148,36 @@ public enum FileSystem {
         return bytes
     }
 
+    /// The first `count` bytes of a regular file, whatever its size; nil when it does not exist.
+    public static func readHead(_ path: String, count: Int) throws -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw systemError("read", path)
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw systemError("read", path) }
+        if st.st_mode & S_IFMT != S_IFREG { throw LedgerError.invalid("\(path) is not a regular file") }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress! + done, count - done) }
+            if n < 0 { if errno == EINTR { continue }; throw systemError("read", path) }
+            if n == 0 { break }
+            done += n
+        }
+        return Array(bytes.prefix(done))
+    }
+
+    /// Whether `path` could be written (or created) by this process: the file when it exists,
+    /// else the nearest directory above it that exists. False on a read-only file system.
+    public static func isWritable(_ path: String) -> Bool {
+        var p = path
+        while !p.isEmpty, p != "/", stamp(p) == nil { p = (p as NSString).deletingLastPathComponent }
+        return access(p.isEmpty ? "." : p, W_OK) == 0
+    }
+
     /// Writes a file atomically: a temporary file in the same directory, fsync, rename over
     /// the target, fsync of the directory. Readers see the old or the new contents, never a
     /// mixture; a crash leaves at most a hidden `.name.tmp-…` file behind.

@@ -140,8 +140,8 @@ import Testing
     @Test func twoSessionsOfTheSameNightBecomeOneWithEveryEntry() {
         let phone = active("phone", startMinute: 0, entries: [WaterlineFixture.drink(10, id: "p1"), WaterlineFixture.drink(30, id: "p2")])
         let laptop = active("laptop", startMinute: 20, entries: [WaterlineFixture.water(25, id: "l1"), WaterlineFixture.drink(40, id: "l2")])
-        let r = SessionMerge.resolveActive([laptop, phone])
-        #expect(r == SessionMerge.resolveActive([phone, laptop]), "depends on the order")
+        let r = SessionMerge.reconcile([laptop, phone])
+        #expect(r == SessionMerge.reconcile([phone, laptop]), "depends on the order")
         #expect(r.removed == ["laptop"])
         #expect(r.updated.count == 1)
         let kept = r.updated[0]
@@ -153,13 +153,13 @@ import Testing
         #expect(r.notes == ["sessions phone and laptop were both active (started on two devices); merged laptop's 2 entries into phone"])
         // One entry is one entry.
         let single = active("laptop", startMinute: 20, entries: [WaterlineFixture.water(25, id: "l1")])
-        #expect(SessionMerge.resolveActive([phone, single]).notes.first?.hasSuffix("merged laptop's 1 entry into phone") == true)
+        #expect(SessionMerge.reconcile([phone, single]).notes.first?.hasSuffix("merged laptop's 1 entry into phone") == true)
     }
 
     @Test func aForgottenSessionFromAnEarlierNightIsEndedAtItsLastLog() {
         let friday = active("friday", startMinute: 0, entries: [WaterlineFixture.drink(10, id: "f1"), WaterlineFixture.water(90, id: "f2")])
         let saturday = active("saturday", startMinute: 24 * 60, entries: [WaterlineFixture.drink(24 * 60 + 5, id: "s1")])
-        let r = SessionMerge.resolveActive([saturday, friday])
+        let r = SessionMerge.reconcile([saturday, friday])
         #expect(r.removed.isEmpty)
         let byID = Dictionary(uniqueKeysWithValues: r.updated.map { ($0.id, $0) })
         #expect(byID["saturday"]?.isActive == true)
@@ -174,13 +174,13 @@ import Testing
         let a = active("a", startMinute: 0, entries: [WaterlineFixture.drink(5, id: "a1")])
         let b = active("b", startMinute: 30, entries: [WaterlineFixture.drink(35, id: "b1")])
         let c = active("c", startMinute: 3 * 24 * 60, entries: [])
-        let r = SessionMerge.resolveActive([c, b, a])
+        let r = SessionMerge.reconcile([c, b, a])
         #expect(r.updated.filter(\.isActive).map(\.id) == ["c"])
         #expect(r.removed == ["b"])
         #expect(r.updated.first { $0.id == "a" }?.entries.map(\.id) == ["a1", "b1"])
         #expect(r.updated.first { $0.id == "a" }?.endTime == WaterlineFixture.at(35))
         // Nothing to do with one active session.
-        #expect(SessionMerge.resolveActive([c]).updated.isEmpty)
+        #expect(SessionMerge.reconcile([c]).updated.isEmpty)
     }
 }
 

@@ -90,7 +90,7 @@ import Testing
         Invalid(path: ["entries", "1", "timestamp"], value: .string("21:30"), pointer: "/entries/1/timestamp", says: "ISO-8601"),
         Invalid(path: ["entries", "1", "id"], value: .string("e0"), pointer: "/entries/1/id", says: "duplicate entry id"),
         Invalid(path: ["entries", "1", "id"], value: .string("E 1"), pointer: "/entries/1/id", says: "not a valid entry id"),
-        Invalid(path: ["waterEveryNDrinks"], value: .number(0), pointer: "/waterEveryNDrinks", says: "between 1 and 100"),
+        Invalid(path: ["waterEveryNDrinks"], value: .number(0), pointer: "/waterEveryNDrinks", says: "a whole number of drinks from 1"),
         Invalid(path: ["warningThreshold"], value: .number(0), pointer: "/warningThreshold", says: "between 1 and 100"),
         Invalid(path: ["isActive"], value: .bool(false), pointer: "/isActive", says: "endTime is null"),
         Invalid(path: ["endTime"], value: .string("2026-11-21T20:00:00+01:00"), pointer: "/isActive", says: "endTime is set"),

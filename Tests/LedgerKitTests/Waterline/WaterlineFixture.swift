@@ -1,3 +1,4 @@
+import Foundation
 import LedgerKit
 
 /// Building sessions for tests from a compact pattern: `D` a 1.0 drink, `X` a double (2.0),
@@ -37,5 +38,18 @@ enum WaterlineFixture {
         }
         s.recomputeDerived()
         return s
+    }
+}
+
+/// Ids handed out in the order given, for tests that name what they create.
+final class FixedIDs: IDSource, @unchecked Sendable {
+    // @unchecked: `ids` is only touched under `lock`.
+    private var ids: [String]
+    private let lock = NSLock()
+
+    init(_ ids: String...) { self.ids = ids }
+
+    func next() -> String {
+        lock.withLock { ids.isEmpty ? "extra\(Int.random(in: 0..<1_000_000))" : ids.removeFirst() }
     }
 }

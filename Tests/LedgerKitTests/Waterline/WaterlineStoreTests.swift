@@ -17,6 +17,25 @@ import Testing
 
     var hintPath: String { dir.path + "/.local/waterline-active.json" }
 
+    /// Logs a drink (one standard drink) at `minute` with the id `id`.
+    @discardableResult
+    func drink(_ minute: Int, id: String, std: Double? = nil, now: Int? = nil) throws -> WaterlineStore.Logged {
+        try waterline.logDrink(WaterlineStore.DrinkOrder(standardDrinks: std, time: WaterlineFixture.at(minute)),
+                               now: WaterlineFixture.at(now ?? minute), ids: FixedIDs(id))
+    }
+
+    /// Logs water (the default amount) at `minute` with the id `id`.
+    @discardableResult
+    func water(_ minute: Int, id: String, now: Int? = nil) throws -> WaterlineStore.Logged {
+        try waterline.logWater(at: WaterlineFixture.at(minute), now: WaterlineFixture.at(now ?? minute), ids: FixedIDs(id))
+    }
+
+    /// Starts session `id` at `minute`.
+    @discardableResult
+    func start(_ id: String, at minute: Int, now: Int? = nil) throws -> Session {
+        try waterline.start(at: WaterlineFixture.at(minute), now: WaterlineFixture.at(now ?? minute), ids: FixedIDs(id)).session
+    }
+
     /// Writes a session file as another program would (sync, an editor), without ledger.
     func writeBehindLedgersBack(_ s: Session, inPlace: Bool = false) throws {
         let path = dir.path + "/" + s.path
@@ -34,22 +53,22 @@ import Testing
 
     @Test func startLogEndKeepsTheHintRight() throws {
         #expect(try waterline.activeSession().active == nil)
-        let (s, _) = try waterline.start(id: "night1", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        let s = try start("night1", at: 0)
         #expect(FileManager.default.fileExists(atPath: hintPath))
         #expect(try waterline.activeSession().active?.session.id == s.id)
-        _ = try waterline.log(now: WaterlineFixture.at(10)) { _, _ in WaterlineFixture.drink(10, id: "a") }
+        try drink(10, id: "a")
         #expect(try waterline.activeSession().active?.session.entries.map(\.id) == ["a"])
-        #expect(throws: LedgerError.self) { try waterline.start(id: "night2", at: WaterlineFixture.at(11), now: WaterlineFixture.at(11)) }
+        #expect(throws: LedgerError.self) { try start("night2", at: 11) }
         _ = try waterline.end(at: WaterlineFixture.at(20), now: WaterlineFixture.at(20))
         #expect(try waterline.activeSession().active == nil)
-        #expect(try waterline.sessions.load(id: "night1").storedSummary["durationMinutes"] == .number(20))
+        #expect(try waterline.session("night1").storedSummary["durationMinutes"] == .number(20))
     }
 
     @Test func entriesLoggedAtTheSameInstantKeepTheirOrder() throws {
-        _ = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        try start("night", at: 0)
         // "zzz" would replay after "aaa" if both had the same instant.
-        _ = try waterline.log(now: WaterlineFixture.at(10)) { _, _ in WaterlineFixture.drink(10, id: "zzz") }
-        let logged = try waterline.log(now: WaterlineFixture.at(10)) { _, _ in WaterlineFixture.water(10, id: "aaa") }
+        try drink(10, id: "zzz")
+        let logged = try water(10, id: "aaa")
         #expect(logged.session.entries.map(\.id) == ["zzz", "aaa"])
         #expect(logged.step.entry.timestamp == WaterlineFixture.at(10).adding(seconds: 0.001))
         #expect(logged.session.state.alcoholCountSinceLastWater == 0)
@@ -63,7 +82,7 @@ import Testing
     }
 
     @Test func aSessionArrivingInAnotherYearIsNoticed() throws {
-        _ = try waterline.start(id: "now", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        try start("now", at: 0)
         var old = WaterlineFixture.session("D", id: "lastyear")
         old.startTime = Timestamp(iso8601: "2025-12-31T22:00:00+01:00")!
         old.entries[0].timestamp = Timestamp(iso8601: "2025-12-31T22:10:00+01:00")!
@@ -73,12 +92,12 @@ import Testing
         let (active, notes) = try waterline.activeSession()
         #expect(active?.session.id == "now")
         #expect(notes.count == 1)
-        #expect(try waterline.sessions.load(id: "lastyear").endTime == old.entries[0].timestamp)
+        #expect(try waterline.session("lastyear").endTime == old.entries[0].timestamp)
     }
 
     @Test func twoActiveSessionsOfOneNightAreMergedOnFirstUse() throws {
-        _ = try waterline.start(id: "laptop", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
-        _ = try waterline.log(now: WaterlineFixture.at(10)) { _, _ in WaterlineFixture.drink(10, id: "l1") }
+        try start("laptop", at: 0)
+        try drink(10, id: "l1")
         var phone = WaterlineFixture.session("", id: "phone")
         phone.startTime = WaterlineFixture.at(5)
         phone.entries = [WaterlineFixture.water(12, id: "p1")]
@@ -87,14 +106,13 @@ import Testing
         #expect(active?.session.id == "laptop")
         #expect(active?.session.entries.map(\.id) == ["l1", "p1"])
         #expect(notes.first?.contains("merged phone") == true)
-        #expect(try waterline.sessions.path(of: "phone") == nil)
+        #expect(throws: LedgerError.self) { try waterline.session("phone") }
         let report = try Checker(store: store, useCache: false).check()
         #expect(report.problems.isEmpty, "\(report.problems)")
     }
 
     @Test func endingTheActiveSessionByHandInPlaceIsNoticed() throws {
-        let (s, _) = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
-        var ended = s
+        var ended = try start("night", at: 0)
         ended.endTime = WaterlineFixture.at(30)
         ended.isActive = false
         try writeBehindLedgersBack(ended, inPlace: true)
@@ -102,7 +120,7 @@ import Testing
     }
 
     @Test func aDamagedOrMissingHintOnlyCostsAScan() throws {
-        _ = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        try start("night", at: 0)
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: hintPath))
         #expect(try waterline.activeSession().active?.session.id == "night")
         try FileManager.default.removeItem(atPath: hintPath)
@@ -111,7 +129,7 @@ import Testing
     }
 
     @Test func aHintPointingAtAnotherSessionIsNotTrusted() throws {
-        _ = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        try start("night", at: 0)
         _ = try waterline.activeSession()
         // The hinted file replaced (same path) by a session with another id: rescan.
         var text = try String(contentsOfFile: hintPath, encoding: .utf8)
@@ -121,7 +139,7 @@ import Testing
     }
 
     @Test func anInvalidActiveSessionIsRefusedWithCheckMessages() throws {
-        let (s, _) = try waterline.start(id: "night", at: WaterlineFixture.at(0), now: WaterlineFixture.at(0))
+        let s = try start("night", at: 0)
         try "{\"id\": \"night\", \"isActive\": true}".write(toFile: dir.path + "/" + s.path, atomically: false, encoding: .utf8)
         #expect { try waterline.activeSession() } throws: { error in
             let e = error as? LedgerError
@@ -136,7 +154,7 @@ import Testing
             s.startTime = start
             s.endTime = start.adding(minutes: 30)
             s.entries[0].timestamp = start.adding(minutes: 5)
-            try waterline.sessions.save(s)
+            try writeBehindLedgersBack(s)
         }
         #expect(try waterline.recentSessions(limit: 2).map(\.id) == ["y2026", "y2025"])
         #expect(try waterline.allSessions().map(\.id) == ["y2026", "y2025", "y2024", "y2019"])
@@ -145,12 +163,12 @@ import Testing
     @Test func entriesAreFoundInAnySession() throws {
         var past = WaterlineFixture.session("DW", id: "past", endAfter: 40)
         past.entries[0].id = "pastdrink1"
-        try waterline.sessions.save(past)
-        _ = try waterline.start(id: "night", at: WaterlineFixture.at(100), now: WaterlineFixture.at(100))
-        _ = try waterline.log(now: WaterlineFixture.at(110)) { _, _ in WaterlineFixture.drink(110, id: "nowdrink1") }
-        #expect(try waterline.findEntry("now").session.id == "night")
+        try writeBehindLedgersBack(past)
+        try start("night", at: 100)
+        try drink(110, id: "nowdrink1")
+        #expect(try waterline.findEntry("nowd").session.id == "night")
         #expect(try waterline.findEntry("pastd").session.id == "past")
-        let edited = try waterline.editEntry("pastdrink1", now: WaterlineFixture.at(120)) { $0.alcoholMeta?.standardDrinkEstimate = 2 }
+        let edited = try waterline.editEntry("pastdrink1", change: .init(standardDrinks: 2), now: WaterlineFixture.at(120))
         #expect(edited.session.storedSummary["totalStandardDrinks"] == .number(2))
         #expect(try waterline.activeSession().active?.session.id == "night")
         #expect(throws: LedgerError.self) { try waterline.findEntry("zzz") }
@@ -165,19 +183,16 @@ import Testing
         let path = dir.path + "/" + ended.path
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try CanonicalJSON.compact(ended.recomputed.json).write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: LedgerError.self) {
-            try waterline.start(id: "night2", at: WaterlineFixture.at(60), now: WaterlineFixture.at(150))
-        }
+        #expect(throws: LedgerError.self) { try start("night2", at: 60, now: 150) }
         // The same session as ledger writes it.
         try writeBehindLedgersBack(ended)
         do {
-            _ = try waterline.start(id: "night2", at: WaterlineFixture.at(-30), now: WaterlineFixture.at(150))
+            try start("night2", at: -30, now: 150)
             Issue.record("a session from 20:30 to now overlaps 21:00–23:00")
         } catch let e as LedgerError {
             #expect(e.code == .invalid)
             #expect(e.message.contains("session handmade, which ran from 2026-11-21T21:00:00+01:00 to 2026-11-21T23:00:00+01:00"))
         }
-        let (s, _) = try waterline.start(id: "night2", at: WaterlineFixture.at(120), now: WaterlineFixture.at(150))
-        #expect(s.isActive)
+        #expect(try start("night2", at: 120, now: 150).isActive)
     }
 }
