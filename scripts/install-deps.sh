@@ -13,8 +13,9 @@ for p in libgit2-dev pkg-config git; do have_pkg "$p" || need+=("$p"); done
 if [ "$what" = test ]; then
     # sshd and ssh-agent for ssh remotes, lighttpd for smart HTTP(S) (git http-backend),
     # tmux to drive the terminal brew, jq and GNU time for the benchmarks, openssl for the test CA,
-    # lighttpd-mod-openssl for the HTTPS remote.
-    for p in openssh-server openssh-client lighttpd lighttpd-mod-openssl tmux jq openssl procps time; do have_pkg "$p" || need+=("$p"); done
+    # lighttpd-mod-openssl for the HTTPS remote, git-filter-repo for removing a deleted document
+    # from the history as the README says.
+    for p in openssh-server openssh-client lighttpd lighttpd-mod-openssl tmux jq openssl procps time git-filter-repo; do have_pkg "$p" || need+=("$p"); done
     # python3 with its iCalendar parser (it reads `ledger hydrate export --ics` in the tests) runs
     # the benchmarks too. Debian's python3 takes Debian's package (pip is refused there, PEP 668).
     py=$(command -v python3 || true)

@@ -59,6 +59,7 @@ extension WaterlineStore {
 
     /// Logs a drink in the active session (US-012). Values that cannot be right are usage
     /// errors naming the words they were given in.
+    @discardableResult
     public func logDrink(_ order: DrinkOrder, now: Timestamp, ids: any IDSource) throws -> Logged {
         try store.withWriterLock {
             let settings = try settings()
@@ -76,6 +77,7 @@ extension WaterlineStore {
     /// Logs water in the active session (US-013): `amount` (in the user's units unless it
     /// carries one) or the settings' default amount. With no arguments but `now`, it is what
     /// a notification's "Log Water" does (US-018: water with the default amount, now).
+    @discardableResult
     public func logWater(_ amount: Given<Volume>? = nil, at time: Timestamp? = nil, source: EntrySource = .cli,
                          now: Timestamp, ids: any IDSource) throws -> Logged {
         try store.withWriterLock {
@@ -266,6 +268,7 @@ extension WaterlineStore {
 
     /// Changes an entry and recomputes its session (US-017). The entry keeps the rules it was
     /// logged under.
+    @discardableResult
     public func editEntry(_ reference: String, inSession sessionRef: String? = nil, change: EntryChange, now: Timestamp) throws -> Edited {
         guard !change.isEmpty else { throw LedgerError.usage("say what to change: --std, --time, --type, --size, --abv or --amount") }
         return try store.withWriterLock {
@@ -314,6 +317,7 @@ extension WaterlineStore {
     }
 
     /// Deletes an entry and recomputes its session (US-017; no confirmation, SPEC §2).
+    @discardableResult
     public func deleteEntry(_ reference: String, inSession sessionRef: String? = nil, now: Timestamp) throws -> FoundEntry {
         try store.withWriterLock {
             let (active, _) = try activeSessionLocked()

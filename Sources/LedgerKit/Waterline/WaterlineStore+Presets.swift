@@ -52,6 +52,7 @@ extension WaterlineStore {
     /// Adds a preset. Its id is made from its name, in any script (`Kölsch` → `kolsch`,
     /// `Пиво` → `pivo`), or drawn from `ids` when the name gives none; without an estimate
     /// it comes from size × ABV.
+    @discardableResult
     public func addPreset(_ order: PresetOrder, now: Timestamp, ids: any IDSource) throws -> (preset: DrinkPreset, estimate: DrinkEstimate) {
         guard let given = order.name else { throw LedgerError.usage("give the preset a name") }
         let name = try Self.presetName(given)
@@ -79,6 +80,7 @@ extension WaterlineStore {
     }
 
     /// Changes a preset; entries already logged with it keep their values.
+    @discardableResult
     public func editPreset(_ reference: String, _ order: PresetOrder, now: Timestamp) throws -> (preset: DrinkPreset, estimate: DrinkEstimate?) {
         guard order.name != nil || order.changesDrink else {
             throw LedgerError.usage("say what to change: --name, --type, --size, --abv or --std")
@@ -112,6 +114,7 @@ extension WaterlineStore {
 
     /// Deletes a preset (no confirmation: it is one line of settings, and entries logged with
     /// it keep their own copy of its values). A sync carries the deletion to other machines.
+    @discardableResult
     public func deletePreset(_ reference: String) throws -> DrinkPreset {
         try store.withWriterLock {
             let p = try preset(reference)
@@ -151,6 +154,7 @@ extension WaterlineStore {
 
     /// Changes the settings (US-024) and, when a session is active, the rules it records.
     /// Refuses settings `check` would reject.
+    @discardableResult
     public func changeSettings(now: Timestamp, _ change: (inout WaterlineSettings) throws -> Void) throws -> SettingsChange {
         try store.withWriterLock {
             let before = try settings()
@@ -171,6 +175,7 @@ extension WaterlineStore {
 
     /// Sets the setting `key` (its name in the file, any case) to the value read from `text`
     /// (`ledger waterline settings set KEY VALUE`).
+    @discardableResult
     public func setSetting(_ key: String, to text: String, now: Timestamp) throws -> (key: WaterlineSettings.Key, change: SettingsChange) {
         let k = try WaterlineSettings.key(key)
         return (k, try changeSettings(now: now) { try k.apply(&$0, text) })

@@ -71,7 +71,7 @@ public struct WaterlineStore: Sendable {
     @discardableResult
     func save(_ session: Session, wasActive: Active?, settings: WaterlineSettings) throws -> Session {
         var session = session
-        if session.isActive || wasActive?.session.id == session.id { session.rules = settings.rules }
+        if session.isActive || wasActive?.session.id == session.id { session.applyFromNowOn(settings.rules) }
         session.recomputeDerived()
         try sessions.save(session)
         if session.isActive {
@@ -97,6 +97,7 @@ public struct WaterlineStore: Sendable {
 
     /// Starts a session at `start` (now when nil; US-009). Refuses while another is active,
     /// and when the new session, running from `start` to now, would overlap an ended one.
+    @discardableResult
     public func start(at start: Timestamp? = nil, now: Timestamp, ids: any IDSource) throws -> (session: Session, notes: [String]) {
         let start = start ?? now
         return try store.withWriterLock {
@@ -143,6 +144,7 @@ public struct WaterlineStore: Sendable {
     /// Ends the active session at `end` (US-021); works with zero entries. Without `end`, it
     /// ends now, or at its last entry when that is later (entries logged in the same
     /// millisecond are spread a millisecond apart).
+    @discardableResult
     public func end(at requested: Timestamp? = nil, now: Timestamp) throws -> (session: Session, notes: [String]) {
         try store.withWriterLock {
             let (active, notes) = try requireActive()
@@ -165,6 +167,7 @@ public struct WaterlineStore: Sendable {
     /// Deletes a whole session, its entries with it (US-035 of the later PRD: a way to delete
     /// synced data). A sync carries the deletion to other machines; what stays in the git
     /// history is the README's business. Returns the session as it was.
+    @discardableResult
     public func deleteSession(_ reference: String) throws -> Session {
         try store.withWriterLock {
             let (active, _) = try activeSessionLocked()

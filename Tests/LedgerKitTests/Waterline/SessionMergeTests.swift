@@ -215,3 +215,44 @@ import Testing
         #expect(p["name"] == .string("Lager") && p["sizeOz"] == .number(16) && p["standardDrinkEstimate"] == .number(1.3))
     }
 }
+
+/// Sessions two devices let overlap (one ended a night while the other started one, or kept
+/// logging into it) become one when a sync brings them together.
+@Suite struct OverlappingSessionMergeTests {
+    func session(_ id: String, start: Int, end: Int?, entries: [LogEntry]) -> Session {
+        var s = Session(id: id, start: WaterlineFixture.at(start), rules: WaterlineRules())
+        s.entries = entries
+        if let end {
+            s.endTime = WaterlineFixture.at(end)
+            s.isActive = false
+        }
+        s.updatedAt = WaterlineFixture.at(end ?? start)
+        return s.recomputed
+    }
+
+    @Test func overlappingEndedSessionsBecomeOne() {
+        let laptop = session("laptop", start: 0, end: 120, entries: [WaterlineFixture.drink(10, id: "l1")])
+        let phone = session("phone", start: 60, end: 180, entries: [WaterlineFixture.water(90, id: "p1")])
+        let later = session("later", start: 180, end: 200, entries: [])
+        let r = SessionMerge.reconcile([phone, later, laptop])
+        #expect(r == SessionMerge.reconcile([laptop, phone, later]), "depends on the order")
+        #expect(r.removed == ["phone"])
+        let kept = r.updated.first { $0.id == "laptop" }
+        #expect(kept?.entries.map(\.id) == ["l1", "p1"])
+        #expect(kept?.endTime == WaterlineFixture.at(180) && kept?.isActive == false)
+        #expect(r.updated.allSatisfy { $0.id != "later" || $0 == later })
+        #expect(r.notes.first?.contains("overlapped") == true)
+        // Nothing to do when nothing overlaps.
+        #expect(SessionMerge.reconcile([laptop, later]).updated.isEmpty)
+    }
+
+    @Test func anActiveSessionStartedInsideAnEndedOneTakesItsEntries() {
+        let ended = session("ended", start: 0, end: 120, entries: [WaterlineFixture.drink(10, id: "e1")])
+        let running = session("running", start: 60, end: nil, entries: [WaterlineFixture.drink(70, id: "r1")])
+        let r = SessionMerge.reconcile([running, ended])
+        #expect(r.removed == ["running"])
+        #expect(r.updated.map(\.id) == ["ended"])
+        #expect(r.updated.first?.isActive == true && r.updated.first?.endTime == nil)
+        #expect(r.updated.first?.entries.map(\.id) == ["e1", "r1"])
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import LedgerKit
 import LedgerTestSupport
 import Testing
@@ -156,5 +157,30 @@ import Testing
         let problems = try Checker(store: store, useCache: false).check().problems
         #expect(problems.map(\.path) == ["waterline/sessions/2026/a.json", "waterline/sessions/2026/b.json"])
         #expect(problems.allSatisfy { $0.severity == .error && $0.issue.pointer.description == "/isActive" && $0.message.contains("only one session may be active") })
+    }
+}
+
+@Suite struct OverlappingSessionsTests {
+    let dir = TemporaryDirectory("waterline-overlap")
+    var store: LedgerStore { LedgerStore.plain(dir.path) }
+
+    func ended(_ id: String, from start: Int, to end: Int) -> Session {
+        var s = WaterlineFixture.session("", id: id, endAfter: end)
+        s.startTime = WaterlineFixture.at(start)
+        s.createdAt = s.startTime
+        return s.recomputed
+    }
+
+    @Test func overlappingEndedSessionsAreAnErrorNamingBoth() throws {
+        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
+        for s in [ended("first", from: 0, to: 120), ended("second", from: 60, to: 180), ended("after", from: 180, to: 200)] {
+            try store.write(s.path, s.json)
+        }
+        let problems = try Checker(store: store, useCache: false).check().problems
+        #expect(problems.map(\.path).sorted() == ["waterline/sessions/2026/first.json", "waterline/sessions/2026/second.json"])
+        #expect(problems.allSatisfy { $0.severity == .error && $0.message.contains("sessions first (") && $0.message.contains("and second (") })
+        // Sessions that only touch (one ends as the next starts) do not overlap.
+        try FileManager.default.removeItem(atPath: dir.path + "/waterline/sessions/2026/first.json")
+        #expect(try Checker(store: store).check().problems.isEmpty)
     }
 }

@@ -60,13 +60,22 @@ public struct Session: CollectionDocument, Equatable {
 
     public var shardDate: LocalDate? { startTime.local.date }
 
-    /// The rules this session is computed with.
+    /// The rules in force for this session now (or when it ended).
     public var rules: WaterlineRules {
         get { WaterlineRules(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold) }
         set {
             waterEveryNDrinks = newValue.waterEveryNDrinks
             warningThreshold = newValue.warningThreshold
         }
+    }
+
+    /// Puts new rules in force from now on: entries that record none (written by an older
+    /// ledger, or by hand) first record the ones they were judged by, so that nothing logged
+    /// so far is judged again.
+    public mutating func applyFromNowOn(_ new: WaterlineRules) {
+        guard new != rules else { return }
+        for i in entries.indices where entries[i].recordedRules == nil { entries[i].recordedRules = entries[i].rules(in: rules) }
+        rules = new
     }
 
     /// The Waterline state after every entry (US-034), its warning judged by the session's

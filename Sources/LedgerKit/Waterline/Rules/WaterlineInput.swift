@@ -113,7 +113,8 @@ public enum DrinkSize: Sendable, Equatable {
             }
             return (s.sizeOz, s.standardDrinks, s.drinkType)
         case .volume(let v):
-            let oz = v.unit == .oz ? v.amount : VolumeUnit.oz.rounded(v.amount(in: .oz, units: units))
+            // Converted sizes keep hundredths of an ounce, so that 25 ml reads back as 25 ml.
+            let oz = (v.unit ?? units) == .oz ? v.amount : (v.amount(in: .oz, units: units) * 100).rounded() / 100
             guard oz > 0, oz <= AlcoholMeta.maximumSizeOz else {
                 throw given.refused("must be more than 0 and at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumSizeOz)) oz (2 litres)")
             }

@@ -79,14 +79,16 @@ public struct WaterlineNotification: Sendable, Hashable {
     }
 
     /// The nudges a new entry brings, judged by the state after the change, now (US-019,
-    /// US-020), not by the entry's place in the timeline: a drink backdated before the last
-    /// water brings no reminder, and a second drink while the warning already shows no second
-    /// warning. `before` and `after` are the current states (current rules) around the change.
+    /// US-020), not by the entry's place in the timeline: a drink after the last water while
+    /// N or more drinks have been had since brings the reminder (each one repeats it), a drink
+    /// backdated before the last water none, and a second drink while the warning already
+    /// shows no second warning. `before` and `after` are the current states (current rules) around the change.
     public static func kinds(logging entry: LogEntry, before: WaterlineState, after: WaterlineState,
                              waterEveryNDrinks n: Int) -> [Kind] {
         guard entry.type == .alcohol else { return [] }
         var out: [Kind] = []
-        if after.alcoholCountSinceLastWater >= n { out.append(.perDrinkReminder(drinks: after.alcoholCountSinceLastWater)) }
+        let count = after.alcoholCountSinceLastWater
+        if count >= n, count > before.alcoholCountSinceLastWater { out.append(.perDrinkReminder(drinks: count)) }
         if after.isWarning, !before.isWarning { out.append(.pacingWarning) }
         return out
     }
