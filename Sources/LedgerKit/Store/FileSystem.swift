@@ -119,8 +119,9 @@ public enum FileSystem {
     public static func exists(_ path: String) -> Bool { stamp(path) != nil }
 
     /// The contents of a regular file, refusing files larger than `limit` bytes without
-    /// reading them; nil when the file does not exist.
-    public static func read(_ path: String, limit: Int = .max) throws -> [UInt8]? {
+    /// reading them — or, with `prefix`, its first `prefix` bytes whatever its size; nil when
+    /// the file does not exist.
+    public static func read(_ path: String, limit: Int = .max, prefix: Int? = nil) throws -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -132,8 +133,10 @@ public enum FileSystem {
         guard fstat(fd, &st) == 0 else { throw systemError("read", path) }
         if st.st_mode & S_IFMT == S_IFDIR { throw LedgerError.invalid("\(path) is a directory, not a file") }
         if st.st_mode & S_IFMT != S_IFREG { throw LedgerError.invalid("\(path) is not a regular file") }
-        let size = Int(st.st_size)
-        if size > limit {
+        var size = Int(st.st_size)
+        if let prefix {
+            size = min(size, prefix)
+        } else if size > limit {
             throw LedgerError.invalid("\(path) is \(formatBytes(size)), larger than the \(formatBytes(limit)) a ledger document may be")
         }
         var bytes = [UInt8](repeating: 0, count: size)
@@ -146,28 +149,6 @@ public enum FileSystem {
         }
         if done < size { bytes.removeLast(size - done) }
         return bytes
-    }
-
-    /// The first `count` bytes of a regular file, whatever its size; nil when it does not exist.
-    public static func readHead(_ path: String, count: Int) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw systemError("read", path)
-        }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw systemError("read", path) }
-        if st.st_mode & S_IFMT != S_IFREG { throw LedgerError.invalid("\(path) is not a regular file") }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress! + done, count - done) }
-            if n < 0 { if errno == EINTR { continue }; throw systemError("read", path) }
-            if n == 0 { break }
-            done += n
-        }
-        return Array(bytes.prefix(done))
     }
 
     /// Whether `path` could be written (or created) by this process: the file when it exists,

@@ -22,9 +22,9 @@ extension WaterlineStore {
     }
 
     /// `activeSession()` for callers holding the writer lock (`canWrite`), or for a ledger
-    /// that cannot be written.
-    func activeSessionLocked(canWrite: Bool = true) throws -> (active: Active?, notes: [String]) {
-        if let found = try fromHint() { return (found, []) }
+    /// that cannot be written; without `useHint`, it scans whatever the hint says.
+    func activeSessionLocked(canWrite: Bool = true, useHint: Bool = true) throws -> (active: Active?, notes: [String]) {
+        if useHint, let found = try fromHint() { return (found, []) }
         let stamps = try ActiveSessionHint.currentStamps(store)
         let found = try scanForActive()
         guard found.count > 1 else {
@@ -76,7 +76,7 @@ extension WaterlineStore {
         } catch let e as LedgerError where e.code == .invalid {
             let absolute = store.absolute(path)
             guard let stamp = FileSystem.stamp(absolute), stamp.type == .file, stamp.size > Int64(LedgerStore.maximumDocumentBytes),
-                  let head = try FileSystem.readHead(absolute, count: 64 * 1024), Self.endTime(in: head) != nil else { throw e }
+                  let head = try FileSystem.read(absolute, prefix: 64 * 1024), Self.endTime(in: head) != nil else { throw e }
             return nil
         }
     }
@@ -87,13 +87,10 @@ extension WaterlineStore {
         ActiveSessionHint(sessionID: active?.session.id, path: active?.path, stamps: stamps).write(store)
     }
 
-    /// Forgets the hint and looks again (after `sessions --all` has read everything anyway,
-    /// or when a listing met an active session the hint did not name).
+    /// Looks again whatever the hint says, and records a new one (after `sessions --all` has
+    /// read everything anyway, or when a listing met an active session the hint did not name).
     func refreshActiveSession() throws -> (active: Active?, notes: [String]) {
-        try store.withWriterLockIfWritable { locked in
-            if locked { _ = try? FileSystem.remove(store.localState(ActiveSessionHint.fileName)) }
-            return try activeSessionLocked(canWrite: locked)
-        }
+        try store.withWriterLockIfWritable { locked in try activeSessionLocked(canWrite: locked, useHint: false) }
     }
 
     /// The `endTime` of a session as ledger writes it, or nil (not there, null, or written

@@ -37,8 +37,6 @@ public struct WaterlineStore: Sendable {
         /// Notes about anything repaired on the way (see `activeSession()`).
         public var notes: [String]
 
-        /// The rules in force now.
-        public var rules: WaterlineRules { settings.rules }
         /// The active session's state now (an empty state without one).
         public var state: WaterlineState {
             WaterlineEngine.state(from: session?.entries ?? [], warningThreshold: settings.warningThreshold)

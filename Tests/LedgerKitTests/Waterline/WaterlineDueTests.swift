@@ -112,10 +112,7 @@ import Testing
 
     @Test func logWaterFromTheNotificationWithdrawsWhatWasDue() throws {
         let dir = TemporaryDirectory("waterline-due")
-        let store = LedgerStore.plain(dir.path)
-        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
-        for (path, doc) in WaterlineApp.initialDocuments(now: WaterlineFixture.start) { try store.write(path, doc) }
-        let waterline = WaterlineStore(store)
+        let waterline = WaterlineStore(try WaterlineFixture.ledger(in: dir))
         try waterline.start(at: at(0), now: at(0), ids: RandomIDSource())
         try waterline.logDrink(.init(), now: at(5), ids: RandomIDSource())
         #expect(try kinds(waterline.due(now: at(20))) == [.timeReminder, .perDrinkReminder(drinks: 1)])

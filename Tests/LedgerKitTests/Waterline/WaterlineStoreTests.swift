@@ -11,8 +11,7 @@ import Testing
     var waterline: WaterlineStore { WaterlineStore(store) }
 
     init() throws {
-        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
-        for (path, doc) in WaterlineApp.initialDocuments(now: WaterlineFixture.start) { try store.write(path, doc) }
+        _ = try WaterlineFixture.ledger(in: dir)
     }
 
     var hintPath: String { dir.path + "/.local/waterline-active.json" }
@@ -255,8 +254,7 @@ import Testing
     var waterline: WaterlineStore { WaterlineStore(store) }
 
     init() throws {
-        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
-        for (path, doc) in WaterlineApp.initialDocuments(now: WaterlineFixture.start) { try store.write(path, doc) }
+        _ = try WaterlineFixture.ledger(in: dir)
     }
 
     func at(_ minute: Int) -> Timestamp { WaterlineFixture.at(minute) }

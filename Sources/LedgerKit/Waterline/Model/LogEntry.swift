@@ -132,29 +132,26 @@ public struct LogEntry: JSONModel, Equatable {
     /// A new alcoholic entry, logged under `rules` (nil: it follows its session's).
     public static func alcohol(id: String, at time: Timestamp, _ meta: AlcoholMeta, source: EntrySource = .cli, now: Timestamp,
                                rules: WaterlineRules? = nil) -> LogEntry {
-        var e = LogEntry()
-        e.id = id
-        e.timestamp = time
-        e.type = .alcohol
+        var e = LogEntry(id: id, at: time, .alcohol, source: source, now: now, rules: rules)
         e.alcoholMeta = meta
-        e.source = source
-        e.updatedAt = now
-        e.recordedRules = rules
         return e
     }
 
     /// A new water entry, logged under `rules` (nil: it follows its session's).
     public static func water(id: String, at time: Timestamp, _ meta: WaterMeta, source: EntrySource = .cli, now: Timestamp,
                              rules: WaterlineRules? = nil) -> LogEntry {
-        var e = LogEntry()
-        e.id = id
-        e.timestamp = time
-        e.type = .water
+        var e = LogEntry(id: id, at: time, .water, source: source, now: now, rules: rules)
         e.waterMeta = meta
-        e.source = source
-        e.updatedAt = now
-        e.recordedRules = rules
         return e
+    }
+
+    private init(id: String, at time: Timestamp, _ type: EntryType, source: EntrySource, now: Timestamp, rules: WaterlineRules?) {
+        self.id = id
+        timestamp = time
+        self.type = type
+        self.source = source
+        updatedAt = now
+        recordedRules = rules
     }
 
     public static let fields: [Field<LogEntry>] = [
