@@ -132,7 +132,14 @@ extension WaterlineCommand {
         row("Drinks", "\(s.totalAlcoholCount) · \(WaterlineText.standardDrinks(s.totalStandardDrinks))")
         row("Water", "\(s.totalWaterCount) · \(WaterlineText.amount(s.totalWater(in: settings.units))) \(settings.units.rawValue)")
         if let a = s.adherencePercent {
-            row("Pacing adherence", "\(WaterlineText.amount(a))% — \(s.remindersHonoured) of \(WaterlineText.count(s.reminderPoints, "reminder")) followed by water (water every \(WaterlineText.count(session.waterEveryNDrinks, "drink")))")
+            // The N each drink was logged under, in order: "water every 1 drink, then 2 drinks".
+            var ns: [Int] = []
+            for e in WaterlineEngine.ordered(session.entries) where e.type == .alcohol {
+                let n = e.rules(in: session.rules).waterEveryNDrinks
+                if ns.last != n { ns.append(n) }
+            }
+            let every = (ns.isEmpty ? [session.waterEveryNDrinks] : ns).map { WaterlineText.count($0, "drink") }.joined(separator: ", then ")
+            row("Pacing adherence", "\(WaterlineText.amount(a))% — \(s.remindersHonoured) of \(WaterlineText.count(s.reminderPoints, "reminder")) followed by water (water every \(every))")
         } else {
             row("Pacing adherence", "— (no reminder points)")
         }

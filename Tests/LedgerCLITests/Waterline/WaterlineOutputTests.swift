@@ -94,6 +94,18 @@ import Testing
         #expect(shot.stdout.contains("Logged liquor · 25 ml — 0.6 standard drinks (25 ml at 40% ABV, typical for liquor)."), "\(shot)")
     }
 
+    @Test func theSummarySaysWhichNEachPartOfTheNightWasPacedWith() throws {
+        let ledger = try TestLedger()
+        _ = ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "3")
+        _ = ledger.run("waterline", "start", env: at(0))
+        for m in [10, 20, 30] { _ = ledger.run("waterline", "drink", env: at(m)) }
+        _ = ledger.run("waterline", "water", env: at(40))
+        _ = ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "1", env: at(45))
+        _ = ledger.run("waterline", "drink", env: at(50))
+        let summary = ledger.run("waterline", "summary", env: at(55)).stdout
+        #expect(summary.contains("50% — 1 of 2 reminders followed by water (water every 3 drinks, then 1 drink)"), "\(summary)")
+    }
+
     @Test func anEndedEmptySessionDoesNotSuggestLoggingIntoIt() throws {
         let ledger = try TestLedger()
         _ = ledger.run("waterline", "start", env: at(0))
