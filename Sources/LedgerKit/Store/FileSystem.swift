@@ -119,8 +119,9 @@ public enum FileSystem {
     public static func exists(_ path: String) -> Bool { stamp(path) != nil }
 
     /// The contents of a regular file, refusing files larger than `limit` bytes without
-    /// reading them; nil when the file does not exist.
-    public static func read(_ path: String, limit: Int = .max) throws -> [UInt8]? {
+    /// reading them — or, with `prefix`, its first `prefix` bytes whatever its size; nil when
+    /// the file does not exist.
+    public static func read(_ path: String, limit: Int = .max, prefix: Int? = nil) throws -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -132,8 +133,10 @@ public enum FileSystem {
         guard fstat(fd, &st) == 0 else { throw systemError("read", path) }
         if st.st_mode & S_IFMT == S_IFDIR { throw LedgerError.invalid("\(path) is a directory, not a file") }
         if st.st_mode & S_IFMT != S_IFREG { throw LedgerError.invalid("\(path) is not a regular file") }
-        let size = Int(st.st_size)
-        if size > limit {
+        var size = Int(st.st_size)
+        if let prefix {
+            size = min(size, prefix)
+        } else if size > limit {
             throw LedgerError.invalid("\(path) is \(formatBytes(size)), larger than the \(formatBytes(limit)) a ledger document may be")
         }
         var bytes = [UInt8](repeating: 0, count: size)
@@ -146,6 +149,14 @@ public enum FileSystem {
         }
         if done < size { bytes.removeLast(size - done) }
         return bytes
+    }
+
+    /// Whether `path` could be written (or created) by this process: the file when it exists,
+    /// else the nearest directory above it that exists. False on a read-only file system.
+    public static func isWritable(_ path: String) -> Bool {
+        var p = path
+        while !p.isEmpty, p != "/", stamp(p) == nil { p = (p as NSString).deletingLastPathComponent }
+        return access(p.isEmpty ? "." : p, W_OK) == 0
     }
 
     /// Writes a file atomically: a temporary file in the same directory, fsync, rename over

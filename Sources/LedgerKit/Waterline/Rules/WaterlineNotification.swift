@@ -31,8 +31,21 @@ public struct WaterlineNotification: Sendable, Hashable {
     public var body: String
     /// The full text.
     public var detail: String
-    /// The actions offered (seeds: "Log Water" and "Dismiss").
-    public var actions: [String] { ["Log Water", "Dismiss"] }
+    /// What the person can do from the notification (US-018 – US-020: "Log Water" and
+    /// "Dismiss"): a stable `id` for a notifier to send back, and the button's `title`.
+    public enum Action: String, Sendable, CaseIterable {
+        /// Logs water with the default amount, now (`WaterlineStore.logWater`).
+        case logWater = "log-water"
+        /// Closes the notification; nothing is recorded.
+        case dismiss
+
+        public var title: String { self == .logWater ? "Log Water" : "Dismiss" }
+    }
+
+    /// The actions offered, in order.
+    public var actionChoices: [Action] { Action.allCases }
+    /// Their titles ("Log Water", "Dismiss").
+    public var actions: [String] { actionChoices.map(\.title) }
 
     /// The discreet preview, shared by every kind.
     public static let discreetTitle = "Waterline"
@@ -57,12 +70,31 @@ public struct WaterlineNotification: Sendable, Hashable {
         body = discreet ? Self.discreetBody : detail
     }
 
-    /// The JSON form used by `--json` outputs.
+    /// The JSON form used by `--json` outputs, actions included (`[{"id", "title"}]`).
     public var json: JSONValue {
-        .object(["kind": .string(kind.name), "title": .string(title), "body": .string(body), "detail": .string(detail)])
+        .object([
+            "kind": .string(kind.name), "title": .string(title), "body": .string(body), "detail": .string(detail),
+            "actions": .array(actionChoices.map { .object(["id": .string($0.rawValue), "title": .string($0.title)]) }),
+        ])
     }
 
-    /// The nudges an entry triggers when it is logged, in the order they fire.
+    /// The nudges a new entry brings, judged by the state after the change, now (US-019,
+    /// US-020), not by the entry's place in the timeline: a drink after the last water while
+    /// N or more drinks have been had since brings the reminder (each one repeats it), a drink
+    /// backdated before the last water none, and a second drink while the warning already
+    /// shows no second warning. `before` and `after` are the current states (current rules) around the change.
+    public static func kinds(logging entry: LogEntry, before: WaterlineState, after: WaterlineState,
+                             waterEveryNDrinks n: Int) -> [Kind] {
+        guard entry.type == .alcohol else { return [] }
+        var out: [Kind] = []
+        let count = after.alcoholCountSinceLastWater
+        if count >= n, count > before.alcoholCountSinceLastWater { out.append(.perDrinkReminder(drinks: count)) }
+        if after.isWarning, !before.isWarning { out.append(.pacingWarning) }
+        return out
+    }
+
+    /// The nudges an entry triggers at its place in the timeline (the marks of `entries`),
+    /// in the order they fire.
     public static func triggered(by step: WaterlineStep, discreet: Bool) -> [WaterlineNotification] {
         var out: [WaterlineNotification] = []
         if step.perDrinkReminder { out.append(WaterlineNotification(.perDrinkReminder(drinks: step.after.alcoholCountSinceLastWater), discreet: discreet)) }

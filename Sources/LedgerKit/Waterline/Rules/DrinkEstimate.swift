@@ -26,30 +26,34 @@ public struct DrinkEstimate: Sendable, Equatable {
         var meta: AlcoholMeta
     }
 
-    /// A drink logged from `preset` (or from nothing) with the given overrides.
+    /// A drink logged from `preset` (or from nothing) with the given overrides; sizes in the
+    /// reason are shown in `units`.
     public static func resolve(preset: DrinkPreset?, type: DrinkType?, sizeOz: Double?, abv: Double?,
-                               standardDrinks: Double?) -> DrinkEstimate {
+                               standardDrinks: Double?, units: VolumeUnit = .oz) -> DrinkEstimate {
         let base = preset.map {
             Base(label: "preset \($0.name)", meta: AlcoholMeta(drinkType: $0.drinkType, sizeOz: $0.sizeOz, abv: $0.abv,
-                                                                standardDrinkEstimate: $0.standardDrinkEstimate, presetId: $0.id))
+                                                                standardDrinkEstimate: $0.standardDrinkEstimate, presetId: $0.id,
+                                                                presetName: $0.name))
         }
-        return resolve(base: base, type: type, sizeOz: sizeOz, abv: abv, standardDrinks: standardDrinks)
+        return resolve(base: base, type: type, sizeOz: sizeOz, abv: abv, standardDrinks: standardDrinks, units: units)
     }
 
     /// An existing drink (an entry being edited) with the given overrides.
     public static func adjusting(_ meta: AlcoholMeta, type: DrinkType?, sizeOz: Double?, abv: Double?,
-                                 standardDrinks: Double?) -> DrinkEstimate {
+                                 standardDrinks: Double?, units: VolumeUnit = .oz) -> DrinkEstimate {
         var result = resolve(base: Base(label: "the previous estimate", meta: meta), type: type, sizeOz: sizeOz, abv: abv,
-                             standardDrinks: standardDrinks)
+                             standardDrinks: standardDrinks, units: units)
         result.meta.unknownFields = meta.unknownFields
         return result
     }
 
-    static func resolve(base: Base?, type: DrinkType?, sizeOz: Double?, abv: Double?, standardDrinks: Double?) -> DrinkEstimate {
+    static func resolve(base: Base?, type: DrinkType?, sizeOz: Double?, abv: Double?, standardDrinks: Double?,
+                        units: VolumeUnit) -> DrinkEstimate {
         let drinkType = type ?? base?.meta.drinkType
         let size = sizeOz ?? base?.meta.sizeOz ?? (base == nil ? drinkType?.typicalSizeOz : nil)
         let givenABV = abv ?? base?.meta.abv
-        var meta = AlcoholMeta(drinkType: drinkType, sizeOz: size, abv: givenABV, standardDrinkEstimate: 1, presetId: base?.meta.presetId)
+        var meta = AlcoholMeta(drinkType: drinkType, sizeOz: size, abv: givenABV, standardDrinkEstimate: 1, presetId: base?.meta.presetId,
+                               presetName: base?.meta.presetName)
         let reason: String
         if let std = standardDrinks {
             meta.standardDrinkEstimate = std
@@ -60,10 +64,10 @@ public struct DrinkEstimate: Sendable, Equatable {
         } else if let s = size, let a = givenABV ?? drinkType?.typicalABV {
             meta.standardDrinkEstimate = rounded(s * a / 100 / ouncesOfAlcoholPerStandardDrink)
             let typical = givenABV == nil ? ", typical for \(drinkType!.rawValue)" : ""
-            reason = "\(format(s)) oz at \(format(a))% ABV\(typical)"
+            reason = "\(units.describe(ounces: s)) at \(format(a))% ABV\(typical)"
         } else if let b = base, let s = size, let bs = b.meta.sizeOz, bs > 0 {
             meta.standardDrinkEstimate = rounded(b.meta.standardDrinkEstimate * s / bs)
-            reason = "\(b.label) scaled to \(format(s)) oz"
+            reason = "\(b.label) scaled to \(units.describe(ounces: s))"
         } else if let b = base {
             meta.standardDrinkEstimate = b.meta.standardDrinkEstimate
             reason = b.label
@@ -72,6 +76,16 @@ public struct DrinkEstimate: Sendable, Equatable {
             reason = drinkType == nil ? "one standard drink" : "one standard drink, typical for a \(drinkType!.rawValue)"
         }
         return DrinkEstimate(meta: meta, reason: reason)
+    }
+
+    /// Refuses an estimate worked out from the values given (size × ABV, or a preset scaled
+    /// to a new size) that no single drink can have, naming the values that gave it.
+    func check(given: [String]) throws {
+        guard meta.standardDrinkEstimate > AlcoholMeta.maximumEstimate else { return }
+        let shown = CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)
+        let std = String(format: "%.1f", meta.standardDrinkEstimate)
+        throw LedgerError.usage("\(given.joined(separator: " and ")) give \(std) standard drinks (\(reason)); "
+            + "one entry counts at most \(shown): check the size, or say what it counts for with --std")
     }
 
     /// An estimate rounded to 0.1, and never below 0.1.

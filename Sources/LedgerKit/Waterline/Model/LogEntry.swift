@@ -20,17 +20,21 @@ public struct AlcoholMeta: JSONModel, Equatable {
     public var standardDrinkEstimate = 1.0
     /// The preset it was logged from, for the record (the preset may since have changed or gone).
     public var presetId: String?
+    /// The preset's name when it was logged ("Hazy IPA"), which the timeline shows.
+    public var presetName: String?
     public var unknownFields = JSONObject()
 
     public init() {}
 
     /// The details of a drink.
-    public init(drinkType: DrinkType?, sizeOz: Double?, abv: Double?, standardDrinkEstimate: Double, presetId: String?) {
+    public init(drinkType: DrinkType?, sizeOz: Double?, abv: Double?, standardDrinkEstimate: Double, presetId: String?,
+                presetName: String? = nil) {
         self.drinkType = drinkType
         self.sizeOz = sizeOz
         self.abv = abv
         self.standardDrinkEstimate = standardDrinkEstimate
         self.presetId = presetId
+        self.presetName = presetName
     }
 
     public static let fields: [Field<AlcoholMeta>] = [
@@ -39,6 +43,7 @@ public struct AlcoholMeta: JSONModel, Equatable {
         .optional("abv", \.abv),
         .required("standardDrinkEstimate", \.standardDrinkEstimate),
         .optional("presetId", \.presetId),
+        .optional("presetName", \.presetName),
     ]
 
     /// The largest standard-drink estimate accepted for one entry (a bottle of wine is about 5).
@@ -115,32 +120,38 @@ public struct LogEntry: JSONModel, Equatable {
     /// When the entry was last written; decides between two edits of it made on two machines.
     /// Entries added by hand may leave it out (their `timestamp` stands in).
     public var updatedAt: Timestamp?
+    /// The pacing rules in force when the entry was logged (N and the warning threshold), so
+    /// that its reminder point and warning are judged the same way on every device however
+    /// the settings change later. Entries without them (added by hand) follow the session's.
+    public var waterEveryNDrinks: Int?
+    public var warningThreshold: Int?
     public var unknownFields = JSONObject()
 
     public init() {}
 
-    /// A new alcoholic entry.
-    public static func alcohol(id: String, at time: Timestamp, _ meta: AlcoholMeta, source: EntrySource = .cli, now: Timestamp) -> LogEntry {
-        var e = LogEntry()
-        e.id = id
-        e.timestamp = time
-        e.type = .alcohol
+    /// A new alcoholic entry, logged under `rules` (nil: it follows its session's).
+    public static func alcohol(id: String, at time: Timestamp, _ meta: AlcoholMeta, source: EntrySource = .cli, now: Timestamp,
+                               rules: WaterlineRules? = nil) -> LogEntry {
+        var e = LogEntry(id: id, at: time, .alcohol, source: source, now: now, rules: rules)
         e.alcoholMeta = meta
-        e.source = source
-        e.updatedAt = now
         return e
     }
 
-    /// A new water entry.
-    public static func water(id: String, at time: Timestamp, _ meta: WaterMeta, source: EntrySource = .cli, now: Timestamp) -> LogEntry {
-        var e = LogEntry()
-        e.id = id
-        e.timestamp = time
-        e.type = .water
+    /// A new water entry, logged under `rules` (nil: it follows its session's).
+    public static func water(id: String, at time: Timestamp, _ meta: WaterMeta, source: EntrySource = .cli, now: Timestamp,
+                             rules: WaterlineRules? = nil) -> LogEntry {
+        var e = LogEntry(id: id, at: time, .water, source: source, now: now, rules: rules)
         e.waterMeta = meta
-        e.source = source
-        e.updatedAt = now
         return e
+    }
+
+    private init(id: String, at time: Timestamp, _ type: EntryType, source: EntrySource, now: Timestamp, rules: WaterlineRules?) {
+        self.id = id
+        timestamp = time
+        self.type = type
+        self.source = source
+        updatedAt = now
+        recordedRules = rules
     }
 
     public static let fields: [Field<LogEntry>] = [
@@ -151,7 +162,31 @@ public struct LogEntry: JSONModel, Equatable {
         .optional("waterMeta", \.waterMeta),
         .required("source", \.source),
         .optional("updatedAt", \.updatedAt),
+        .optional("waterEveryNDrinks", \.waterEveryNDrinks),
+        .optional("warningThreshold", \.warningThreshold),
     ]
+
+    /// The rules recorded when the entry was logged, when it has both.
+    public var recordedRules: WaterlineRules? {
+        get {
+            guard let n = waterEveryNDrinks, let t = warningThreshold else { return nil }
+            return WaterlineRules(waterEveryNDrinks: n, warningThreshold: t)
+        }
+        set {
+            waterEveryNDrinks = newValue?.waterEveryNDrinks
+            warningThreshold = newValue?.warningThreshold
+        }
+    }
+
+    /// The rules this entry is judged by: its own, else (for what it leaves out) the session's.
+    public func rules(in session: WaterlineRules) -> WaterlineRules {
+        WaterlineRules(waterEveryNDrinks: waterEveryNDrinks ?? session.waterEveryNDrinks,
+                       warningThreshold: warningThreshold ?? session.warningThreshold)
+    }
+
+    /// Whether the entry has what its type needs to move the Waterline (a drink its
+    /// estimate, water its amount): without it no derived value can be computed.
+    var isComputable: Bool { type == .alcohol ? alcoholMeta != nil : waterMeta != nil }
 
     /// How far the entry moves the Waterline: its estimate for alcohol, −1 for water (FR-4).
     public var waterlineChange: Double {
@@ -167,6 +202,7 @@ public struct LogEntry: JSONModel, Equatable {
         if !DocumentID.isValid(id) {
             issues.append(.error(pointer.appending("id"), "\"\(id)\" is not a valid entry id: \(DocumentID.rule)"))
         }
+        issues += WaterlineRules.problems(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold, at: pointer)
         switch type {
         case .alcohol:
             if let m = alcoholMeta {
@@ -194,140 +230,5 @@ public struct LogEntry: JSONModel, Equatable {
             }
         }
         return issues
-    }
-}
-
-/// `waterline/sessions/<YYYY>/<id>.json`: one night out with its entries (seeds: Session).
-///
-/// `state` and `computedSummary` are derived: stored for readers, recomputed from the entries
-/// on every write, and reported by `check` when they disagree. They depend on this file alone:
-/// the session records the N and warning threshold in force (`waterEveryNDrinks`,
-/// `warningThreshold`), copied from the settings at its start and updated by
-/// `ledger waterline settings set` while it is active. A stored derived value of the wrong
-/// shape is not an error, only stale.
-public struct Session: CollectionDocument, Equatable {
-    public static let kind = DocumentKind("waterline.session", app: .waterline, .collection("waterline/sessions", .year))
-
-    /// The file name.
-    public var id = ""
-    /// When the session started; its local date chooses the year folder.
-    public var startTime = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    /// Nil while the session is active.
-    public var endTime: Timestamp?
-    /// True exactly when `endTime` is nil (both are kept, as in the seeds).
-    public var isActive = true
-    /// N for this session's per-drink reminders and adherence.
-    public var waterEveryNDrinks = 1
-    /// The warning threshold for this session's warning state.
-    public var warningThreshold = 2
-    /// The entries, in timestamp order as ledger writes them (any order is accepted).
-    public var entries: [LogEntry] = []
-    /// The stored `WaterlineState` (derived).
-    public var storedState = JSONValue.null
-    /// The stored summary (derived; null while active).
-    public var storedSummary = JSONValue.null
-    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
-
-    public init() {}
-
-    /// A new active session starting at `start`, with the rules in force.
-    public init(id: String, start: Timestamp, rules: WaterlineRules) {
-        self.id = id
-        startTime = start
-        createdAt = start
-        updatedAt = start
-        self.rules = rules
-        recomputeDerived()
-    }
-
-    public static let fields: [Field<Session>] = [
-        .required("id", \.id),
-        .required("startTime", \.startTime),
-        .optional("endTime", \.endTime, writeNull: true),
-        .required("isActive", \.isActive),
-        .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1),
-        .defaulted("warningThreshold", \.warningThreshold, 2),
-        .defaulted("entries", \.entries, []),
-        .defaulted("state", \.storedState, .null),
-        .defaulted("computedSummary", \.storedSummary, .null),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
-    ]
-
-    public var shardDate: LocalDate? { startTime.local.date }
-
-    /// The rules this session is computed with.
-    public var rules: WaterlineRules {
-        get { WaterlineRules(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold) }
-        set {
-            waterEveryNDrinks = newValue.waterEveryNDrinks
-            warningThreshold = newValue.warningThreshold
-        }
-    }
-
-    /// The Waterline state after every entry (US-034).
-    public var state: WaterlineState { WaterlineEngine.state(from: entries, warningThreshold: warningThreshold) }
-
-    /// The summary of an ended session, or of an active one up to `now`.
-    public func summary(now: Timestamp) -> SessionSummary {
-        WaterlineEngine.summary(of: self, now: now)
-    }
-
-    /// The entry with this id, and its index.
-    public func entry(id: String) -> (index: Int, entry: LogEntry)? {
-        entries.firstIndex { $0.id == id }.map { ($0, entries[$0]) }
-    }
-
-    /// The time of the last log, or the start when there is none.
-    public var lastActivity: Timestamp { entries.map(\.timestamp).max().map { max($0, startTime) } ?? startTime }
-
-    public mutating func recomputeDerived() {
-        storedState = state.json
-        storedSummary = isActive || endTime == nil ? .null : WaterlineEngine.summary(of: self, now: endTime!).json
-    }
-
-    public var tags: [String] { isActive ? [WaterlineApp.activeTag] : [] }
-
-    public func validate() -> [DocumentIssue] {
-        var issues: [DocumentIssue] = []
-        if waterEveryNDrinks < 1 || waterEveryNDrinks > 100 {
-            issues.append(.error(.root.appending("waterEveryNDrinks"), "must be a number of drinks between 1 and 100 (found \(waterEveryNDrinks))"))
-        }
-        if warningThreshold < 1 || warningThreshold > 100 {
-            issues.append(.error(.root.appending("warningThreshold"), "must be a Waterline value between 1 and 100 (found \(warningThreshold))"))
-        }
-        if isActive, endTime != nil {
-            issues.append(.error(.root.appending("isActive"), "is true but endTime is set; set isActive to false, or endTime to null to reopen the session"))
-        } else if !isActive, endTime == nil {
-            issues.append(.error(.root.appending("isActive"), "is false but endTime is null; set endTime to when the session ended, or isActive to true"))
-        }
-        if let end = endTime, end < startTime {
-            issues.append(.error(.root.appending("endTime"), "is before startTime (\(startTime.iso8601)); a session cannot end before it starts"))
-        }
-        var seen: [String: Int] = [:]
-        for (i, e) in entries.enumerated() {
-            let p = JSONPointer.root.appending("entries").appending(i)
-            issues += e.validate(at: p)
-            if let first = seen[e.id] {
-                issues.append(.error(p.appending("id"), "duplicate entry id \"\(e.id)\" (also /entries/\(first)); give each entry its own id"))
-            } else {
-                seen[e.id] = i
-            }
-            if e.timestamp < startTime {
-                issues.append(.error(p.appending("timestamp"),
-                                     "\(e.timestamp.iso8601) is before the session started (\(startTime.iso8601)); correct the time, or move startTime earlier"))
-            } else if let end = endTime, e.timestamp > end {
-                issues.append(.warning(p.appending("timestamp"),
-                                       "\(e.timestamp.iso8601) is after the session ended (\(end.iso8601)); correct the time, or move endTime later"))
-            }
-        }
-        return issues
-    }
-
-    /// The session's shared merge rule (SPEC §6); see `SessionMerge`.
-    public static func merge(base: Session?, ours: Session, theirs: Session, context: MergeContext) -> Merged<Session> {
-        SessionMerge.merge(base: base, ours: ours, theirs: theirs)
     }
 }

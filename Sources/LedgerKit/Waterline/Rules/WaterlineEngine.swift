@@ -109,12 +109,16 @@ public enum WaterlineEngine {
     }
 
     /// Replays the entries in order (FR-5): the state around each one and what it triggers.
+    /// Each entry is judged by the rules it recorded when it was logged (a setting changed
+    /// later does not move past reminder points or warnings); `rules` stands in for what an
+    /// entry does not record.
     public static func replay(_ entries: [LogEntry], rules: WaterlineRules) -> [WaterlineStep] {
         var state = WaterlineState()
         var steps: [WaterlineStep] = []
         steps.reserveCapacity(entries.count)
         for entry in ordered(entries) {
             let before = state
+            let own = entry.rules(in: rules)
             switch entry.type {
             case .alcohol:
                 state.alcoholCountSinceLastWater += 1
@@ -125,20 +129,28 @@ public enum WaterlineEngine {
                 state.totalWaterCount += 1
             }
             state.waterlineValue = tidy(state.waterlineValue + entry.waterlineChange)
-            let threshold = Double(rules.warningThreshold)
+            let threshold = Double(own.warningThreshold)
             state.isWarning = state.waterlineValue >= threshold
             let isAlcohol = entry.type == .alcohol
             steps.append(WaterlineStep(
                 entry: entry, before: before, after: state,
-                perDrinkReminder: isAlcohol && state.alcoholCountSinceLastWater >= rules.waterEveryNDrinks,
+                perDrinkReminder: isAlcohol && state.alcoholCountSinceLastWater >= own.waterEveryNDrinks,
                 pacingWarning: isAlcohol && before.waterlineValue < threshold && state.isWarning))
         }
         return steps
     }
 
-    /// The state after all entries (US-034 `computeState(from:)`).
+    /// The state after all entries (US-034 `computeState(from:)`), its warning judged by
+    /// `warningThreshold` — the current one, for the state shown now.
     public static func state(from entries: [LogEntry], warningThreshold: Int) -> WaterlineState {
-        replay(entries, rules: WaterlineRules(waterEveryNDrinks: 1, warningThreshold: warningThreshold)).last?.after ?? WaterlineState()
+        var state = replay(entries, rules: WaterlineRules(warningThreshold: warningThreshold)).last?.after ?? WaterlineState()
+        state.isWarning = state.waterlineValue >= Double(warningThreshold)
+        return state
+    }
+
+    /// The state of `session` as stored: its warning judged by the session's threshold.
+    public static func state(of session: Session) -> WaterlineState {
+        state(from: session.entries, warningThreshold: session.warningThreshold)
     }
 
     /// Alcoholic drinks left before water is due (0: due now) — "Water due in: X drinks".
