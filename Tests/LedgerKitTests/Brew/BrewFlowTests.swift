@@ -47,7 +47,7 @@ import Testing
         other.defaultDose = 18
         other.defaultTargetYield = 300
         other.steps = other.scalingStepWater(to: 300)
-        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 20), choices: [.starter, other], logID: "x")
+        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 20), choices: [RecipeEntry(.starter), RecipeEntry(other)], logID: "x")
         f.handle(.changeRecipe, at: at(0))
         #expect(f.dialog == .chooseRecipe)
         f.handle(.chooseRecipe(7), at: at(0))  // no such recipe: nothing changes
