@@ -54,6 +54,10 @@ enum BrewText {
 
     static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
 
+    /// `text` as the terminal will show it (`TerminalText`: control characters written out),
+    /// for measuring and laying out a value from a document before it is printed.
+    static func shown(_ text: String) -> String { TerminalText.render(text, color: false) }
+
     static func pad(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
     }

@@ -105,7 +105,7 @@ struct BrewScreen {
         var out = [Line("  Change recipe", .bold), Line("")]
         for (i, e) in flow.choices.prefix(9).enumerated() {
             let mark = e.id == flow.plan.recipeId ? "*" : e.isValid ? " " : "!"
-            let name = BrewText.pad(BrewText.truncate(shown(e.name) + (e.isStarter ? " (starter)" : ""), 34), 34)
+            let name = BrewText.pad(BrewText.truncate(BrewText.shown(e.name) + (e.isStarter ? " (starter)" : ""), 34), 34)
             let detail = e.recipe.map { r in
                 "\(BrewFormat.dose(r.defaultDose)) · \(BrewFormat.grams(r.defaultTargetYield)) · \(BrewFormat.temperature(r.defaultWaterTemperature)) · \(r.defaultGrindLabel.rawValue)"
             } ?? "INVALID: " + BrewCommand.Recipes.describe(e.problems.first)
@@ -214,11 +214,11 @@ struct BrewScreen {
         ]
         let noteWidth = max(20, columns - 20)
         if case .note(let field) = flow.dialog {
-            let wrapped = wrap(shown(field.text) + (unicode ? "▏" : "_"), width: noteWidth)
+            let wrapped = wrap(BrewText.shown(field.text) + (unicode ? "▏" : "_"), width: noteWidth)
             out.append(Line("  Note    (\(field.text.count)/\(BrewLog.maximumNoteLength))  " + wrapped[0], .reverse))
             out += wrapped.dropFirst().prefix(4).map { Line(String(repeating: " ", count: 18) + $0, .reverse) }
         } else {
-            let wrapped = wrap(shown(p.note ?? "—"), width: noteWidth)
+            let wrapped = wrap(BrewText.shown(p.note ?? "—"), width: noteWidth)
             out.append(Line("  Note    [n]   " + wrapped[0]))
             out += wrapped.dropFirst().prefix(4).map { Line(String(repeating: " ", count: 16) + $0) }
         }
@@ -287,13 +287,10 @@ struct BrewScreen {
     /// Stand-ins for the few non-ASCII characters used, on terminals that are not UTF-8.
     static let ascii: [(String, String)] = [("—", "-"), ("–", "-"), ("·", "|"), ("°C", "C"), ("…", "..."), ("»", ">"), ("─", "-")]
 
-    /// `text` as it is shown: control characters written out (`\u001b`), never obeyed.
-    func shown(_ text: String) -> String { TerminalText.render(text, color: false) }
-
     /// One line of the screen: its text shown safely, fitted to the width, then emphasised
     /// with the screen's own escape sequences on a colour terminal.
     func render(_ line: Line) -> String {
-        var text = shown(line.text)
+        var text = BrewText.shown(line.text)
         if !unicode { for (u, a) in Self.ascii { text = text.replacingOccurrences(of: u, with: a) } }
         text = BrewText.truncate(text, columns)
         if !unicode { text = text.replacingOccurrences(of: "…", with: "~") }

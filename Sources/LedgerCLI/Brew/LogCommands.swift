@@ -89,11 +89,11 @@ extension BrewCommand {
                     : "No brew logs of that recipe yet.")
                 return
             }
-            let nameWidth = min(28, max(6, logs.map(\.recipeName.count).max() ?? 0))
+            let nameWidth = min(28, max(6, logs.map { BrewText.shown($0.recipeName).count }.max() ?? 0))
             Console.print(Style.dim("DATE              RATING  " + BrewText.pad("RECIPE", nameWidth) + "    DOSE   YIELD  TAG         ID"))
             for log in logs {
                 Console.print(BrewText.when(log.timestamp) + "  " + "\(log.rating)/5   " + "  "
-                              + BrewText.pad(BrewText.truncate(log.recipeName, nameWidth), nameWidth) + "  "
+                              + BrewText.pad(BrewText.truncate(BrewText.shown(log.recipeName), nameWidth), nameWidth) + "  "
                               + BrewText.left(BrewFormat.dose(log.dose), 6) + "  " + BrewText.left(BrewFormat.grams(log.targetYield), 6) + "  "
                               + BrewText.pad(log.tasteTag?.title ?? "", 10) + "  " + log.id)
             }

@@ -23,14 +23,14 @@ extension BrewCommand {
                 Output.json(.array(entries.map { BrewJSON.recipe($0, selected: $0.id == selected) }))
                 return
             }
-            let nameWidth = min(32, max(4, entries.map { $0.name.count + ($0.isStarter ? 10 : 0) }.max() ?? 0))
+            let nameWidth = min(32, max(4, entries.map { BrewText.shown($0.name).count + ($0.isStarter ? 10 : 0) }.max() ?? 0))
             let idWidth = max(2, entries.map(\.id.count).max() ?? 0)
             Console.print(Style.dim("  " + BrewText.pad("ID", idWidth) + "  " + BrewText.pad("NAME", nameWidth) + "  " + BrewText.left("DOSE", 6)
                           + "  " + BrewText.left("YIELD", 6) + "  " + BrewText.pad("RATIO", 6) + "  " + BrewText.left("TEMP", 6) + "   GRIND"))
             var invalid = 0
             for e in entries {
                 let mark = e.id == selected ? "*" : e.isValid ? " " : "!"
-                let name = BrewText.pad(BrewText.truncate(e.name + (e.isStarter ? " (starter)" : ""), nameWidth), nameWidth)
+                let name = BrewText.pad(BrewText.truncate(BrewText.shown(e.name) + (e.isStarter ? " (starter)" : ""), nameWidth), nameWidth)
                 var line = mark + " " + BrewText.pad(e.id, idWidth) + "  " + name + "  "
                 if let r = e.recipe {
                     line += BrewText.left(BrewFormat.dose(r.defaultDose), 6) + "  " + BrewText.left(BrewFormat.grams(r.defaultTargetYield), 6)

@@ -323,7 +323,7 @@ public struct BrewFlow: Sendable {
         let entry = choices[index]
         guard entry.id != recipe?.id else { return [] }
         guard let chosen = entry.recipe else {
-            say("\"\(entry.name)\" is invalid and cannot be brewed until it is fixed: `ledger brew recipe edit \(entry.id) --editor`", at: now)
+            say("\"\(entry.name)\" is invalid; fix it first: `ledger brew recipe edit \(entry.id) --editor`", at: now)
             return []
         }
         do {
