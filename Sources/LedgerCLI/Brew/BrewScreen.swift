@@ -25,7 +25,7 @@ struct BrewScreen {
         case .brewing: footer = brewingFooter(flow, now)
         case .finished, .done: footer = finishedFooter(flow)
         }
-        if flow.dialog == .resumeOffer, let p = flow.progress { footer = resumeOffer(flow, p, now) }
+        if flow.dialog == .resumeOffer, let p = flow.progress { footer = resumeOffer(flow, p) }
         let available = max(0, rows - 2 - 2 - footer.count - 1)
         var body: [Line]
         switch flow.phase {
@@ -45,11 +45,10 @@ struct BrewScreen {
     }
 
     /// The offer to resume a brew in progress: what it is, how long it was left, the keys.
-    func resumeOffer(_ flow: BrewFlow, _ p: BrewProgress, _ now: Timestamp) -> [Line] {
+    func resumeOffer(_ flow: BrewFlow, _ p: BrewProgress) -> [Line] {
         var out = [Line("A brew is in progress: \(p.plan.recipeName), " + (p.isFinished ? "finished, not saved yet" : "step \(p.stepIndex + 1) of \(p.plan.steps.count)")
                         + ", started \(BrewText.when(p.startedAt)).", .bold)]
-        let away = p.secondsAway(at: now)
-        if away >= 60 {
+        if let away = flow.leftFor {
             out.append(Line("It was left \(BrewFormat.duration(away)) ago" + (p.isFinished ? "." : "; the time away is not counted.")))
         }
         out.append(Line("[enter] Resume it   [d] Discard it and start over   [q] Quit (it stays in progress)"))

@@ -206,8 +206,9 @@ public struct BrewFlow: Sendable {
                 dialog = .restartHold(HoldGesture())
                 say("Released too early: keep r held for 1.5 seconds, or press another key to cancel", at: now)
             }
-            // The heartbeat: how long a running brew was on screen survives a crash.
-            if let p = progress, p.runningSince != nil, p.secondsAway(at: now) >= Self.heartbeatSeconds {
+            // The heartbeat: how long a running brew was on screen survives a crash (a brew
+            // behind the resume offer has not been taken up again yet).
+            if dialog != .resumeOffer, let p = progress, p.runningSince != nil, p.secondsAway(at: now) >= Self.heartbeatSeconds {
                 return [persist(p, at: now)]
             }
             return []
