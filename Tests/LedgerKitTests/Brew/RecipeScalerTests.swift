@@ -218,6 +218,10 @@ import Testing
         #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Target finish 3:05–3:35.")
         slow.steps[5].instruction = "Swirl once"
         #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Swirl once. Target finish 3:05–3:35.")
+        slow.steps[5].instruction = "Swirl; target finish 2:50 - 3:20 and serve"
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Swirl; Target finish 3:05–3:35. and serve")
+        slow.steps[5].instruction = "Target finish soon"
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Target finish soon. Target finish 3:05–3:35.")
         slow.steps[5].instruction = nil
         slow.steps[5].timerSeconds = 60
         #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Target finish 3:20–3:50.")

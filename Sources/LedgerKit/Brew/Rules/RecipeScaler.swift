@@ -152,12 +152,54 @@ public enum RecipeScaler {
     /// replaced; otherwise the sentence is added.
     static func finishInstruction(_ instruction: String?, endsAt: Int) -> String {
         let sentence = "Target finish \(BrewFormat.clock(endsAt))–\(BrewFormat.clock(endsAt + finishWindowSeconds))."
-        let text = (instruction ?? "").trimmingCharacters(in: .whitespaces)
+        var text = Substring(instruction ?? "")
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
         if text.isEmpty { return sentence }
-        if let r = text.range(of: #"[Tt]arget finish \d{1,6}:\d{2} ?[–-] ?\d{1,6}:\d{2}\.?"#, options: .regularExpression) {
-            return text.replacingCharacters(in: r, with: sentence)
+        var out = String(text)
+        if let r = targetFinish(in: out) {
+            out.replaceSubrange(r, with: sentence)
+            return out
         }
-        return text + (text.hasSuffix(".") ? " " : ". ") + sentence
+        return out + (out.hasSuffix(".") ? " " : ". ") + sentence
+    }
+
+    /// Where `text` says "Target finish M:SS–M:SS" (or "target finish M:SS-M:SS", with an
+    /// optional full stop), if it does. A plain scan: every plan asks it of its last step.
+    static func targetFinish(in text: String) -> Range<String.Index>? {
+        var from = text.startIndex
+        while let found = text[from...].firstRange(of: "arget finish ") {
+            from = found.upperBound
+            guard found.lowerBound > text.startIndex else { continue }
+            let start = text.index(before: found.lowerBound)
+            guard text[start] == "T" || text[start] == "t" else { continue }
+            var i = found.upperBound
+            guard skipClock(text, &i) else { continue }
+            if i < text.endIndex, text[i] == " " { i = text.index(after: i) }
+            guard i < text.endIndex, text[i] == "–" || text[i] == "-" else { continue }
+            i = text.index(after: i)
+            if i < text.endIndex, text[i] == " " { i = text.index(after: i) }
+            guard skipClock(text, &i) else { continue }
+            if i < text.endIndex, text[i] == "." { i = text.index(after: i) }
+            return start..<i
+        }
+        return nil
+    }
+
+    /// Moves `i` past an `M:SS` at it (1 to 6 digits of minutes); false when there is none.
+    private static func skipClock(_ text: String, _ i: inout String.Index) -> Bool {
+        func digit(_ j: String.Index) -> Bool { j < text.endIndex && text[j].isASCII && text[j].isNumber }
+        var j = i
+        var minutes = 0
+        while digit(j), minutes < 6 { j = text.index(after: j); minutes += 1 }
+        guard minutes > 0, j < text.endIndex, text[j] == ":" else { return false }
+        j = text.index(after: j)
+        for _ in 0..<2 {
+            guard digit(j) else { return false }
+            j = text.index(after: j)
+        }
+        i = j
+        return true
     }
 
     /// "Bloom: pour 45 g, start timer 0:45", "Pour to 150 g by 1:30", "Add coffee, level bed".
