@@ -1,192 +1,4 @@
-/// What may be changed on the confirm-inputs screen before a brew starts; nil means "the
-/// recipe's default".
-///
-/// Dose and target yield follow "last edited wins": at most one of them is set, and the
-/// other follows from the recipe's ratio.
-public struct BrewInputs: JSONModel, Equatable {
-    /// The recipe these inputs were chosen for (remembered inputs apply only to it).
-    public var recipeId: String?
-    /// Coffee dose, grams.
-    public var dose: Double?
-    /// Target yield, grams.
-    public var targetYield: Double?
-    /// Water temperature, °C.
-    public var waterTemperature: Double?
-    public var grindLabel: GrindLabel?
-    public var unknownFields = JSONObject()
-
-    public init() {}
-
-    public init(recipeId: String?, dose: Double? = nil, targetYield: Double? = nil, waterTemperature: Double? = nil,
-                grindLabel: GrindLabel? = nil) {
-        self.recipeId = recipeId
-        self.dose = dose
-        self.targetYield = targetYield
-        self.waterTemperature = waterTemperature
-        self.grindLabel = grindLabel
-    }
-
-    public static let fields: [Field<BrewInputs>] = [
-        .optional("recipeId", \.recipeId),
-        .optional("dose", \.dose),
-        .optional("targetYield", \.targetYield),
-        .optional("waterTemperature", \.waterTemperature),
-        .optional("grindLabel", \.grindLabel),
-    ]
-
-    /// Whether nothing differs from the recipe's defaults.
-    public var isDefault: Bool { dose == nil && targetYield == nil && waterTemperature == nil && grindLabel == nil }
-
-    /// Sets the dose; the yield will follow from the ratio (last edited wins).
-    public mutating func setDose(_ grams: Double) {
-        dose = grams
-        targetYield = nil
-    }
-
-    /// Sets the target yield; the dose will follow from the ratio (last edited wins).
-    public mutating func setTargetYield(_ grams: Double) {
-        targetYield = grams
-        dose = nil
-    }
-
-    /// These inputs with `other`'s values laid over them (dose and yield as one: the one
-    /// `other` sets wins).
-    public func applying(_ other: BrewInputs) -> BrewInputs {
-        var r = self
-        if let d = other.dose { r.setDose(d) }
-        if let y = other.targetYield { r.setTargetYield(y) }
-        if let t = other.waterTemperature { r.waterTemperature = t }
-        if let g = other.grindLabel { r.grindLabel = g }
-        return r
-    }
-
-    /// Problems with values no brew can have (`BrewLimits`: a dose that rounds to 0.0 g, water
-    /// at 120 °C), each with the field it is about.
-    public func problems() -> [(field: String, message: String)] {
-        var out: [(field: String, message: String)] = []
-        if let d = dose, let p = BrewLimits.doseProblem(d) { out.append(("dose", p)) }
-        if let y = targetYield, let p = BrewLimits.yieldProblem(y) { out.append(("targetYield", p)) }
-        if let t = waterTemperature, let p = BrewLimits.temperatureProblem(t) { out.append(("waterTemperature", p)) }
-        return out
-    }
-
-    /// `problems()` as sentences naming the command-line flag that gave each value, or the
-    /// input in words when `flags` is false.
-    public func impossibleValues(flags: Bool = true) -> [String] {
-        let names = flags ? ["dose": "--dose", "targetYield": "--yield", "waterTemperature": "--temp"]
-            : ["dose": "The dose", "targetYield": "The yield", "waterTemperature": "The temperature"]
-        return problems().map { "\(names[$0.field]!) \($0.message)" }
-    }
-}
-
-/// Which of dose and yield the user set, the other following from the ratio.
-public enum EditedQuantity: String, JSONEnum {
-    case dose, targetYield
-}
-
-/// One step of a plan: the recipe's step with its water for this brew.
-public struct PlannedStep: JSONModel, Equatable {
-    /// 1-based position.
-    public var number = 0
-    public var kind = StepKind.instruction
-    public var title = ""
-    public var instruction: String?
-    /// Grams poured in this step (0 for steps without water).
-    public var water = 0.0
-    /// Grams on the scale once this step's water is in.
-    public var totalWater = 0.0
-    /// The step's countdown, seconds.
-    public var timerSeconds: Int?
-    /// When this step should be done on the brew clock (which starts with the first timed
-    /// step), seconds: the "by 1:30" of "Pour to 150 g by 1:30".
-    public var endsAtSeconds: Int?
-    /// The step in one line, with its quantities ("Pour to 150 g by 1:30").
-    public var headline = ""
-    public var unknownFields = JSONObject()
-
-    public init() {}
-
-    public static let fields: [Field<PlannedStep>] = [
-        .required("number", \.number),
-        .required("kind", \.kind),
-        .required("title", \.title),
-        .optional("instruction", \.instruction),
-        .required("water", \.water),
-        .required("totalWater", \.totalWater),
-        .optional("timerSeconds", \.timerSeconds),
-        .optional("endsAtSeconds", \.endsAtSeconds),
-        .required("headline", \.headline),
-    ]
-
-    public static func == (a: PlannedStep, b: PlannedStep) -> Bool { a.json == b.json }
-
-    /// "Bloom: pour 45 g, start timer 0:45", "Pour to 150 g by 1:30", "Add coffee, level bed".
-    static func headline(kind: StepKind, title: String, water: Double, total: Double, timer: Int?, endsAt: Int?) -> String {
-        switch kind {
-        case .instruction, .wait:
-            return title
-        case .bloom:
-            return "\(title): pour \(BrewFormat.grams(water))" + (timer.map { ", start timer \(BrewFormat.clock($0))" } ?? "")
-        case .pour:
-            let opening = title.lowercased() == "pour" ? "Pour" : "\(title): pour"
-            return "\(opening) to \(BrewFormat.grams(total))" + (endsAt.map { " by \(BrewFormat.clock($0))" } ?? "")
-        }
-    }
-}
-
-/// A recipe scaled to the inputs of one brew: what the confirm-inputs screen shows and what
-/// a brew locks once it starts.
-public struct BrewPlan: JSONModel, Equatable {
-    public var recipeId = ""
-    public var recipeName = ""
-    /// Whether the recipe is the built-in starter.
-    public var starter = false
-    public var method = BrewMethod.v60
-    /// Coffee dose, grams (0.1 g).
-    public var dose = 0.0
-    /// Target yield, grams (1 g); the steps' water adds up to it exactly.
-    public var targetYield = 0.0
-    /// targetYield ÷ dose, to 0.1.
-    public var ratio = 0.0
-    /// Water temperature, °C.
-    public var waterTemperature = 0.0
-    public var grindLabel = GrindLabel.medium
-    public var grindDescriptor = ""
-    /// Which quantity was set by the user (the other follows from the ratio); nil at the
-    /// recipe's defaults.
-    public var edited: EditedQuantity?
-    /// Whether the recipe keeps its steps' water as written: the yield is then their total,
-    /// and a dose set by the user changes the ratio instead of the yield.
-    public var fixedStepWeights = false
-    /// Inputs outside the recommended V60 ranges (never clamped).
-    public var warnings: [String] = []
-    public var steps: [PlannedStep] = []
-    public var unknownFields = JSONObject()
-
-    public init() {}
-
-    public static let fields: [Field<BrewPlan>] = [
-        .required("recipeId", \.recipeId),
-        .required("recipeName", \.recipeName),
-        .required("starter", \.starter),
-        .required("method", \.method),
-        .required("dose", \.dose),
-        .required("targetYield", \.targetYield),
-        .required("ratio", \.ratio),
-        .required("waterTemperature", \.waterTemperature),
-        .required("grindLabel", \.grindLabel),
-        .required("grindDescriptor", \.grindDescriptor),
-        .optional("edited", \.edited, writeNull: true),
-        .defaulted("fixedStepWeights", \.fixedStepWeights, false),
-        .required("warnings", \.warnings),
-        .required("steps", \.steps),
-    ]
-
-    public static func == (a: BrewPlan, b: BrewPlan) -> Bool { a.json == b.json }
-
-    /// The steps' water, grams.
-    public var totalWater: Double { steps.reduce(0) { $0 + $1.water } }
-}
+import Foundation
 
 /// The scaling engine: a recipe and the confirm-inputs values give a `BrewPlan` (BrewGuide
 /// §3.7).
@@ -302,7 +114,8 @@ public enum RecipeScaler {
         }
     }
 
-    /// The recipe's steps with their water, running totals and brew-clock times.
+    /// The recipe's steps with their water, running totals and brew-clock times; a final
+    /// wait step's target finish follows those times (`finishInstruction`).
     static func plannedSteps(_ steps: [RecipeStep], water: [Double]) -> [PlannedStep] {
         var total = 0.0
         var clock: Int?
@@ -320,9 +133,85 @@ public enum RecipeScaler {
                 clock = (clock ?? 0) + t
                 p.endsAtSeconds = clock
             }
-            p.headline = PlannedStep.headline(kind: step.kind, title: step.title, water: p.water, total: total,
-                                              timer: step.timerSeconds, endsAt: p.endsAtSeconds)
+            p.headline = headline(kind: step.kind, title: step.title, water: p.water, total: total,
+                                  timer: step.timerSeconds, endsAt: p.endsAtSeconds)
+            if i == steps.count - 1, step.kind == .wait, let end = p.endsAtSeconds {
+                p.instruction = finishInstruction(step.instruction, endsAt: end)
+            }
             return p
+        }
+    }
+
+    /// How long the finish window lasts after the drawdown's timer, seconds: the seed's
+    /// "target finish 3:00–3:30" for a wait that ends at 3:00 on the brew clock.
+    public static let finishWindowSeconds = 30
+
+    /// A final wait step's instruction with a target finish that follows the recipe's own
+    /// timers ("Target finish 3:05–3:35." when its timers end at 3:05): a "Target finish
+    /// M:SS–M:SS" the text holds (a copy of the starter's, whatever its timers became) is
+    /// replaced; otherwise the sentence is added.
+    static func finishInstruction(_ instruction: String?, endsAt: Int) -> String {
+        let sentence = "Target finish \(BrewFormat.clock(endsAt))–\(BrewFormat.clock(endsAt + finishWindowSeconds))."
+        var text = Substring(instruction ?? "")
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        if text.isEmpty { return sentence }
+        var out = String(text)
+        if let r = targetFinish(in: out) {
+            out.replaceSubrange(r, with: sentence)
+            return out
+        }
+        return out + (out.hasSuffix(".") ? " " : ". ") + sentence
+    }
+
+    /// Where `text` says "Target finish M:SS–M:SS" (or "target finish M:SS-M:SS", with an
+    /// optional full stop), if it does. A plain scan: every plan asks it of its last step.
+    static func targetFinish(in text: String) -> Range<String.Index>? {
+        var from = text.startIndex
+        while let found = text[from...].firstRange(of: "arget finish ") {
+            from = found.upperBound
+            guard found.lowerBound > text.startIndex else { continue }
+            let start = text.index(before: found.lowerBound)
+            guard text[start] == "T" || text[start] == "t" else { continue }
+            var i = found.upperBound
+            guard skipClock(text, &i) else { continue }
+            if i < text.endIndex, text[i] == " " { i = text.index(after: i) }
+            guard i < text.endIndex, text[i] == "–" || text[i] == "-" else { continue }
+            i = text.index(after: i)
+            if i < text.endIndex, text[i] == " " { i = text.index(after: i) }
+            guard skipClock(text, &i) else { continue }
+            if i < text.endIndex, text[i] == "." { i = text.index(after: i) }
+            return start..<i
+        }
+        return nil
+    }
+
+    /// Moves `i` past an `M:SS` at it (1 to 6 digits of minutes); false when there is none.
+    private static func skipClock(_ text: String, _ i: inout String.Index) -> Bool {
+        func digit(_ j: String.Index) -> Bool { j < text.endIndex && text[j].isASCII && text[j].isNumber }
+        var j = i
+        var minutes = 0
+        while digit(j), minutes < 6 { j = text.index(after: j); minutes += 1 }
+        guard minutes > 0, j < text.endIndex, text[j] == ":" else { return false }
+        j = text.index(after: j)
+        for _ in 0..<2 {
+            guard digit(j) else { return false }
+            j = text.index(after: j)
+        }
+        i = j
+        return true
+    }
+
+    /// "Bloom: pour 45 g, start timer 0:45", "Pour to 150 g by 1:30", "Add coffee, level bed".
+    static func headline(kind: StepKind, title: String, water: Double, total: Double, timer: Int?, endsAt: Int?) -> String {
+        switch kind {
+        case .instruction, .wait:
+            return title
+        case .bloom:
+            return "\(title): pour \(BrewFormat.grams(water))" + (timer.map { ", start timer \(BrewFormat.clock($0))" } ?? "")
+        case .pour:
+            let opening = title.lowercased() == "pour" ? "Pour" : "\(title): pour"
+            return "\(opening) to \(BrewFormat.grams(total))" + (endsAt.map { " by \(BrewFormat.clock($0))" } ?? "")
         }
     }
 
@@ -366,5 +255,24 @@ extension BrewPlan {
         p.edited = nil
         p.warnings = RecipeScaler.warnings(dose: p.dose, targetYield: p.targetYield, ratio: p.ratio, temperature: p.waterTemperature)
         return p
+    }
+}
+
+extension Recipe {
+    /// The steps' water scaled in proportion to reach `total` grams: each rounded to 1 g, the
+    /// last water step absorbing the rounding. Used when an edit changes a recipe's yield.
+    public func scalingStepWater(to total: Double) -> [RecipeStep] {
+        let current = stepWater
+        let waterSteps = steps.indices.filter { steps[$0].kind.addsWater }
+        guard current > 0, let last = waterSteps.last else { return steps }
+        var out = steps
+        var used = 0.0
+        for i in waterSteps where i != last {
+            let w = RecipeScaler.roundWater((steps[i].water ?? 0) * total / current)
+            out[i].water = w
+            used += w
+        }
+        out[last].water = RecipeScaler.roundWater(total) - used
+        return out
     }
 }

@@ -10,7 +10,12 @@
 /// Rules: inputs are editable until Start, then locked until the brew completes or restarts;
 /// Next always moves on (a timer at zero shows "ready" and waits for it) except while paused;
 /// Restart needs a confirmation and then a press-and-hold; leaving a started brew asks first
-/// and keeps it resumable; saving needs a rating.
+/// and keeps it resumable; saving needs a rating. A brew back on screen within
+/// `resumeGraceSeconds` of when it was last seen was only interrupted (a crash, a terminal
+/// closed and reopened): its timers ran on, as the coffee did. Away longer, it was left: its
+/// timers stopped where it was last seen (`BrewProgress.lastSeen`), so the time away is never
+/// counted. A running brew is persisted every `heartbeatSeconds`, so that is known to within
+/// that.
 public struct BrewFlow: Sendable {
     /// Where the brew is.
     public enum Phase: Sendable, Equatable {
@@ -95,10 +100,24 @@ public struct BrewFlow: Sendable {
     public private(set) var plan: BrewPlan
     /// The started brew.
     public private(set) var progress: BrewProgress?
-    /// The recipes "Change recipe" offers (valid ones, the starter first).
-    public let choices: [Recipe]
+    /// The recipes "Change recipe" offers: every recipe, as `brew recipes` lists them (the
+    /// starter first; invalid ones are listed and refused).
+    public let choices: [RecipeEntry]
+    /// What "discard it and start over" starts, from the resume offer (by default the
+    /// brew's own recipe and inputs).
+    public let startOver: BrewSelection?
+    /// Whether the resume offer's "start over" discarded the earlier brew.
+    public private(set) var startedOver = false
     /// The id the log will have.
     public let logID: String
+    /// How long the resumed brew had been away when it was found left (longer than
+    /// `resumeGraceSeconds`), seconds; nil when it was only interrupted, or not yet judged.
+    public private(set) var leftFor: Double?
+    /// Whether the absence of the resumed brew has been judged (`judgeAbsence`).
+    private var absenceJudged = false
+    /// Whether the left brew's timers were running when it was last seen: they run again once
+    /// the person resumes it.
+    private var resumeRunning = false
     private var note: (text: String, until: Timestamp)?
     /// The restart key, still held after it restarted the brew: its auto-repeats are absorbed
     /// until it is released, so that they do not act on the confirm-inputs screen.
@@ -106,20 +125,29 @@ public struct BrewFlow: Sendable {
 
     /// How long a message stays on screen, seconds.
     public static let messageSeconds = 4.0
+    /// How often a brew with running timers is persisted, seconds: the most of the brew clock
+    /// a crash can lose.
+    public static let heartbeatSeconds = 5.0
+    /// The longest a brew may be off screen and still count as brewing meanwhile, seconds.
+    public static let resumeGraceSeconds = 120.0
 
     /// A new brew of `recipe` with `inputs`, on the confirm-inputs screen; or, given
-    /// `resuming`, the brew in progress behind a resume offer. Throws when the inputs give no
-    /// plan (see `RecipeScaler.plan`).
-    public init(recipe: Recipe?, inputs: BrewInputs, resuming: BrewProgress? = nil, choices: [Recipe] = [], logID: String) throws {
+    /// `resuming`, the brew in progress behind a resume offer (`startOver` is what discarding
+    /// it starts), its absence judged at `now` when given, else when it is resumed. Throws
+    /// when the inputs give no plan (see `RecipeScaler.plan`).
+    public init(recipe: Recipe?, inputs: BrewInputs, resuming: BrewProgress? = nil, at now: Timestamp? = nil,
+                startOver: BrewSelection? = nil, choices: [RecipeEntry] = [], logID: String) throws {
         self.recipe = recipe
         self.inputs = inputs
         self.logID = logID
         self.choices = choices
+        self.startOver = startOver
         if let resuming {
             progress = resuming
             plan = resuming.plan
             phase = resuming.isFinished ? .finished : .brewing
             dialog = .resumeOffer
+            if let now { judgeAbsence(at: now) }
         } else {
             guard let recipe else { throw LedgerError.invalid("there is no recipe to brew") }
             plan = try RecipeScaler.plan(recipe, inputs: inputs)
@@ -138,6 +166,29 @@ public struct BrewFlow: Sendable {
         note = (text, now.adding(seconds: Self.messageSeconds))
     }
 
+    /// Judges, once, how long the resumed brew was off screen: longer than
+    /// `resumeGraceSeconds`, it was left, and its timers stop where it was last seen.
+    private mutating func judgeAbsence(at now: Timestamp) {
+        guard !absenceJudged, var p = progress else { return }
+        absenceJudged = true
+        let away = p.secondsAway(at: now)
+        guard away > Self.resumeGraceSeconds else { return }
+        leftFor = away
+        if p.runningSince != nil {
+            p.pause(at: p.lastSeen)
+            resumeRunning = true
+        }
+        progress = p
+    }
+
+    /// Records `p` as the brew, seen at `now`, and the effect that writes it.
+    private mutating func persist(_ p: BrewProgress, at now: Timestamp) -> Effect {
+        var p = p
+        p.seenAt = now
+        progress = p
+        return .persist(p)
+    }
+
     // MARK: - Events
 
     /// Handles one event at `now`; returns what the front end must do, in order.
@@ -154,6 +205,11 @@ public struct BrewFlow: Sendable {
             if case .restartHold(let hold) = dialog, hold.lastPressAt != nil, !hold.isHeld(at: now) {
                 dialog = .restartHold(HoldGesture())
                 say("Released too early: keep r held for 1.5 seconds, or press another key to cancel", at: now)
+            }
+            // The heartbeat: how long a running brew was on screen survives a crash (a brew
+            // behind the resume offer has not been taken up again yet).
+            if dialog != .resumeOffer, let p = progress, p.runningSince != nil, p.secondsAway(at: now) >= Self.heartbeatSeconds {
+                return [persist(p, at: now)]
             }
             return []
         }
@@ -181,10 +237,9 @@ public struct BrewFlow: Sendable {
     private mutating func handleConfirm(_ event: BrewEvent, at now: Timestamp) -> [Effect] {
         switch event {
         case .start, .next, .confirm:
-            let started = BrewProgress(plan: plan, inputs: inputs, startedAt: now)
-            progress = started
             phase = .brewing
-            return (recipe == nil ? [] : [.rememberInputs(inputs)]) + [.persist(started)]
+            let started = persist(BrewProgress(plan: plan, inputs: inputs, startedAt: now), at: now)
+            return (recipe == nil ? [] : [.rememberInputs(inputs)]) + [started]
         case .edit(let field):
             guard recipe != nil else {
                 say("The recipe of this brew is no longer available, so its inputs cannot change", at: now)
@@ -266,8 +321,12 @@ public struct BrewFlow: Sendable {
     private mutating func handleChooseRecipe(_ event: BrewEvent, at now: Timestamp) -> [Effect] {
         dialog = .none
         guard case .chooseRecipe(let index) = event, choices.indices.contains(index) else { return [] }
-        let chosen = choices[index]
-        guard chosen.id != recipe?.id else { return [] }
+        let entry = choices[index]
+        guard entry.id != recipe?.id else { return [] }
+        guard let chosen = entry.recipe else {
+            say("\"\(entry.name)\" is invalid; fix it first: `ledger brew recipe edit \(entry.id) --editor`", at: now)
+            return []
+        }
         do {
             let fresh = BrewInputs(recipeId: chosen.id)
             plan = try RecipeScaler.plan(chosen, inputs: fresh)
@@ -291,10 +350,9 @@ public struct BrewFlow: Sendable {
                 return []
             }
             p.advance(at: now)
-            progress = p
             note = nil  // a message is about the step it was said on
             if p.isFinished { phase = .finished }
-            return [.persist(p)]
+            return [persist(p, at: now)]
         case .togglePause:
             if p.isPaused {
                 p.resume(at: now)
@@ -302,8 +360,7 @@ public struct BrewFlow: Sendable {
             } else {
                 p.pause(at: now)
             }
-            progress = p
-            return [.persist(p)]
+            return [persist(p, at: now)]
         case .restart:
             dialog = .restartConfirm
         case .leave, .cancel:
@@ -400,8 +457,7 @@ public struct BrewFlow: Sendable {
         default:
             return []
         }
-        progress = p
-        return [.persist(p)]
+        return [persist(p, at: now)]
     }
 
     private mutating func handleNote(_ text: TypedText, _ event: BrewEvent, at now: Timestamp) -> [Effect] {
@@ -419,8 +475,7 @@ public struct BrewFlow: Sendable {
             guard var p = progress else { return [] }
             let trimmed = text.text.trimmingCharacters(in: .whitespaces)
             p.note = trimmed.isEmpty ? nil : trimmed
-            progress = p
-            return [.persist(p)]
+            return [persist(p, at: now)]
         default:
             dialog = .none
         }
@@ -442,11 +497,20 @@ public struct BrewFlow: Sendable {
         switch event {
         case .confirm, .next, .start:
             dialog = .none
+            judgeAbsence(at: now)
+            guard var p = progress else { return [] }
+            if resumeRunning { p.resume(at: now) }
+            resumeRunning = false
+            if let leftFor { say("Resumed after \(BrewFormat.duration(leftFor)) away; that time is not counted", at: now) }
+            return [persist(p, at: now)]
         case .discardBrew, .discard:
             progress = nil
             dialog = .none
             phase = .confirm
-            if let recipe {
+            startedOver = true
+            if let startOver, let fresh = try? RecipeScaler.plan(startOver.recipe, inputs: startOver.inputs) {
+                (recipe, inputs, plan) = (startOver.recipe, startOver.inputs, fresh)
+            } else if let recipe {
                 do {
                     plan = try RecipeScaler.plan(recipe, inputs: inputs)
                 } catch {

@@ -26,4 +26,13 @@ public enum BrewFormat {
         let m = s / 60, r = s % 60
         return "\(m):" + (r < 10 ? "0" : "") + String(r)
     }
+
+    /// A span of time in words, rounded down: `45 s`, `12 min`, `3 h 12 min`, `2 days 3 h`.
+    public static func duration(_ seconds: Double) -> String {
+        let s = Int(max(0, min(seconds, 1e12)))
+        let days = s / 86_400, hours = s % 86_400 / 3600, minutes = s % 3600 / 60
+        if days > 0 { return "\(days) day" + (days == 1 ? "" : "s") + (hours > 0 ? " \(hours) h" : "") }
+        if hours > 0 { return "\(hours) h" + (minutes > 0 ? " \(minutes) min" : "") }
+        return minutes > 0 ? "\(minutes) min" : "\(s) s"
+    }
 }

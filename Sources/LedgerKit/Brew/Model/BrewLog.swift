@@ -1,4 +1,4 @@
-/// The quick taste tag of a brew log, and its static adjustment hint (BrewGuide §3.8.4).
+/// The quick taste tag of a brew log (BrewGuide §3.8.2), with its static `hint`.
 public enum TasteTag: String, JSONEnum {
     case tooBitter = "too-bitter"
     case tooSour = "too-sour"
@@ -8,17 +8,6 @@ public enum TasteTag: String, JSONEnum {
 
     /// "too bitter".
     public var title: String { rawValue.replacingOccurrences(of: "-", with: " ") }
-
-    /// The seed's hint for the tag; static, never personalised.
-    public var hint: String {
-        switch self {
-        case .tooSour: "try slightly finer or hotter"
-        case .tooBitter: "try slightly coarser or cooler"
-        case .tooWeak: "try higher dose or finer"
-        case .tooStrong: "try lower dose or coarser"
-        case .perfect: "great job - no tips!"
-        }
-    }
 
     /// The tag a person typed: `too-sour`, `too sour`, `Too_Sour` or just `sour`.
     public init?(lenient text: String) {
@@ -118,9 +107,6 @@ public struct BrewLog: CollectionDocument, Equatable {
     /// yield ÷ dose, to 0.1.
     public var ratio: Double { dose > 0 ? (targetYield / dose * 10).rounded() / 10 : 0 }
 
-    /// The hint for the log's taste tag, when it has one.
-    public var hint: String? { tasteTag?.hint }
-
     public mutating func recomputeDerived() {
         recipeType = recipeId == Recipe.starterID ? .starter : .custom
     }
@@ -157,31 +143,5 @@ public struct BrewLog: CollectionDocument, Equatable {
     /// Why `note` is not allowed, or nil.
     public static func noteProblem(_ note: String) -> String? {
         note.count <= maximumNoteLength ? nil : "the note is \(note.count) characters long; the limit is \(maximumNoteLength)"
-    }
-
-    /// Brew logs are append-only (SPEC §6). Distinct logs never meet here (they have distinct
-    /// ids); this is the same log edited by hand on two machines. Edits to different fields are
-    /// combined. When the same field was changed differently on both sides, both versions are
-    /// kept: this machine's in place, the other's as a new log with an id derived from the
-    /// conflict (the seed allows duplicate logs; losing an edit is not allowed).
-    public static func merge(base: BrewLog?, ours: BrewLog, theirs: BrewLog, context: MergeContext) -> Merged<BrewLog> {
-        if let base, case .object(let b) = base.json, case .object(let o) = ours.json, case .object(let t) = theirs.json {
-            var conflicts: [JSONPointer] = []
-            var merged = FieldwiseMerge.merge(base: b, ours: o, theirs: t, preferOurs: true, at: .root, conflicts: &conflicts)
-            let real = conflicts.filter { $0.tokens != ["updatedAt"] && $0.tokens != ["createdAt"] }
-            if real.isEmpty {
-                merged["updatedAt"] = max(ours.updatedAt, theirs.updatedAt).json
-                merged["createdAt"] = min(ours.createdAt, theirs.createdAt).json
-                var issues: [DocumentIssue] = []
-                if let log = decode(.object(merged), at: .root, issues: &issues), !log.validate().hasErrors {
-                    return Merged(log, notes: ["brew log \(ours.id) was edited on both machines; the edits were combined"])
-                }
-            }
-        }
-        var copy = theirs
-        copy.id = context.derivedID("brew.log conflict \(ours.id) " + CanonicalJSON.compact(theirs.json))
-        return Merged(ours, created: [copy], notes: [
-            "brew log \(ours.id) was edited differently on both machines: kept this machine's version and the other as brew log \(copy.id)",
-        ])
     }
 }

@@ -1,9 +1,11 @@
 /// A brew that has started: its locked plan, where it is, its timers and the post-brew form.
 ///
-/// It is device-local state (`.git/ledger/brew-in-progress.json`, never synced), written at
-/// every change so that a crash or a closed terminal loses nothing: timers are kept as the
-/// wall-clock instant they started running plus the time accumulated before, so a resumed
-/// brew finds its timers where the coffee is.
+/// It is device-local state (`brew-in-progress.json` in the store's local state, never
+/// synced), written at every change — and every few seconds while its timers run — so that
+/// a crash or a closed terminal loses nothing: timers are kept as the instant they started
+/// running plus the time accumulated before, and `seenAt` says when the brew was last on a
+/// screen. Timers run only while the brew is on a screen: a brew resumed later continues
+/// from where it was last seen, so the time away is never counted.
 public struct BrewProgress: JSONModel, Equatable {
     /// The plan, locked when the brew started.
     public var plan = BrewPlan()
@@ -25,6 +27,8 @@ public struct BrewProgress: JSONModel, Equatable {
     public var rating: Int?
     public var tasteTag: TasteTag?
     public var note: String?
+    /// When the brew was last on a screen (nil in files of earlier versions: see `lastSeen`).
+    public var seenAt: Timestamp?
     public var unknownFields = JSONObject()
 
     public init() {}
@@ -50,6 +54,7 @@ public struct BrewProgress: JSONModel, Equatable {
         .optional("rating", \.rating),
         .optional("tasteTag", \.tasteTag),
         .optional("note", \.note),
+        .optional("seenAt", \.seenAt),
     ]
 
     public static func == (a: BrewProgress, b: BrewProgress) -> Bool { a.json == b.json }
@@ -74,6 +79,15 @@ public struct BrewProgress: JSONModel, Equatable {
     public var isFinished: Bool { finishedAt != nil }
     /// Whether the timers are paused.
     public var isPaused: Bool { runningSince == nil && !isFinished }
+
+    /// When the brew was last on a screen: `seenAt`, or for a file without it the latest
+    /// instant it records.
+    public var lastSeen: Timestamp {
+        seenAt ?? [runningSince, finishedAt].compactMap { $0 }.reduce(startedAt) { max($0, $1) }
+    }
+
+    /// Seconds since the brew was last on a screen (never negative).
+    public func secondsAway(at now: Timestamp) -> Double { max(0, now.seconds(since: lastSeen)) }
 
     /// The index of the first step with a timer: the brew clock starts there.
     var clockStartIndex: Int { plan.steps.firstIndex { $0.timerSeconds != nil } ?? plan.steps.count }
@@ -139,80 +153,4 @@ public struct BrewProgress: JSONModel, Equatable {
     public func log(id: String, at now: Timestamp) -> BrewLog {
         BrewLog(id: id, plan: plan, rating: rating ?? 0, tasteTag: tasteTag, note: note, brewSeconds: brewSeconds, at: now)
     }
-}
-
-/// A press-and-hold gesture: complete once the key has been held for `duration` seconds.
-///
-/// A terminal cannot see a key go up; it sees the key's auto-repeat. Each repeat is a
-/// `press`, and a pause longer than `maximumGap` between two presses means the key was
-/// released, which starts the hold over.
-public struct HoldGesture: Sendable, Equatable {
-    /// How long the key must be held, seconds.
-    public static let duration = 1.5
-    /// The longest pause between two repeats of a held key, seconds (a terminal's first
-    /// auto-repeat comes 250–660 ms after the press).
-    public static let maximumGap = 0.75
-
-    /// When the current hold began.
-    public private(set) var startedAt: Timestamp?
-    /// The latest press or repeat.
-    public private(set) var lastPressAt: Timestamp?
-
-    public init() {}
-
-    /// One press or auto-repeat of the key at `now`.
-    public mutating func press(at now: Timestamp) {
-        if let last = lastPressAt, now.seconds(since: last) <= Self.maximumGap, now >= last {
-            lastPressAt = now
-        } else {
-            startedAt = now
-            lastPressAt = now
-        }
-    }
-
-    /// Whether the key is still down at `now` (its last repeat is recent enough).
-    public func isHeld(at now: Timestamp) -> Bool {
-        guard let last = lastPressAt else { return false }
-        return now.seconds(since: last) <= Self.maximumGap
-    }
-
-    /// How much of the hold is done, 0…1 (0 once the key was released).
-    public func progress(at now: Timestamp) -> Double {
-        guard let s = startedAt, let l = lastPressAt, isHeld(at: now) else { return 0 }
-        return min(1, max(0, l.seconds(since: s)) / Self.duration)
-    }
-
-    /// Whether the key has been held long enough.
-    public var isComplete: Bool {
-        guard let s = startedAt, let l = lastPressAt else { return false }
-        return l.seconds(since: s) >= Self.duration
-    }
-}
-
-/// A line of text being typed, with an optional limit in characters.
-public struct TypedText: Sendable, Equatable {
-    public private(set) var text: String
-    /// The most characters it takes.
-    public let limit: Int
-
-    public init(_ text: String = "", limit: Int) {
-        self.text = String(text.prefix(limit))
-        self.limit = limit
-    }
-
-    /// Adds a character; false (and nothing changes) when the field is full.
-    @discardableResult
-    public mutating func type(_ c: Character) -> Bool {
-        guard text.count < limit else { return false }
-        text.append(c)
-        return true
-    }
-
-    /// Removes the last character.
-    public mutating func deleteBackward() {
-        if !text.isEmpty { text.removeLast() }
-    }
-
-    /// Characters left before the limit.
-    public var remaining: Int { limit - text.count }
 }

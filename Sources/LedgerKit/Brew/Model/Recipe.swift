@@ -261,44 +261,7 @@ public struct Recipe: CollectionDocument, Equatable {
         BrewLimits.temperatureProblem(t).map { [.error(pointer, "the water temperature " + $0)] } ?? []
     }
 
-    // MARK: - Check and merge
+    // MARK: - Check
 
     public var tags: [String] { ["recipe-name:" + name.lowercased()] }
-
-    /// SPEC §6: a recipe changed differently on two machines survives twice. The local
-    /// version keeps its id; the other becomes a new custom recipe "<name> (Conflicted Copy)"
-    /// ("(Conflicted Copy 2)" when that name is taken), with an id derived from the conflict so
-    /// that resolving it again gives the same document. Versions that differ only in their
-    /// timestamps are one change, and merge to the later one.
-    public static func merge(base: Recipe?, ours: Recipe, theirs: Recipe, context: MergeContext) -> Merged<Recipe> {
-        var o = ours
-        (o.createdAt, o.updatedAt) = (theirs.createdAt, theirs.updatedAt)
-        if o == theirs {
-            var merged = ours.updatedAt >= theirs.updatedAt ? ours : theirs
-            merged.createdAt = min(ours.createdAt, theirs.createdAt)
-            return Merged(merged)
-        }
-        var copy = theirs
-        let taken = Set(context.siblings().compactMap { $0["name"]?.stringValue?.lowercased() } + [ours.name.lowercased()])
-        copy.name = conflictedCopyName(theirs.name, taken: taken)
-        copy.id = context.derivedID("brew.recipe conflict \(ours.id) " + CanonicalJSON.compact(theirs.json))
-        return Merged(ours, created: [copy], notes: [
-            "recipe \"\(ours.name)\" (\(ours.id)) was changed on both machines: this machine's version keeps its id; the other one is now \"\(copy.name)\" (\(copy.id))",
-        ])
-    }
-
-    /// "<name> (Conflicted Copy)", or "(Conflicted Copy N)" with the smallest N ≥ 2 whose name
-    /// is not in `taken` (lowercased names). A name that already ends in such a suffix is
-    /// numbered rather than suffixed twice.
-    public static func conflictedCopyName(_ name: String, taken: Set<String>) -> String {
-        var base = name
-        if let r = base.range(of: #" \(Conflicted Copy( \d+)?\)$"#, options: .regularExpression) { base.removeSubrange(r) }
-        var n = 1
-        while true {
-            let suffix = n == 1 ? " (Conflicted Copy)" : " (Conflicted Copy \(n))"
-            let candidate = String(base.prefix(maximumNameLength - suffix.count)) + suffix
-            if !taken.contains(candidate.lowercased()) { return candidate }
-            n += 1
-        }
-    }
 }
