@@ -65,7 +65,7 @@ import Testing
 
     /// The proxy as git picks it: http.proxy (per URL, empty for none) before the variables,
     /// https_proxy for https:// and http_proxy for http://, no_proxy (lower case first; a
-    /// name matches itself and its subdomains) over both; no scheme means http://.
+    /// name matches itself and its subdomains) over both; no scheme means http://, no port 1080.
     @Test func theProxyAsGitPicksIt() throws {
         let dir = TemporaryDirectory()
         try """
@@ -88,6 +88,7 @@ import Testing
         #expect(proxy("https://direct.org/x.git", config, env) == nil)
         #expect(proxy("https://example.org/x.git", none, env) == "http://s:1 https_proxy")
         #expect(proxy("http://example.org/x.git", none, env) == "http://p:2 http_proxy")
+        #expect(proxy("http://example.org/x.git", none, ["http_proxy": "https://user:pw@p"]) == "https://user:pw@p:1080 http_proxy")
         #expect(proxy("http://example.org/x.git", none, ["HTTP_PROXY": "http://p:2"]) == nil)
         #expect(proxy("https://git.example.org/x.git", config, ["no_proxy": "example.org", "NO_PROXY": "*"]) == nil)
         #expect(proxy("https://notexample.org/x.git", none, env.merging(["no_proxy": "example.org"]) { $1 }) == "http://s:1 https_proxy")

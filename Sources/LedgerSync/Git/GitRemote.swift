@@ -208,7 +208,7 @@ final class TransportSession {
 
     /// The proxy git would use for `url` and the setting that names it: `http.proxy` (for
     /// this URL), else `https_proxy`/`http_proxy`/`all_proxy` — none for hosts in `no_proxy`.
-    /// A proxy without a scheme is an HTTP one, as for git.
+    /// A proxy without a scheme is an HTTP one, and without a port listens on 1080, as for git.
     static func proxy(for url: String, configuration: GitConfiguration, environment env: [String: String]) -> (url: String, from: String)? {
         guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased(), scheme.hasPrefix("http"),
               let host = u.host?.lowercased() else { return nil }
@@ -221,7 +221,11 @@ final class TransportSession {
         } else {
             found = names.lazy.compactMap { name in env[name].flatMap { $0.isEmpty ? nil : ($0, name) } }.first
         }
-        return found.map { (url: $0.0.contains("://") ? $0.0 : "http://" + $0.0, from: $0.1) }
+        return found.map { value, from in
+            var proxy = URLComponents(string: value.contains("://") ? value : "http://" + value)
+            if proxy?.port == nil { proxy?.port = 1080 }
+            return (proxy?.string ?? value, from)
+        }
     }
 
     /// Puts the proxy and `http.extraHeader` lines into a transfer's options.

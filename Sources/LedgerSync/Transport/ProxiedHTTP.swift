@@ -19,9 +19,9 @@ enum ProxiedHTTP {
     private static let routes = Mutex<[UInt: Route]>([:])
 
     /// Runs the transfer `body` with this thread's plain sockets connected to `proxy`
-    /// (`http://host[:port]`, port 1080 when none is given, as curl takes it), if any.
+    /// (`http://host:port`), if any.
     static func through<T>(_ proxy: String?, _ body: () throws -> T) rethrows -> T {
-        guard let u = proxy.flatMap(URLComponents.init(string:)), let host = u.host, !host.isEmpty else { return try body() }
+        guard let u = proxy.flatMap(URLComponents.init(string:)), let host = u.host, !host.isEmpty, let port = u.port else { return try body() }
         let thread = UInt(pthread_self())
         routes.withLock { routes in
             if routes.isEmpty {
@@ -30,7 +30,7 @@ enum ProxiedHTTP {
                 }, wrap: nil)
                 _ = git_stream_register(GIT_STREAM_STANDARD, &registration)
             }
-            routes[thread] = Route(host: host, port: u.port.map(String.init) ?? "1080")
+            routes[thread] = Route(host: host, port: String(port))
         }
         defer {
             routes.withLock { routes in
@@ -57,7 +57,7 @@ enum ProxiedHTTP {
             var n: Int
             repeat { n = recv(fd, buffer, size, 0) } while n < 0 && errno == EINTR
             if n < 0 { ProxiedHTTP.fail("could not read from socket") }
-            ProxiedHTTP.stream(stream).pointee.answered = 1
+            if n > 0 { ProxiedHTTP.stream(stream).pointee.answered = 1 }
             return n
         }
         s.pointee.parent.write = { stream, data, length, _ in
