@@ -13,8 +13,9 @@ for p in libgit2-dev libdbus-1-dev pkg-config git; do have_pkg "$p" || need+=("$
 if [ "$what" = test ]; then
     # sshd and ssh-agent for ssh remotes, lighttpd for smart HTTP(S) (git http-backend),
     # tmux to drive the terminal brew, jq and GNU time for the benchmarks, openssl for the test CA,
-    # lighttpd-mod-openssl for the HTTPS remote, git-filter-repo for the README's "deleting for good".
-    for p in openssh-server openssh-client lighttpd lighttpd-mod-openssl tmux jq openssl procps time git-filter-repo; do have_pkg "$p" || need+=("$p"); done
+    # lighttpd-mod-openssl for the HTTPS remote, tinyproxy-bin (the proxy alone, no service) for
+    # http.proxy and https_proxy, git-filter-repo for the README's "deleting for good".
+    for p in openssh-server openssh-client lighttpd lighttpd-mod-openssl tinyproxy-bin tmux jq openssl procps time git-filter-repo; do have_pkg "$p" || need+=("$p"); done
     # Reminders: a private session bus (dbus-daemon, dbus-send), a notification server (dunst,
     # read back with dunstctl, which calls busctl) on an X display (Xvfb), systemd-analyze to
     # verify the user unit.

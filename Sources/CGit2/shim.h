@@ -5,6 +5,7 @@
 #include <git2/sys/merge.h>
 #include <git2/sys/transport.h>
 #include <git2/sys/remote.h>
+#include <git2/sys/stream.h>
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>
@@ -43,6 +44,16 @@ typedef struct ledger_subtransport_stream {
     git_smart_subtransport_stream parent;
     void *payload;
 } ledger_subtransport_stream;
+
+/* A plain TCP stream of ours (see ProxiedHTTP.swift): libgit2's stream, the socket, where it
+ * connects, and whether something was read since the last write. */
+typedef struct ledger_stream {
+    git_stream parent;
+    int fd;
+    int answered;
+    char *host;
+    char *port;
+} ledger_stream;
 
 /* Starts `path` with `argv` and `envp` (NULL-terminated), its standard input, output and error
  * on the given descriptors, in `directory` when not NULL. Written in C because only

@@ -62,4 +62,37 @@ import Testing
         #expect(GitConfiguration.files(environment: env, gitDirectory: "/r/.git").map(\.0) == [dir.path + "/.config/git/config", dir.path + "/.gitconfig", "/r/.git/config"])
         #expect(GitConfiguration.files(environment: ["GIT_CONFIG_GLOBAL": "/g"], gitDirectory: nil).map(\.0) == ["/etc/gitconfig", "/g"])
     }
+
+    /// The proxy as git picks it: http.proxy (per URL, empty for none) before the variables,
+    /// https_proxy for https:// and http_proxy for http://, no_proxy (lower case first; a
+    /// name matches itself and its subdomains) over both; no scheme means http://, no port 1080.
+    @Test func theProxyAsGitPicksIt() throws {
+        let dir = TemporaryDirectory()
+        try """
+            [http]
+            \tproxy = proxy.lan:3128
+            [http "https://direct.org/"]
+            \tproxy =
+            [remote "origin"]
+            \tpushurl = ssh://one/x.git
+            \tpushurl = ssh://two/x.git
+
+            """.write(toFile: dir.path + "/.gitconfig", atomically: true, encoding: .utf8)
+        let config = try GitConfiguration(environment: ["HOME": dir.path, "GIT_CONFIG_NOSYSTEM": "1"])
+        let none = try GitConfiguration(environment: ["GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"])
+        func proxy(_ url: String, _ config: GitConfiguration, _ env: [String: String] = [:]) -> String? {
+            TransportSession.proxy(for: url, configuration: config, environment: env).map { "\($0.url) \($0.from)" }
+        }
+        let env = ["https_proxy": "http://s:1", "http_proxy": "http://p:2", "HTTPS_PROXY": "http://upper:3"]
+        #expect(proxy("https://example.org/x.git", config, env) == "http://proxy.lan:3128 http.proxy")
+        #expect(proxy("https://direct.org/x.git", config, env) == nil)
+        #expect(proxy("https://example.org/x.git", none, env) == "http://s:1 https_proxy")
+        #expect(proxy("http://example.org/x.git", none, env) == "http://p:2 http_proxy")
+        #expect(proxy("http://example.org/x.git", none, ["http_proxy": "https://user:pw@p"]) == "https://user:pw@p:1080 http_proxy")
+        #expect(proxy("http://example.org/x.git", none, ["HTTP_PROXY": "http://p:2"]) == nil)
+        #expect(proxy("https://git.example.org/x.git", config, ["no_proxy": "example.org", "NO_PROXY": "*"]) == nil)
+        #expect(proxy("https://notexample.org/x.git", none, env.merging(["no_proxy": "example.org"]) { $1 }) == "http://s:1 https_proxy")
+        #expect(proxy("ssh://example.org/x.git", config, env) == nil)
+        #expect(config.values("remote.origin.pushurl") == ["ssh://one/x.git", "ssh://two/x.git"])
+    }
 }

@@ -137,13 +137,28 @@ public final class PrivateHome: @unchecked Sendable {
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url(relative))
     }
 
-    /// Runs `executable` with this directory as the account's home.
+    /// Runs `executable` with this directory as the account's home, without a terminal.
     public func run(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String) throws -> CommandResult {
-        let script = #"mount --bind "$1" "$2" && cd "$3" && shift 3 && exec "$@""#
         var env = environment
         env["HOME"] = home
-        return try Processes.run("/usr/bin/setsid", ["--wait", "/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
-                                                     path, home, directory, executable] + arguments, environment: env)
+        return try Processes.run("/usr/bin/setsid", ["--wait"] + invocation(executable, arguments, in: directory), environment: env)
+    }
+
+    /// A shell command line that runs `executable` with this directory as the account's home
+    /// and exactly `environment`, on the terminal it is typed into (which stays the
+    /// controlling terminal: ssh prompts there).
+    public func commandLine(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String) -> String {
+        var env = environment
+        env["HOME"] = home
+        let words = ["/usr/bin/env", "-i"] + env.map { "\($0.key)=\($0.value)" }.sorted() + invocation(executable, arguments, in: directory)
+        return words.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
+    }
+
+    /// The command that binds this directory over the home in a private mount namespace,
+    /// then runs `executable` in `directory`.
+    private func invocation(_ executable: String, _ arguments: [String], in directory: String) -> [String] {
+        let script = #"mount --bind "$1" "$2" && cd "$3" && shift 3 && exec "$@""#
+        return ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", path, home, directory, executable] + arguments
     }
 }
 
@@ -175,12 +190,14 @@ public final class HTTPGitServer: @unchecked Sendable {
     public let port: Int
     public let tls: Bool
     let process: BackgroundProcess
+    let accessLogFile: String
 
     /// - Parameters:
     ///   - certificate: a PEM file holding the server's certificate and key (HTTPS), or nil.
     ///   - users: `name:password` lines for basic authentication of every request, or empty
     ///     for none (then the repositories must set `http.receivepack` to accept pushes).
-    public init(root: String, directory: String, certificate: String? = nil, users: [String] = []) throws {
+    ///   - loggedHeaders: request headers the access log records for each request.
+    public init(root: String, directory: String, certificate: String? = nil, users: [String] = [], loggedHeaders: [String] = []) throws {
         let lighttpd = try Processes.require("lighttpd", package: "lighttpd")
         let backend = try Processes.require("git-http-backend", package: "git")
         if certificate != nil, !FileManager.default.fileExists(atPath: "/usr/lib/lighttpd/mod_openssl.so") {
@@ -189,7 +206,11 @@ public final class HTTPGitServer: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Processes.freePort()
         tls = certificate != nil
-        var modules = ["mod_alias", "mod_cgi", "mod_setenv"]
+        accessLogFile = directory + "/access.log"
+        // The access log goes through a pipe, which lighttpd writes at once (a file it writes
+        // only now and then). Its strings take \" for a quote.
+        let headerFields = loggedHeaders.map { #" \"\#($0): %{\#($0)}i\""# }.joined()
+        var modules = ["mod_alias", "mod_cgi", "mod_setenv", "mod_accesslog"]
         if certificate != nil { modules.append("mod_openssl") }
         if !users.isEmpty { modules += ["mod_auth", "mod_authn_file"] }
         var config = """
@@ -199,6 +220,8 @@ public final class HTTPGitServer: @unchecked Sendable {
             server.document-root = "\(directory)"
             server.errorlog = "\(directory)/error.log"
             server.max-request-size = 0
+            accesslog.filename = "|exec cat >> \(accessLogFile)"
+            accesslog.format = "%r %>s\(headerFields)"
             alias.url = ("/git" => "\(backend)")
             $HTTP["url"] =~ "^/git" {
                 cgi.assign = ("" => "")
@@ -233,6 +256,58 @@ public final class HTTPGitServer: @unchecked Sendable {
     /// The URL of repository `name` under the root.
     public func url(_ name: String, credentials: String? = nil) -> String {
         "\(tls ? "https" : "http")://\(credentials.map { $0 + "@" } ?? "")127.0.0.1:\(port)/git/\(name)"
+    }
+
+    /// The access log: one line per request, `METHOD PATH PROTOCOL STATUS` and the logged
+    /// headers as `"Name: value"` (`-` when absent).
+    public var accessLog: [String] {
+        ((try? String(contentsOfFile: accessLogFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    public func stop() { process.stop() }
+}
+
+/// tinyproxy, an HTTP proxy on 127.0.0.1 (plain requests for http:// URLs, CONNECT tunnels
+/// for https://), which logs every request it forwards.
+public final class HTTPProxy: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    public let port: Int
+    let logFile: String
+    let process: BackgroundProcess
+
+    public init(directory: String) throws {
+        let tinyproxy = try Processes.require("tinyproxy", package: "tinyproxy-bin")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        port = try Processes.freePort()
+        logFile = directory + "/tinyproxy.log"
+        try """
+            Port \(port)
+            Listen 127.0.0.1
+            Allow 127.0.0.1
+            Timeout 60
+            MaxClients 20
+            LogFile "\(logFile)"
+            LogLevel Connect
+            DisableViaHeader Yes
+
+            """.write(toFile: directory + "/tinyproxy.conf", atomically: true, encoding: .utf8)
+        process = try BackgroundProcess(tinyproxy, ["-d", "-c", directory + "/tinyproxy.conf"], log: directory + "/tinyproxy.out")
+        guard Processes.waitForPort(port) else {
+            process.stop()
+            throw LedgerError.failure("tinyproxy did not start: \(process.output)")
+        }
+    }
+
+    /// The proxy's URL.
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    /// The requests it forwarded so far, from its log: `GET http://127.0.0.1:PORT/…`,
+    /// `CONNECT 127.0.0.1:PORT`, each followed by the protocol.
+    public var requests: [String] {
+        let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { line in
+            line.range(of: #"Request \(file descriptor [0-9]+\): "#, options: .regularExpression).map { String(line[$0.upperBound...]) }
+        }
     }
 
     public func stop() { process.stop() }

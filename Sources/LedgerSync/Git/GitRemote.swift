@@ -59,6 +59,8 @@ final class TransportSession {
     /// The DER certificate of an HTTPS server the TLS library did not accept, and why.
     var refusedCertificate: [UInt8]?
     var tlsError: String?
+    /// The proxy the transfer goes through, and the setting that names it.
+    let proxy: (url: String, from: String)?
     /// `http.extraHeader` lines, as C strings for the transfer's options.
     private var headers: UnsafeMutableBufferPointer<UnsafeMutablePointer<CChar>?>?
     private var proxyURL: UnsafeMutablePointer<CChar>?
@@ -69,21 +71,34 @@ final class TransportSession {
     /// Cuts a network transfer that stops answering.
     let stall: StallGuard?
 
-    /// A session for `url` of the repository at `gitDirectory` (nil for a clone), for a push
-    /// or a fetch (`pushInsteadOf` applies to pushes).
-    init(url: String, options: TransportOptions, gitDirectory: String?, push: Bool = false) throws {
+    /// A session for `url` of the repository at `gitDirectory` (nil for a clone), for a fetch
+    /// or a push to the remote's URL (`pushInsteadOf` applies to those pushes).
+    convenience init(url: String, options: TransportOptions, gitDirectory: String?, push: Bool = false) throws {
+        try self.init(url: url, options: options, configuration: Self.configuration(options, gitDirectory: gitDirectory), pushInsteadOf: push)
+    }
+
+    /// A session for `url` with git's `configuration`; `pushInsteadOf` says whether those rules
+    /// apply before the `insteadOf` ones (a push to the remote's URL, not to a `pushurl`).
+    init(url: String, options: TransportOptions, configuration: GitConfiguration, pushInsteadOf: Bool) throws {
         _ = SSHTransport.registered
         self.url = url
         self.options = options
+        self.configuration = configuration
+        effectiveURL = configuration.rewrite(url, forPush: pushInsteadOf)
+        proxy = Self.proxy(for: effectiveURL, configuration: configuration, environment: options.environment)
+        // Through a proxy, the connections the watchdog cuts are the proxy's.
+        stall = StallGuard(url: proxy?.url ?? effectiveURL, timeout: options.stallTimeout)
+        try trustConfiguredCertificates()
+    }
+
+    /// git's configuration for the repository at `gitDirectory` (nil for a clone).
+    static func configuration(_ options: TransportOptions, gitDirectory: String?) throws -> GitConfiguration {
         do {
-            configuration = try GitConfiguration(environment: options.environment, gitDirectory: gitDirectory)
+            return try GitConfiguration(environment: options.environment, gitDirectory: gitDirectory)
         } catch let e as GitError {
             // git refuses to run with a broken configuration file too.
             throw LedgerError.usage("git's configuration cannot be read: \(e.message)")
         }
-        effectiveURL = configuration.rewrite(url, forPush: push)
-        stall = StallGuard(url: effectiveURL, timeout: options.stallTimeout)
-        try trustConfiguredCertificates()
     }
 
     deinit {
@@ -97,7 +112,9 @@ final class TransportSession {
     func transfer<T>(_ body: () throws -> T) rethrows -> T {
         try withExtendedLifetime(self) {
             do {
-                let result = try stall.map { try $0.watch(body) } ?? body()
+                // libgit2 tunnels only https:// through a proxy by itself.
+                let plainHTTPProxy = effectiveURL.lowercased().hasPrefix("http://") ? proxy?.url : nil
+                let result = try ProxiedHTTP.through(plainHTTPProxy) { try stall.map { try $0.watch(body) } ?? body() }
                 helperCredential?.report(true, environment: options.environment)
                 return result
             } catch let e as GitError where e.code == GIT_ENONFASTFORWARD.rawValue {
@@ -189,23 +206,32 @@ final class TransportSession {
         return configuration.http("sslVerify", for: effectiveURL).last.flatMap(GitConfiguration.boolean) ?? true
     }
 
-    /// The proxy git would use: `http.proxy` (for this URL), else `https_proxy`/`http_proxy`/
-    /// `all_proxy` — none for hosts in `no_proxy`.
-    var proxy: String? {
-        guard let u = URLComponents(string: effectiveURL), let scheme = u.scheme?.lowercased(), scheme.hasPrefix("http"),
+    /// The proxy git would use for `url` and the setting that names it: `http.proxy` (for
+    /// this URL), else `https_proxy`/`http_proxy`/`all_proxy` — none for hosts in `no_proxy`.
+    /// A proxy without a scheme is an HTTP one, and without a port listens on 1080, as for git.
+    static func proxy(for url: String, configuration: GitConfiguration, environment env: [String: String]) -> (url: String, from: String)? {
+        guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased(), scheme.hasPrefix("http"),
               let host = u.host?.lowercased() else { return nil }
-        let env = options.environment
         let noProxy = (env["no_proxy"] ?? env["NO_PROXY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if noProxy.contains(where: { $0 == "*" || host == $0 || (!$0.isEmpty && host.hasSuffix($0.hasPrefix(".") ? $0 : "." + $0)) }) { return nil }
-        if let p = configuration.http("proxy", for: effectiveURL).last { return p.isEmpty ? nil : p }
         let names = scheme == "https" ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
-        return names.lazy.compactMap { env[$0] }.first { !$0.isEmpty }
+        let found: (String, String)?
+        if let p = configuration.http("proxy", for: url).last {
+            found = p.isEmpty ? nil : (p, "http.proxy")
+        } else {
+            found = names.lazy.compactMap { name in env[name].flatMap { $0.isEmpty ? nil : ($0, name) } }.first
+        }
+        return found.map { value, from in
+            var proxy = URLComponents(string: value.contains("://") ? value : "http://" + value)
+            if proxy?.port == nil { proxy?.port = 1080 }
+            return (proxy?.string ?? value, from)
+        }
     }
 
     /// Puts the proxy and `http.extraHeader` lines into a transfer's options.
     func applyHTTPSettings(_ proxyOptions: inout git_proxy_options, _ customHeaders: inout git_strarray) {
         if let p = proxy {
-            proxyURL = strdup(p)
+            proxyURL = strdup(p.url)
             proxyOptions.type = GIT_PROXY_SPECIFIED
             proxyOptions.url = UnsafePointer(proxyURL)
         }
@@ -288,6 +314,7 @@ final class TransportSession {
     func unreachable(_ error: GitError) -> LedgerError {
         var shown = Remote.redact(url)
         if effectiveURL != url { shown += " (\(Remote.redact(effectiveURL)) by url.<base>.insteadOf)" }
+        if let p = proxy { shown += " through the proxy \(Remote.redact(p.url)) (\(p.from))" }
         if let stall, stall.stalled {
             let seconds = stall.timeout.rounded() == stall.timeout ? String(Int(stall.timeout)) : String(stall.timeout)
             return LedgerError(.unreachable, "\(shown) stopped answering (nothing came for \(seconds) s), so ledger gave up; LEDGER_NETWORK_TIMEOUT sets how many seconds to wait")
@@ -353,10 +380,15 @@ public final class Remote {
     /// The URL as configured (may hold credentials: print `redactedURL` instead).
     public let url: String
 
-    /// A remote of `repository` at `url`.
-    public init(_ repository: Repository, url: String) throws {
+    /// The remote's name: its `remote.<name>.pushurl` settings, if any, take the pushes.
+    public let name: String?
+
+    /// A remote of `repository` at `url`, named `name` in git's configuration (nil for a URL
+    /// alone).
+    public init(_ repository: Repository, url: String, name: String? = nil) throws {
         self.repository = repository
         self.url = url
+        self.name = name
     }
 
     /// The URL with any password replaced by `***`.
@@ -405,16 +437,30 @@ public final class Remote {
         case rejected(String)
     }
 
-    /// Pushes `refspecs`; a non-fast-forward refusal (before sending, or by the server through
-    /// the reference-status callback) is returned as `.rejected`, unreachable remotes throw
-    /// (exit status 3). Pushes to local remotes (a path or `file://`) hold an exclusive lock
-    /// on `ledger-push.lock` in the remote: libgit2 updates their refs without a
-    /// compare-and-swap, so concurrent local pushes could otherwise lose commits.
+    /// Pushes `refspecs` where git would: to each `remote.<name>.pushurl` (rewritten by
+    /// `insteadOf`, not `pushInsteadOf`), else to the URL (`pushInsteadOf` first). A
+    /// non-fast-forward refusal (before sending, or by the server through the
+    /// reference-status callback) is returned as `.rejected`; unreachable remotes throw (exit
+    /// status 3).
     public func push(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> PushOutcome {
-        let lock = try Self.localGitDirectory(url).map { try FileLock(path: $0 + "/ledger-push.lock") }
+        let configuration = try TransportSession.configuration(options, gitDirectory: repository.gitDirectory)
+        let pushURLs = name.map { configuration.values("remote.\($0).pushurl").filter { !$0.isEmpty } } ?? []
+        let targets = pushURLs.isEmpty ? [(url: url, pushInsteadOf: true)] : pushURLs.map { (url: $0, pushInsteadOf: false) }
+        for target in targets {
+            let session = try TransportSession(url: target.url, options: options, configuration: configuration, pushInsteadOf: target.pushInsteadOf)
+            session.onTransfer = onTransfer
+            let outcome = try push(refspecs, session: session)
+            if outcome != .pushed { return outcome }
+        }
+        return .pushed
+    }
+
+    /// Pushes to the session's URL. A push to a local remote (a path or `file://`, after
+    /// `insteadOf`) holds an exclusive lock on `ledger-push.lock` in it: libgit2 updates its
+    /// refs without a compare-and-swap, so concurrent local pushes could otherwise lose commits.
+    private func push(_ refspecs: [String], session: TransportSession) throws -> PushOutcome {
+        let lock = try Self.localGitDirectory(session.effectiveURL).map { try FileLock(path: $0 + "/ledger-push.lock") }
         defer { lock?.release() }
-        let session = try TransportSession(url: url, options: options, gitDirectory: repository.gitDirectory, push: true)
-        session.onTransfer = onTransfer
         var opts = git_push_options()
         try check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         opts.callbacks = try session.callbacks()

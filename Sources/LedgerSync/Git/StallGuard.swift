@@ -9,7 +9,8 @@ import Synchronization
 /// transfer runs, a watchdog thread watches the signs of life the callbacks report; after
 /// `timeout` seconds without one it shuts down this process's TCP sockets to the remote's
 /// port and ends the ssh child of an ssh remote, so libgit2's blocked call returns and the
-/// transfer fails, reported as a remote that stopped answering (exit 3).
+/// transfer fails, reported as a remote that stopped answering (exit 3). While ssh asks on
+/// the terminal (a passphrase, a new host key), it waits for the person, as git does.
 final class StallGuard: Sendable {
     let timeout: Double
     /// The TCP port of an http or git remote (ssh ones are reached through an ssh child).
@@ -42,15 +43,23 @@ final class StallGuard: Sendable {
             // Ends with the transfer; wakes five times a second.
             while true {
                 usleep(200_000)
-                let step = state.withLock { s -> (done: Bool, cut: Bool, children: [ChildProcess.Handle]) in
-                    guard !s.done else { return (true, false, []) }
-                    guard Self.now() - s.last > timeout else { return (false, false, []) }
-                    s.stalled = true
-                    s.last = Self.now()
-                    return (false, true, s.children)
+                let step = state.withLock { s -> (done: Bool, overdue: Bool, children: [ChildProcess.Handle]) in
+                    (s.done, !s.done && Self.now() - s.last > timeout, s.children)
                 }
                 if step.done { return }
-                if step.cut {
+                guard step.overdue else { continue }
+                // ssh waiting for a person to answer its prompt on the terminal is not a silent remote.
+                if step.children.contains(where: \.isAskingOnTerminal) {
+                    alive()
+                    continue
+                }
+                let cut = state.withLock { s -> Bool in
+                    guard !s.done else { return false }
+                    s.stalled = true
+                    s.last = Self.now()
+                    return true
+                }
+                if cut {
                     if let port { Self.shutDownConnections(toPort: port) }
                     for child in step.children { child.send(SIGKILL) }
                 }

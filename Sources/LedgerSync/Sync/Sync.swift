@@ -101,7 +101,7 @@ private struct Run {
             }
             throw LedgerError.usage("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(store.root) remote add origin URL`)")
         }
-        remote = try Remote(repo, url: url)
+        remote = try Remote(repo, url: url, name: remoteName)
         let device = try Device.current(in: store, defaultName: options.defaultDeviceName)
         report = SyncReport(remote: remoteName, url: Remote.redact(url), branch: branch, device: device)
         signature = repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)"))

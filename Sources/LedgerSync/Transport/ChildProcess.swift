@@ -32,6 +32,20 @@ final class ChildProcess {
             }
         }
 
+        /// Whether the child or a program it started has a terminal open — ssh asking on
+        /// /dev/tty for a passphrase or to accept a host key (its standard streams are never a
+        /// terminal): a person is answering, the remote is not silent.
+        var isAskingOnTerminal: Bool {
+            guard status.withLock({ $0 }) == nil else { return false }
+            return ([pid] + Self.descendants(of: pid)).contains { p in
+                let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(p)/fd")) ?? []
+                return fds.contains { fd in
+                    let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(p)/fd/\(fd)")) ?? ""
+                    return target.hasPrefix("/dev/tty") || target.hasPrefix("/dev/pts/")
+                }
+            }
+        }
+
         /// The PIDs of every descendant of `pid`, from each process's parent in /proc.
         static func descendants(of pid: pid_t) -> [pid_t] {
             var children: [pid_t: [pid_t]] = [:]

@@ -53,6 +53,12 @@ final class GitConfiguration {
         return String(cString: out)
     }
 
+    /// Every value of a multi-valued `key` (such as `remote.<name>.pushurl`), in the order git
+    /// reads them.
+    func values(_ key: String) -> [String] {
+        entries { git_config_multivar_iterator_new(&$0, snapshot, key, nil) }.map(\.value)
+    }
+
     /// A pathname setting's value with `~/` expanded as git does.
     func expandingHome(_ value: String) -> String {
         guard value.hasPrefix("~/"), let home = environment["HOME"] else { return value }
@@ -71,8 +77,13 @@ final class GitConfiguration {
     /// Every entry whose lower-cased name matches `pattern` (a regular expression), in the
     /// order git reads them: (name with its subsection's case kept, value).
     func entries(matching pattern: String) -> [(name: String, value: String)] {
+        entries { git_config_iterator_glob_new(&$0, snapshot, pattern) }
+    }
+
+    /// The entries of the iterator `make` creates.
+    private func entries(_ make: (inout OpaquePointer?) -> Int32) -> [(name: String, value: String)] {
         var iterator: OpaquePointer?
-        guard git_config_iterator_glob_new(&iterator, snapshot, pattern) == 0 else { return [] }
+        guard make(&iterator) == 0 else { return [] }
         defer { git_config_iterator_free(iterator) }
         var out: [(String, String)] = []
         var entry: UnsafeMutablePointer<git_config_entry>?

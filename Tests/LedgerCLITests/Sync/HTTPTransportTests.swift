@@ -12,7 +12,9 @@ import Testing
     /// helper's `~/.git-credentials`) shared by ledger and git.
     struct User {
         let home: String
-        var environment: [String: String] { ["HOME": home, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"] }
+        /// More of the user's environment (proxy variables).
+        var variables: [String: String] = [:]
+        var environment: [String: String] { variables.merging(["HOME": home, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"]) { $1 } }
 
         init(_ directory: String) throws {
             home = directory
@@ -28,10 +30,10 @@ import Testing
         }
 
         /// `ledger clone URL` into a new ledger, then a sync of one new document.
-        func cloneAndSync(_ url: String) throws -> (clone: CommandResult, sync: CommandResult) {
+        func cloneAndSync(_ url: String, document: String = "waterline/from-c.json") throws -> (clone: CommandResult, sync: CommandResult) {
             let c = try TestLedger(initialize: false)
             let clone = try ledger(c, ["clone", url, c.root])
-            try c.write("waterline/from-c.json", "{}\n")
+            try c.write(document, "{}\n")
             return (clone, try ledger(c, ["sync", "--repo", c.root, "--json"]))
         }
 
@@ -180,6 +182,96 @@ import Testing
         var gitEnv = user.environment
         gitEnv["GIT_CONFIG_GLOBAL"] = user.home + "/.gitconfig"
         #expect(try GitCLI.run(["clone", "-q", server.url("remote.git"), fixture.directory.url("plain")], in: fixture.directory.path, environment: gitEnv).status == 0)
+    }
+
+    /// `http.proxy` (here without a scheme, as git allows) carries an http:// remote's
+    /// requests, `https_proxy` tunnels an https:// one (CONNECT), and `no_proxy` bypasses
+    /// both — the proxy's log shows it, for ledger as for git; a proxy that is down stops
+    /// both, and ledger's message names the setting.
+    @Test func proxiesCarryTheTrafficAndNoProxyBypassesThem() throws {
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        try GitCLI.run(["config", "http.receivepack", "true"], in: fixture.remote)
+        let ca = try TestCertificateAuthority(directory: fixture.directory.url("ca"))
+        let http = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("http"))
+        defer { http.stop() }
+        let https = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("https"), certificate: ca.serverPEM)
+        defer { https.stop() }
+        let proxy = try HTTPProxy(directory: fixture.directory.url("proxy"))
+        defer { proxy.stop() }
+        func through(_ server: HTTPGitServer) -> Int { proxy.requests.filter { $0.contains("127.0.0.1:\(server.port)") }.count }
+
+        var user = try User(fixture.directory.url("home"))
+        try user.write(".gitconfig", "[http]\n\tsslCAInfo = \(ca.caFile)\n[http \"http://127.0.0.1:\(http.port)/\"]\n\tproxy = 127.0.0.1:\(proxy.port)\n")
+        user.variables = ["https_proxy": proxy.url]
+        for server in [http, https] {
+            let before = through(server)
+            let (clone, sync) = try user.cloneAndSync(server.url("remote.git"), document: "waterline/via-\(server.port).json")
+            #expect(clone.status == 0 && sync.status == 0, "\(clone)\n\(sync)\n\(proxy.requests)")
+            #expect(sync.json["pushed"]?.arrayValue?.count == 1)
+            let byLedger = through(server)
+            // Requests (http://) or tunnels (https://, one per connection): for the clone and the sync.
+            #expect(byLedger - before >= 2, "\(proxy.requests)")
+            let plain = fixture.directory.url("plain-\(server.port)")
+            #expect(try user.git(["clone", "-q", server.url("remote.git"), plain], in: fixture.directory.path).status == 0)
+            #expect(through(server) > byLedger, "\(proxy.requests)")
+        }
+        #expect(proxy.requests.contains { $0.hasPrefix("GET http://127.0.0.1:\(http.port)/git/remote.git/info/refs") }, "\(proxy.requests)")
+        #expect(proxy.requests.contains { $0.hasPrefix("CONNECT 127.0.0.1:\(https.port) ") }, "\(proxy.requests)")
+
+        // no_proxy: straight to the servers, for ledger and git.
+        user.variables["no_proxy"] = "localhost,127.0.0.1"
+        let before = proxy.requests.count
+        for server in [http, https] {
+            let (clone, sync) = try user.cloneAndSync(server.url("remote.git"))
+            #expect(clone.status == 0 && sync.status == 0, "\(clone)\n\(sync)")
+            let plain = fixture.directory.url("bypass-\(server.port)")
+            #expect(try user.git(["clone", "-q", server.url("remote.git"), plain], in: fixture.directory.path).status == 0)
+        }
+        #expect(proxy.requests.count == before, "\(proxy.requests.suffix(4))")
+
+        // The proxy down: neither gets through.
+        user.variables["no_proxy"] = nil
+        proxy.stop()
+        let (down, _) = try user.cloneAndSync(http.url("remote.git"))
+        #expect(down.status == 3, "\(down)")
+        #expect(down.stderr.contains("through the proxy http://127.0.0.1:\(proxy.port) (http.proxy)"), "\(down)")
+        #expect(try user.git(["clone", "-q", http.url("remote.git"), fixture.directory.url("down")], in: fixture.directory.path).status != 0)
+    }
+
+    /// `http.extraHeader` lines (general, then per URL) go with every request, as git sends
+    /// them: the server's access log records them, and an `Authorization` header given this
+    /// way is all a password-protected server needs.
+    @Test func extraHeadersReachTheServer() throws {
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        let server = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("http"), users: ["me:s3cret"],
+                                       loggedHeaders: ["User-Agent", "X-Trace"])
+        defer { server.stop() }
+        let basic = Data("me:s3cret".utf8).base64EncodedString()
+        let user = try User(fixture.directory.url("home"))
+        try user.write(".gitconfig", """
+            [http]
+            \textraHeader = X-Trace: from-gitconfig
+            [http "http://127.0.0.1:\(server.port)/git/"]
+            \textraHeader = Authorization: Basic \(basic)
+
+            """)
+        let (clone, sync) = try user.cloneAndSync(server.url("remote.git"))
+        #expect(clone.status == 0 && sync.status == 0, "\(clone)\n\(sync)\n\(server.accessLog)")
+        #expect(sync.json["pushed"]?.arrayValue?.count == 1)
+        #expect(try user.git(["clone", "-q", server.url("remote.git"), fixture.directory.url("plain")], in: fixture.directory.path).status == 0)
+
+        let log = server.accessLog
+        let byLedger = log.filter { $0.contains("libgit2") }, byGit = log.filter { !$0.contains("libgit2") }
+        #expect(byLedger.contains { $0.hasPrefix("POST /git/remote.git/git-receive-pack ") }, "\(log)")
+        #expect(byGit.contains { $0.hasPrefix("GET /git/remote.git/info/refs") }, "\(log)")
+        for line in log {
+            #expect(line.hasSuffix("\"X-Trace: from-gitconfig\"") && line.contains(" 200 "), "\(line)")
+        }
+        // Without the headers, the server asks for a password nobody has.
+        let bare = try User(fixture.directory.url("bare-home"))
+        #expect(try bare.cloneAndSync(server.url("remote.git")).clone.status == 3)
     }
 
     /// A token in the URL works, and `clone` says it stays in plain text in .git/config.

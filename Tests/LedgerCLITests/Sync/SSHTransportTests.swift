@@ -15,26 +15,37 @@ import Testing
         let fixture: SyncFixture
         let server: SSHServer
         let home: PrivateHome
-        /// The key, inside the home as the commands see it (`~/.ssh/<name>`).
-        let keyName: String
+        /// The ssh-agent holding the key, when it is not in `~/.ssh`.
+        let agent: SSHAgent?
 
-        init(keyType: String = "ed25519", keyName: String = "id_ed25519", passphrase: String = "", hostKeyType: String = "ed25519") throws {
+        /// A key of `keyType` as `~/.ssh/<keyName>` — or, `inAgent`, only in an ssh-agent (its
+        /// files deleted once added).
+        init(keyType: String = "ed25519", keyName: String = "id_ed25519", passphrase: String = "", hostKeyType: String = "ed25519",
+             inAgent: Bool = false) throws {
             fixture = try SyncFixture()
             home = try PrivateHome(directory: fixture.directory.url("home"))
-            self.keyName = keyName
-            try SSHKeys.generate(home.url(".ssh/" + keyName), type: keyType, passphrase: passphrase)
-            server = try SSHServer(directory: fixture.directory.url("sshd"), authorizedKeys: [try SSHKeys.publicKey(home.url(".ssh/" + keyName))],
-                                   hostKeyType: hostKeyType)
+            let key = inAgent ? fixture.directory.url(keyName) : home.url(".ssh/" + keyName)
+            try SSHKeys.generate(key, type: keyType, passphrase: passphrase)
+            server = try SSHServer(directory: fixture.directory.url("sshd"), authorizedKeys: [try SSHKeys.publicKey(key)], hostKeyType: hostKeyType)
+            agent = inAgent ? try SSHAgent(directory: fixture.directory.path, keys: [key]) : nil
+            if inAgent {
+                try FileManager.default.removeItem(atPath: key)
+                try FileManager.default.removeItem(atPath: key + ".pub")
+            }
         }
 
-        deinit { server.stop() }
+        deinit {
+            server.stop()
+            agent?.stop()
+        }
 
         /// Puts the server's host key in `~/.ssh/known_hosts`.
         func trustHost() throws { try home.write(".ssh/known_hosts", server.knownHostsLine + "\n", mode: 0o644) }
 
-        /// What every command gets: the machine's git configuration only (no system file).
+        /// What every command gets: the machine's git configuration only (no system file), and
+        /// the agent's socket.
         func environment(_ extra: [String: String]) -> [String: String] {
-            var env = GitCLI.gitEnvironment.merging(extra) { $1 }
+            var env = GitCLI.gitEnvironment.merging(agent.map { ["SSH_AUTH_SOCK": $0.socket] } ?? [:]) { $1 }.merging(extra) { $1 }
             env["GIT_CONFIG_NOSYSTEM"] = "1"
             env["GIT_CONFIG_GLOBAL"] = nil
             return env
@@ -167,11 +178,89 @@ import Testing
         let c = try TestLedger(initialize: false)
         let refused = try m.ledger(c, ["clone", url, c.root])
         #expect(refused.status == 3, "\(refused)")
-        #expect(refused.stderr.contains("Permission denied (publickey)"))
+        // ssh's own words, in one line that says what to change.
+        #expect(refused.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(refused)")
+        #expect(refused.stderr.contains("through ssh: ") && refused.stderr.contains("Permission denied (publickey)"))
         #expect(refused.stderr.contains("SSH_ASKPASS"))
         #expect(!refused.stderr.contains("open sesame"))
         #expect(!FileSystem.exists(c.root))
         #expect(try m.git(["clone", "-q", url, c.root + "-git"], in: m.fixture.directory.path).status != 0)
+    }
+
+    /// An RSA key that is only in ssh-agent (no key file anywhere ssh looks): ssh signs
+    /// with rsa-sha2 through the agent, for ledger as for git; without the agent, nothing
+    /// can authenticate.
+    @Test func anRSAKeyOnlyInTheAgent() throws {
+        let m = try Machine(keyType: "rsa", keyName: "agent_rsa", inAgent: true)
+        try m.trustHost()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: m.home.url(".ssh")) == ["known_hosts"])
+        let url = "ssh://\(m.server.user)@127.0.0.1:\(m.server.port)\(m.fixture.remote)"
+        try m.roundTrip(url)
+        #expect(m.server.log.contains("Accepted publickey for \(m.server.user) from 127.0.0.1"), "\(m.server.log)")
+        #expect(!m.server.log.contains("ssh2: ED25519"))
+        #expect(m.server.acceptedConnections == m.server.log.components(separatedBy: "ssh2: RSA SHA256:").count - 1)
+
+        let c = try TestLedger(initialize: false)
+        let refused = try m.ledger(c, ["clone", url, c.root], env: ["SSH_AUTH_SOCK": m.fixture.directory.url("no-agent.sock")])
+        #expect(refused.status == 3 && refused.stderr.contains("Permission denied (publickey)"), "\(refused)")
+    }
+
+    /// A key with a passphrase, on a terminal (tmux): ssh asks on /dev/tty itself, the
+    /// passphrase typed there opens the key — for `ledger clone` (once) and `ledger sync` (once
+    /// for the fetch, once for the push), as for `git clone` and `git push`. ledger waits for
+    /// the person as git does: the stall watchdog (1 s here) does not cut ssh while it asks.
+    @Test func aPassphraseTypedAtSSHsPromptOnATerminal() throws {
+        let m = try Machine(passphrase: "open sesame")
+        try m.trustHost()
+        _ = try m.fixture.origin()
+        let url = "ssh://\(m.server.user)@127.0.0.1:\(m.server.port)\(m.fixture.remote)"
+        let prompt = "Enter passphrase for key '\(m.home.home)/.ssh/id_ed25519':"
+        let c = try TestLedger(initialize: false)
+        let env = m.environment(c.environment.merging(["LEDGER_NETWORK_TIMEOUT": "1"]) { $1 })
+        func command(_ executable: String, _ args: [String], in directory: String) -> String {
+            "clear; " + m.home.commandLine(executable, args, environment: env, in: directory) + "; echo \"[exit $?]\""
+        }
+        /// Types the passphrase at each of `prompts` prompts; the command's exit status.
+        func answer(_ term: TmuxTerminal, prompts: Int, waitFirst: Bool = false) throws -> Int32? {
+            for n in 1...prompts {
+                guard waitForPrompt(term, prompt, count: n) else { return nil }
+                if waitFirst, n == 1 { Thread.sleep(forTimeInterval: 3) }
+                try term.type("open sesame")
+                try term.send("Enter")
+            }
+            return term.waitForExit()
+        }
+
+        let term = try TmuxTerminal(command: command(LedgerBinary.path, ["clone", url, c.root], in: c.directory.path))
+        defer { term.stop() }
+        #expect(try answer(term, prompts: 1, waitFirst: true) == 0, "\(term.screen())")
+        #expect(!term.screen().contains("open sesame"))
+        try c.write("waterline/typed.json", "{}\n")
+        try term.respawn(command(LedgerBinary.path, ["sync", "--repo", c.root], in: c.directory.path))
+        #expect(try answer(term, prompts: 2) == 0, "\(term.screen())")
+        #expect(try GitCLI.run(["rev-parse", "main:waterline/typed.json"], in: m.fixture.remote).status == 0)
+
+        // git, same terminal and key.
+        let plain = m.fixture.directory.url("plain")
+        try term.respawn(command("/usr/bin/git", ["clone", "-q", url, plain], in: m.fixture.directory.path))
+        #expect(try answer(term, prompts: 1) == 0, "\(term.screen())")
+        try "{}\n".write(toFile: plain + "/waterline/git-typed.json", atomically: true, encoding: .utf8)
+        _ = try GitCLI.run(["add", "-A"], in: plain)
+        _ = try GitCLI.run(["commit", "-qm", "from git"], in: plain)
+        try term.respawn(command("/usr/bin/git", ["push", "-q"], in: plain))
+        #expect(try answer(term, prompts: 1) == 0, "\(term.screen())")
+        #expect(try GitCLI.run(["rev-parse", "main:waterline/git-typed.json"], in: m.fixture.remote).status == 0)
+    }
+
+    /// Waits (at most 30 s) until the terminal shows `text` `count` times.
+    func waitForPrompt(_ term: TmuxTerminal, _ text: String, count: Int, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        repeat {
+            if term.screen().components(separatedBy: text).count - 1 >= count { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < deadline
+        Issue.record("waited 30 s for prompt \(count), \"\(text)\"; the screen shows:\n\(term.screen())", sourceLocation: sourceLocation)
+        return false
     }
 
     /// An unknown host key: ssh refuses, ledger says which command accepts it; git refuses too.

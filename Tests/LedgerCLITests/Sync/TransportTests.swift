@@ -125,6 +125,82 @@ import Testing
         #expect(!untrusted.stderr.contains(password))
     }
 
+    /// `remote.<name>.pushurl`: fetches come from the URL, pushes go to the pushurl — here a
+    /// read-only HTTP remote (anonymous pushes refused) with pushes over a path to the same
+    /// repository, reached through an `insteadOf` rule (which git applies to a pushurl, while
+    /// `pushInsteadOf` it does not). Plain git on the same setup does the same.
+    @Test func pushesGoToThePushURL() throws {
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        let server = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("http"))
+        defer { server.stop() }
+        let url = server.url("remote.git")
+        let rules = ["url.\(fixture.directory.path)/.insteadOf": "disk:", "url./nowhere/.pushInsteadOf": "disk:", "remote.origin.pushurl": "disk:remote.git"]
+
+        let c = try TestLedger(initialize: false)
+        #expect(c.run("clone", url, c.root).status == 0)
+        try c.write("waterline/pushed.json", "{}\n")
+        let refused = c.run("sync", "--json")
+        #expect(refused.status == 3 && refused.stderr.contains("403"), "\(refused)")
+        for (key, value) in rules { try GitCLI.run(["config", key, value], in: c.root) }
+        let sync = c.run("sync", "--json")
+        #expect(sync.status == 0, "\(sync)")
+        #expect(sync.json["pushed"]?.arrayValue?.count == 1)
+        #expect(try GitCLI.run(["rev-parse", "main:waterline/pushed.json"], in: fixture.remote).status == 0)
+        let fetches = server.accessLog.filter { $0.contains("service=git-upload-pack") }.count
+        #expect(fetches >= 3, "\(server.accessLog)")
+        #expect(!server.accessLog.contains { $0.hasPrefix("POST /git/remote.git/git-receive-pack") && $0.contains(" 200") })
+
+        // git: the same settings, the same places.
+        let plain = fixture.directory.url("plain")
+        #expect(try GitCLI.run(["clone", "-q", url, plain], in: fixture.directory.path).status == 0)
+        for (key, value) in rules { try GitCLI.run(["config", key, value], in: plain) }
+        try "{}\n".write(toFile: plain + "/waterline/git-pushed.json", atomically: true, encoding: .utf8)
+        _ = try GitCLI.run(["add", "-A"], in: plain)
+        _ = try GitCLI.run(["commit", "-qm", "from git"], in: plain)
+        let push = try GitCLI.run(["push", "-q", "origin", "main"], in: plain)
+        #expect(push.status == 0, "\(push)")
+        #expect(try GitCLI.run(["rev-parse", "main:waterline/git-pushed.json"], in: fixture.remote).status == 0)
+        #expect(try GitCLI.run(["pull", "-q", "--no-rebase"], in: plain).status == 0)
+        #expect(server.accessLog.filter { $0.contains("service=git-upload-pack") }.count > fetches)
+    }
+
+    /// A push to a URL that `insteadOf` rewrites to a local path holds the remote's push lock
+    /// like a push to the path itself: while another process holds it, the sync waits (the
+    /// kernel lists it as waiting on the lock) and the remote is untouched; then it pushes.
+    @Test func aURLRewrittenToALocalPathPushesUnderTheLock() throws {
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        let c = try fixture.clone()
+        try GitCLI.run(["config", "url.\(fixture.directory.path)/.insteadOf", "disk:"], in: c.root)
+        try GitCLI.run(["config", "remote.origin.url", "disk:remote.git"], in: c.root)
+        #expect(try GitCLI.run(["ls-remote", "origin", "main"], in: c.root).status == 0)  // git follows the rule too
+        try c.write("waterline/locked.json", "{}\n")
+        let before = try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout
+
+        let lock = try FileLock(path: fixture.remote + "/ledger-push.lock")
+        let sync = try Processes.spawn(LedgerBinary.path, ["sync"], environment: c.environment, currentDirectory: c.root)
+        let waited = Self.waitsOnALock(sync.pid)
+        #expect(waited, "the sync did not wait for the push lock")
+        #expect(try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout == before)
+        lock.release()
+        let r = sync.wait()
+        #expect(r.status == 0, "\(r)")
+        #expect(try GitCLI.run(["rev-parse", "main:waterline/locked.json"], in: fixture.remote).status == 0)
+    }
+
+    /// Whether process `pid` comes to wait on a file lock (a `->` line of /proc/locks) while
+    /// it runs (at most 30 s).
+    static func waitsOnALock(_ pid: Int32) -> Bool {
+        for _ in 0..<300 {
+            let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+            if locks.split(separator: "\n").contains(where: { $0.contains("->") && $0.split(separator: " ").contains("\(pid)") }) { return true }
+            guard kill(pid, 0) == 0 else { return false }
+            usleep(100_000)
+        }
+        return false
+    }
+
     // MARK: - ssh (more in SSHTransportTests)
 
     @Test func sshThroughAgent() throws {
