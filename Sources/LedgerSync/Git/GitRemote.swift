@@ -298,7 +298,7 @@ public final class Remote {
     /// on `ledger-push.lock` in the remote: libgit2 updates their refs without a
     /// compare-and-swap, so concurrent local pushes could otherwise lose commits.
     public func push(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> PushOutcome {
-        let lock = try Self.localGitDirectory(url).map { try FileLock(path: $0 + "/ledger-push.lock") }
+        let lock = try Self.localGitDirectory(url).map { try FileLock(path: $0 + "/" + LocalRemoteLock.fileName) }
         defer { lock?.release() }
         let session = TransportSession(url: url, options: options)
         session.onTransfer = onTransfer
