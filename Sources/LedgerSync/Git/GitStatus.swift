@@ -22,7 +22,7 @@ extension Repository {
     }
 
     /// The comparison with the index described above, or nil when it does not apply.
-    func fastWorkTreeChanges(leftovers: ((String) -> Void)?) throws -> [PathChange]? {
+    func fastWorkTreeChanges(leftovers: ((String) -> Void)? = nil) throws -> [PathChange]? {
         guard let head = headCommit() else { return nil }
         var index: OpaquePointer?
         try check(git_repository_index(&index, pointer), "git_repository_index")
