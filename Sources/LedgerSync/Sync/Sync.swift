@@ -225,10 +225,12 @@ private struct Run {
         return report
     }
 
-    /// Whether a push was refused because the remote has commits this one lacks.
+    /// Whether a push was refused because the remote has commits this one lacks: libgit2's
+    /// words when it finds out before sending, a git server's ("non-fast-forward", "fetch
+    /// first") when the server does.
     static func isNonFastForward(_ reason: String) -> Bool {
         let r = reason.lowercased()
-        return r.contains("fast-forward") || r.contains("fastforward") || r.contains("fetch first")
+        return ["not present locally", "fast-forward", "fastforward", "fetch first"].contains { r.contains($0) }
     }
 
     /// Clears stale git locks in a remote on a path, holding its push lock.
