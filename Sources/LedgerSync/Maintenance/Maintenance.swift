@@ -52,11 +52,11 @@ public enum Maintenance {
     /// Maintains a remote on a path (its git directory), holding its push lock so that no
     /// ledger pushes to it meanwhile; stale git locks in it are dealt with first.
     public static func runOnRemote(gitDirectory: String, git: GitTool?, onlyIfDue: Bool) throws -> (report: Report?, removedLocks: [String]) {
-        let lock = try FileLock(path: gitDirectory + "/" + LocalRemoteLock.fileName)
-        defer { lock.release() }
-        let removed = try StaleLocks.clear(in: gitDirectory, repositoryName: "the remote \(gitDirectory)")
-        let policy = (try? Repository.open(gitDirectory)).map { MaintenancePolicy(repository: $0) } ?? .gitDefaults
-        return (try run(gitDirectory: gitDirectory, policy: policy, git: git, onlyIfDue: onlyIfDue), removed)
+        let (removed, report) = try LocalRemoteLock.withStaleLocksCleared(in: gitDirectory) {
+            let policy = (try? Repository.open(gitDirectory)).map { MaintenancePolicy(repository: $0) } ?? .gitDefaults
+            return try run(gitDirectory: gitDirectory, policy: policy, git: git, onlyIfDue: onlyIfDue)
+        }
+        return (report, removed)
     }
 
     /// How old a temporary file of libgit2's must be before it counts as abandoned, in seconds.

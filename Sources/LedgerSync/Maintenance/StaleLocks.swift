@@ -6,6 +6,16 @@ import LedgerKit
 public enum LocalRemoteLock {
     /// Its file name in the remote's git directory.
     public static let fileName = "ledger-push.lock"
+
+    /// Runs `body` holding the push lock of the remote whose git directory is `gitDirectory`,
+    /// once stale git locks there are cleared (`StaleLocks`); returns what was removed, one
+    /// sentence each, and what `body` returned.
+    static func withStaleLocksCleared<T>(in gitDirectory: String, _ body: () throws -> T) throws -> (removed: [String], result: T) {
+        let lock = try FileLock(path: gitDirectory + "/" + fileName)
+        defer { lock.release() }
+        let removed = try StaleLocks.clear(in: gitDirectory, repositoryName: "the remote \(gitDirectory)")
+        return (removed, try body())
+    }
 }
 
 /// git's lock files (`refs/heads/main.lock`, `index.lock`, …) left behind by a process that was
@@ -46,8 +56,8 @@ enum StaleLocks {
     }
 
     /// Clears the way in `gitDirectory` (named `repositoryName` in messages): waits for young
-    /// locks to be released or to turn stale, removes the stale ones and returns them (with
-    /// their age, for the report); throws when a running process keeps holding one, or when a
+    /// locks to be released or to turn stale, removes the stale ones and says so (a sentence
+    /// each, with their age); throws when a running process keeps holding one, or when a
     /// stale one cannot be removed (naming the command that removes it).
     static func clear(in gitDirectory: String, repositoryName: String) throws -> [String] {
         var locks = find(in: gitDirectory)

@@ -103,7 +103,7 @@ private struct Run {
         self.options = options
         repo = try Repository.open(store.root)
         if let operation = repo.operationInProgress {
-            throw LedgerError.invalid("git is in the middle of \(operation.name) in \(store.root) (\(repo.gitDirectory) says so); \(operation.waysOut), then sync again. Nothing was committed or pushed")
+            throw LedgerError.invalid("git is in the middle of \(operation.name) in \(store.root) (`git status` says so too): \(operation.waysOut), then sync again; nothing was committed or pushed")
         }
         guard let head = repo.headReferenceName, head.hasPrefix("refs/heads/") else {
             throw LedgerError.failure("HEAD of \(store.root) is not on a branch (a detached checkout?); run `git -C \(store.root) switch main`, then sync again")
@@ -140,7 +140,7 @@ private struct Run {
         throw LedgerError.invalid("""
             \(root) is on the branch \(branch), but ledger syncs \(target) (a branch of its own would reach no other \
             device); switch back with `git -C \(root) switch main`, after merging what \(branch) holds if you want it \
-            synced (`git -C \(root) merge \(branch)` there). Nothing was committed or pushed
+            synced (`git -C \(root) merge \(branch)` there); nothing was committed or pushed
             """)
     }
 
@@ -182,7 +182,7 @@ private struct Run {
             try validateOutgoing(from: upstream, to: head)
             if let localRemote {
                 do {
-                    report.housekeeping += try Self.clearStaleLocks(inRemote: localRemote)
+                    report.housekeeping += try LocalRemoteLock.withStaleLocksCleared(in: localRemote) {}.removed
                 } catch let e as LedgerError {
                     return try rejected(e.message, committed: committed)
                 }
@@ -231,13 +231,6 @@ private struct Run {
     static func isNonFastForward(_ reason: String) -> Bool {
         let r = reason.lowercased()
         return ["not present locally", "fast-forward", "fastforward", "fetch first"].contains { r.contains($0) }
-    }
-
-    /// Clears stale git locks in a remote on a path, holding its push lock.
-    static func clearStaleLocks(inRemote gitDirectory: String) throws -> [String] {
-        let lock = try FileLock(path: gitDirectory + "/" + LocalRemoteLock.fileName)
-        defer { lock.release() }
-        return try StaleLocks.clear(in: gitDirectory, repositoryName: "the remote \(gitDirectory)")
     }
 
     /// Repository maintenance when due: the remote on a path this sync pushed to, and this

@@ -59,7 +59,7 @@ import Testing
         let r = b.run("sync")
         #expect(r.status == 1, "\(r)")
         #expect(r.stderr.contains(operation.wayOut), "\(r)")
-        #expect(r.stderr.contains("Nothing was committed or pushed"))
+        #expect(r.stderr.contains("nothing was committed or pushed"))
         // Nothing moved: git still sees the same unfinished operation, the remote is as it was.
         #expect(FileSystem.exists(b.root + "/.git/" + operation.marker))
         #expect(try b.gitStatus() == gitBefore)
