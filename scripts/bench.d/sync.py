@@ -311,49 +311,55 @@ def newest_pack(git_dir):
 
 
 def timed_syncs(bench, h, clones, env, name, target=None):
-    """Times `ledger sync` in each of `clones` (label, path), all in device A's position at the
-    remote's last sync but one: commit a change, fetch the other device's last sync, merge,
-    push. Before every run the remote, the clones and their object stores are put back."""
+    """Times `ledger sync` in each of `clones` (label, path, its remote), all in device A's
+    position (at A's last sync; the remote one sync ahead): commit a change, fetch the other
+    device's last sync, merge, push. Before every run the remotes, the clones and their object
+    stores are put back; afterwards the reflogs forget the timed runs' commits."""
     last = h.synced
     assert last % 2 == 0, "the remote's last sync is the other device's"
     a_head, r_head = h.sha(last - 1), h.sha(last)
-    paths = [path for _, path in clones]
-    git_dirs = {path: os.path.join(path, ".git") for path in paths}
-    git_dirs[h.remote] = h.remote
+    git_dirs = {}
+    for _, path, remote in clones:
+        git_dirs[path] = os.path.join(path, ".git")
+        git_dirs[remote] = remote
     baseline = {path: objects_now(d) for path, d in git_dirs.items()}
     change, content = h.change(SYNCS + 1)
 
     def setup():
-        git("update-ref", "refs/heads/main", r_head, cwd=h.remote)
         for path, d in git_dirs.items():
             for f in objects_now(d) - baseline[path]:
                 os.unlink(f)
-        for path in paths:
+        for _, path, remote in clones:
+            git("update-ref", "refs/heads/main", r_head, cwd=remote)
             git("update-ref", "refs/heads/main", a_head, cwd=path)
             git("update-ref", "refs/remotes/origin/main", a_head, cwd=path)
             git("reset", "-q", "--hard", "main", cwd=path)
             with open(os.path.join(path, change), "wb") as f:
                 f.write(content)
 
-    bench.compare(name, [(label, [bench.ledger, "--repo", path, "sync"], {"cwd": path, "env": env}) for label, path in clones],
+    bench.compare(name, [(label, [bench.ledger, "--repo", path, "sync"], {"cwd": path, "env": env}) for label, path, _ in clones],
                   runs=5 if target else 3, setup=setup, target=target, note="commit, fetch the other device's sync, merge, push")
-    assert git_out("rev-parse", "main", cwd=h.remote) != r_head, "the timed sync did not push"
+    assert git_out("rev-parse", "main", cwd=clones[0][2]) != r_head, "the timed sync did not push"
     setup()
+    for path in git_dirs:
+        git("reflog", "expire", "--expire-unreachable=now", "--all", cwd=path)
 
 
-def fresh_clone(bench, h, env, path):
-    """A clone in device A's position (at A's last sync; the remote one sync ahead) with a single
-    pack, as a fresh clone over the network has: made with `ledger clone` the first time,
-    brought forward with a fetch later (a local clone copies the remote's packs: `git gc`)."""
-    git("update-ref", "refs/heads/main", h.sha(h.synced - 1), cwd=h.remote)
+def fresh_clone(bench, h, env, path, remote):
+    """A clone of `remote` in device A's position (at A's last sync; the remote one sync ahead)
+    with a single pack, as a fresh clone over the network has: made with `ledger clone` the
+    first time, brought forward with a fetch later (a local clone copies the remote's packs:
+    `git gc` makes them one)."""
+    git("update-ref", "refs/heads/main", h.sha(h.synced - 1), cwd=remote)
     if os.path.exists(path):
+        git("remote", "set-url", "origin", remote, cwd=path)
         git("fetch", "-q", "origin", cwd=path)
         git("update-ref", "refs/heads/main", h.sha(h.synced - 1), cwd=path)
         git("reset", "-q", "--hard", "main", cwd=path)
     else:
-        subprocess.run([bench.ledger, "clone", h.remote, path], env=env, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([bench.ledger, "clone", remote, path], env=env, check=True, stdout=subprocess.DEVNULL)
     git("gc", "-q", "--prune=now", cwd=path)
-    git("update-ref", "refs/heads/main", h.sha(h.synced), cwd=h.remote)
+    git("update-ref", "refs/heads/main", h.sha(h.synced), cwd=remote)
 
 
 def maintenance(bench):
@@ -376,15 +382,20 @@ def maintenance(bench):
         for name, path, git_dir in (("clone A", a, os.path.join(a, ".git")), ("remote", h.remote, h.remote)):
             c = count_objects(path)
             print(f"  without maintenance, {name}: {c['count']:,} loose objects, {c['packs']:,} packs, {mib(du(git_dir))}", flush=True)
-        fresh = os.path.join(work, "fresh")
-        fresh_clone(bench, h, env, fresh)
-        for path in (a, fresh, h.remote):
+        # Against a fresh clone of a maintained copy of the remote (hard links: the copy's gc
+        # leaves the original's packs alone).
+        fresh, fresh_remote = os.path.join(work, "fresh"), os.path.join(work, "remote-fresh.git")
+        subprocess.run(["cp", "-al", h.remote, fresh_remote], check=True)
+        git("gc", "-q", cwd=fresh_remote)
+        fresh_clone(bench, h, env, fresh, fresh_remote)
+        for path in (a, fresh, h.remote, fresh_remote):
             git("config", "gc.auto", "0", cwd=path)
-        timed_syncs(bench, h, [(f"ledger sync after {before:,} syncs, never maintained", a),
-                               ("ledger sync, fresh clone of the same tree", fresh)], env,
+        timed_syncs(bench, h, [(f"ledger sync after {before:,} syncs, never maintained", a, h.remote),
+                               ("ledger sync, fresh clone, maintained remote", fresh, fresh_remote)], env,
                     f"maintenance: sync {before + 1:,} without maintenance")
         for path in (a, fresh, h.remote):
             git("config", "--unset", "gc.auto", cwd=path)
+        shutil.rmtree(fresh_remote)
         h.extend_clone(through=before)  # what that sync fetched, before the remote's packs are consolidated
         # libgit2's packbuilder against git, each run on its own (hard-linked) copy of clone A's repository.
         name = f"maintenance: packing clone A after {before:,} syncs"
@@ -426,11 +437,11 @@ def maintenance(bench):
         git("gc", "-q", cwd=h.remote)
         h.generate(SYNCS)
         h.extend_clone()
-        fresh_clone(bench, h, env, fresh)
+        fresh_clone(bench, h, env, fresh, h.remote)
         for label, path in (("clone A", a), ("remote", h.remote), ("fresh clone", fresh)):
             c = count_objects(path)
             print(f"  {SINCE_MAINTENANCE} syncs after a maintenance, {label}: {c['count']:,} loose objects, {c['packs']} packs", flush=True)
-        timed_syncs(bench, h, [(f"ledger sync after {SYNCS:,} syncs", a), ("ledger sync, fresh clone of the same tree", fresh)], env,
+        timed_syncs(bench, h, [(f"ledger sync after {SYNCS:,} syncs", a, h.remote), ("ledger sync, fresh clone of the same tree", fresh, h.remote)], env,
                     f"maintenance: sync {SYNCS + 1:,}", target=1.3)
 
         # .git against what git gc reaches (the reflogs name the timed syncs' commits, removed again).
