@@ -86,7 +86,7 @@ extension DocumentChange {
 
 extension SyncReport {
     /// The `--json` form (keys documented in the README's Sync section).
-    var json: JSONValue {
+    func json(ledgerRoot: String) -> JSONValue {
         var o: JSONObject = [
             "outcome": .string(outcome.rawValue), "remote": .string(remote), "url": .string(url), "branch": .string(branch),
             "device": .object(["id": .string(device.id), "name": .string(device.name)]),
@@ -106,12 +106,16 @@ extension SyncReport {
             return .object(x)
         })
         o["reconciled"] = .array(reconciled.map(JSONValue.string))
+        o["housekeeping"] = .array(housekeeping.map(JSONValue.string))
+        o["maintenance"] = .array(maintenance.map { $0.json(ledgerRoot: ledgerRoot) })
+        o["warnings"] = .array(warnings.map(JSONValue.string))
         return .object(o)
     }
 
     /// The human report: per app, then per document.
-    func printText() {
+    func printText(ledgerRoot: String) {
         let target = "\(remote) (\(url))"
+        for note in housekeeping { Console.print(Output.sentence(note)) }
         if !localChanges.isEmpty {
             Console.print("Committed \(Output.plural(localChanges.count, "change")) on \(device.name):")
             Self.printChanges(localChanges)
@@ -131,10 +135,12 @@ extension SyncReport {
         if !pushed.isEmpty {
             Console.print("Pushed \(Output.plural(pushed.count, "change")) to \(target).")
         }
+        for m in maintenance { Console.print(m.sentence(ledgerRoot: ledgerRoot)) }
         switch outcome {
         case .upToDate: Console.print("Already in step with \(target).")
         case .synced: Console.print("In step with \(target) at \(head?.short ?? "an empty branch").")
         case .offline: Console.print("Not synced: \(localChanges.isEmpty ? "" : "your changes are committed here and safe; ")run `ledger sync` again when \(remote) can be reached.")
+        case .rejected: Console.print("Not synced: \(remote) refused the push\(localChanges.isEmpty ? "" : "; your changes are committed here and safe").")
         }
     }
 

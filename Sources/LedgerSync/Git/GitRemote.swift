@@ -459,7 +459,7 @@ public final class Remote {
     /// `insteadOf`) holds an exclusive lock on `ledger-push.lock` in it: libgit2 updates its
     /// refs without a compare-and-swap, so concurrent local pushes could otherwise lose commits.
     private func push(_ refspecs: [String], session: TransportSession) throws -> PushOutcome {
-        let lock = try Self.localGitDirectory(session.effectiveURL).map { try FileLock(path: $0 + "/ledger-push.lock") }
+        let lock = try Self.localGitDirectory(session.effectiveURL).map { try FileLock(path: $0 + "/" + LocalRemoteLock.fileName) }
         defer { lock?.release() }
         var opts = git_push_options()
         try check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
