@@ -35,3 +35,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+#if os(Linux)
+// Reminders on the Linux desktop: notifications over D-Bus, an event loop on timerfd and
+// inotify, the systemd user unit. Linux only, so the rest builds on Apple platforms too.
+package.products.append(.library(name: "LedgerRemind", targets: ["LedgerRemind"]))
+package.targets += [
+    // libdbus from the system (Debian: libdbus-1-dev); docs/DESIGN.md says why not sd-bus.
+    .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+    // Linux headers Swift's Glibc module leaves out (timerfd, clock_adjtime).
+    .systemLibrary(name: "CLinux"),
+    .target(name: "LedgerRemind", dependencies: ["LedgerKit", "CDBus", "CLinux"]),
+    .testTarget(name: "LedgerRemindTests", dependencies: ["LedgerRemind", "LedgerKit", "CLinux", "LedgerTestSupport"]),
+]
+#endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages ledger needs, with apt-get, only when something is missing.
-#   install-deps.sh build   libgit2 headers, pkg-config, git
+#   install-deps.sh build   libgit2 and libdbus headers, pkg-config, git
 #   install-deps.sh test    the above, plus what the tests' real servers and terminals use
 set -euo pipefail
 
@@ -9,12 +9,17 @@ need=()
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
-for p in libgit2-dev pkg-config git; do have_pkg "$p" || need+=("$p"); done
+for p in libgit2-dev libdbus-1-dev pkg-config git; do have_pkg "$p" || need+=("$p"); done
 if [ "$what" = test ]; then
     # sshd and ssh-agent for ssh remotes, lighttpd for smart HTTP(S) (git http-backend),
     # tmux to drive the terminal brew, jq and GNU time for the benchmarks, openssl for the test CA,
-    # lighttpd-mod-openssl for the HTTPS remote.
-    for p in openssh-server openssh-client lighttpd lighttpd-mod-openssl tmux jq openssl procps time; do have_pkg "$p" || need+=("$p"); done
+    # lighttpd-mod-openssl for the HTTPS remote, tinyproxy-bin (the proxy alone, no service) for
+    # http.proxy and https_proxy, git-filter-repo for the README's "deleting for good".
+    for p in openssh-server openssh-client lighttpd lighttpd-mod-openssl tinyproxy-bin tmux jq openssl procps time git-filter-repo; do have_pkg "$p" || need+=("$p"); done
+    # Reminders: a private session bus (dbus-daemon, dbus-send), a notification server (dunst,
+    # read back with dunstctl, which calls busctl) on an X display (Xvfb), systemd-analyze to
+    # verify the user unit.
+    for p in dbus-daemon dbus-bin dunst xvfb systemd; do have_pkg "$p" || need+=("$p"); done
     # python3 with its iCalendar parser (it reads `ledger hydrate export --ics` in the tests) runs
     # the benchmarks too. Debian's python3 takes Debian's package (pip is refused there, PEP 668).
     py=$(command -v python3 || true)

@@ -13,11 +13,12 @@ public struct LedgerCommand: ParsableCommand {
         abstract: "Personal data for Waterline, BrewGuide, Water Reminder and DotLife Moments, kept as JSON in git.",
         discussion: """
             Every command works offline; `ledger sync` is the only one that needs the network. \
-            The ledger is chosen by --repo, else $LEDGER_REPO, else $XDG_DATA_HOME/ledger.
+            The ledger is chosen by --repo, else $LEDGER_REPO, else the ledger containing the \
+            current directory, else $XDG_DATA_HOME/ledger.
             """,
         version: version,
         subcommands: [
-            InitCommand.self, CloneCommand.self, CheckCommand.self, StatusCommand.self, SyncCommand.self, MergeDriverCommand.self,
+            InitCommand.self, CloneCommand.self, CheckCommand.self, StatusCommand.self, SyncCommand.self, GcCommand.self, MergeDriverCommand.self,
             WaterlineCommand.self, BrewCommand.self, HydrateCommand.self, MomentsCommand.self,
         ]
     )

@@ -101,8 +101,29 @@ public enum LedgerSetup {
 
     /// A signature for machines without `user.name`/`user.email`: the device's host name.
     public static func fallbackSignature() -> Signature {
-        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "device"
-        return Signature(name: "ledger on \(host)", email: "ledger@\(host)")
+        Signature(name: "ledger on \(Device.hostName)", email: "ledger@\(Device.hostName)")
+    }
+
+    /// Why plain git would not run ledger's merge driver although `.gitattributes` sends
+    /// documents to it (then its `git pull` writes conflict markers into JSON), or nil when it
+    /// would. `searchPath` is the `PATH` git runs the driver's command with.
+    public static func mergeDriverProblem(in repo: Repository, searchPath: String) -> String? {
+        let attributes = (try? FileSystem.read(repo.workdir + "/.gitattributes", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let namesDriver = attributes.split(separator: "\n").contains { line in
+            !line.hasPrefix("#") && line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().contains("merge=ledger")
+        }
+        guard namesDriver else { return nil }
+        guard let command = repo.config("merge.ledger.driver") else {
+            return "it sends documents to the ledger merge driver, but git has none registered (merge.ledger.driver), so a plain `git pull` would write conflict markers into JSON; any ledger command run in this ledger registers it"
+        }
+        guard let program = command.split(separator: " ").first.map(String.init), !program.isEmpty else {
+            return "it sends documents to the ledger merge driver, but merge.ledger.driver is empty; set it with `git config merge.ledger.driver '\(mergeDriverCommand)'`"
+        }
+        let found = program.contains("/")
+            ? access(program.hasPrefix("/") ? program : repo.workdir + "/" + program, X_OK) == 0
+            : searchPath.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+        guard !found else { return nil }
+        return "it sends documents to the ledger merge driver, but git would not find \(program) (merge.ledger.driver runs `\(command)`), so a plain `git pull` would fail on documents changed on both sides; put ledger on your PATH (`make install`), or register its full path with `git config merge.ledger.driver '/path/to/ledger merge-driver %O %A %B %P'`"
     }
 }
 
@@ -119,13 +140,20 @@ public struct RepositoryStatus: Sendable {
     /// branch to compare with.
     public var ahead: Int?
     public var behind: Int?
+    /// This clone's name and id in commit messages.
+    public var device: Device
+    /// A git operation waiting for the user (a merge with conflicts, a rebase), which
+    /// `ledger sync` refuses to run through.
+    public var operation: Repository.Operation?
 
     /// Reads the status of the ledger repository at `path`.
     public static func read(at path: String) throws -> RepositoryStatus {
         let repo = try Repository.open(path)
         let branchRef = repo.headReferenceName
         let branch = branchRef.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
-        var status = RepositoryStatus(branch: branch, uncommitted: try repo.workTreeChanges().map(\.path))
+        let device = try Device.current(in: LedgerStore(gitWorkTree: path), defaultName: Device.hostName)
+        var status = RepositoryStatus(branch: branch, uncommitted: try repo.workTreeChanges().map(\.path), device: device,
+                                      operation: repo.operationInProgress)
         if let branch {
             status.remoteName = repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
             if let remote = status.remoteName {

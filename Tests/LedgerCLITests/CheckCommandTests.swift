@@ -25,6 +25,26 @@ import Testing
         #expect(lines.last?.hasSuffix(" checked: 2 errors, 2 warnings (1 fixable with `ledger check --fix`).") == true)
     }
 
+    /// An invalid value is echoed in its problem line written out: an escape sequence that
+    /// would retitle and clear the terminal, and a newline that would split the line, are shown,
+    /// not obeyed; `--json` carries the value exactly.
+    @Test func anInvalidValueIsEchoedWrittenOutOnOneLine() throws {
+        let ledger = try TestLedger()
+        let hostile = "be\u{1B}]0;pwned\u{07}\u{1B}[2J\nr"
+        let path = "waterline/presets/beer.json"
+        guard case .object(var preset)? = ledger.document(path) else { Issue.record("no beer preset"); return }
+        preset["drinkType"] = .string(hostile)
+        try ledger.write(path, CanonicalJSON.string(.object(preset)))
+        let r = try ledger.runBinary("check")
+        #expect(r.status == 1)
+        #expect(!r.stdout.utf8.contains(0x1B) && !r.stdout.utf8.contains(0x07), "no ESC or BEL byte reaches the terminal")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains(#"waterline/presets/beer.json: /drinkType: error: must be one of "beer", "wine", "liquor", "cocktail" (found "be\u001b]0;pwned\u0007\u001b[2J\nr")"#), "\(r)")
+        #expect(lines.count == 2, "one line for the problem and the tally: \(r)")
+        let json = ledger.run("check", "--json").json["problems"]?.arrayValue?.first
+        #expect(json?["message"]?.stringValue?.hasSuffix("(found \"\(hostile)\")") == true, "\(String(describing: json))")
+    }
+
     @Test func jsonReportHasTheSpecKeys() throws {
         let ledger = try TestLedger()
         try ledger.write("ledger.json", "{\n")

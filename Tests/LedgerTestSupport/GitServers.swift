@@ -29,8 +29,8 @@ public final class GitDaemonServer: @unchecked Sendable {
     public func stop() { process.stop() }
 }
 
-/// OpenSSH's sshd on a high port, with its own host key, accepting `authorizedKeys` for the
-/// current user.
+/// OpenSSH's sshd on a high port, with its own host key (ed25519, or `hostKeyType`),
+/// accepting `authorizedKeys` for the current user.
 public final class SSHServer: @unchecked Sendable {
     // @unchecked: owned by one test.
     public let port: Int
@@ -40,13 +40,13 @@ public final class SSHServer: @unchecked Sendable {
     public let user: String
     let process: BackgroundProcess
 
-    public init(directory: String, authorizedKeys: [String]) throws {
+    public init(directory: String, authorizedKeys: [String], hostKeyType: String = "ed25519") throws {
         let sshd = try Processes.require("sshd", package: "openssh-server")
         _ = try Processes.require("ssh-keygen", package: "openssh-client")
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let hostKey = directory + "/host_ed25519"
-        try SSHKeys.generate(hostKey, type: "ed25519")
+        let hostKey = directory + "/host_" + hostKeyType
+        try SSHKeys.generate(hostKey, type: hostKeyType)
         try authorizedKeys.joined(separator: "\n").appending("\n").write(toFile: directory + "/authorized_keys", atomically: true, encoding: .utf8)
         user = String(cString: getpwuid(geteuid()).pointee.pw_name)
         port = try Processes.freePort()
@@ -83,6 +83,9 @@ public final class SSHServer: @unchecked Sendable {
     /// sshd's log (why it refused a key).
     public var log: String { process.output }
 
+    /// How many ssh sessions sshd accepted so far (its `Accepted publickey` lines).
+    public var acceptedConnections: Int { log.components(separatedBy: "Accepted publickey").count - 1 }
+
     public func stop() { process.stop() }
 }
 
@@ -100,6 +103,62 @@ public enum SSHKeys {
     /// The public key line of a key pair.
     public static func publicKey(_ path: String) throws -> String {
         try String(contentsOfFile: path + ".pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// A directory that stands in for the account's own home for the programs run through it.
+///
+/// OpenSSH reads `~/.ssh` (config, keys, known_hosts) from the passwd entry's home whatever
+/// `$HOME` says, so a test of "the user's own `~/.ssh/config`" runs each command in a private
+/// mount namespace (`unshare --mount`) where this directory is bound over that home, with
+/// `HOME` pointing there too, and with no controlling terminal (`setsid`): the real account's
+/// files are never read or written. Needs root (as `make test` runs).
+public final class PrivateHome: @unchecked Sendable {
+    // @unchecked: immutable after init.
+    /// The directory, as seen from the tests.
+    public let path: String
+    /// The home directory it stands in for (what the commands see: `$HOME`, `~`).
+    public let home: String
+
+    public init(directory: String) throws {
+        _ = try Processes.require("unshare", package: "util-linux")
+        path = directory
+        home = String(cString: getpwuid(geteuid()).pointee.pw_dir)
+        try FileManager.default.createDirectory(atPath: directory + "/.ssh", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+    }
+
+    /// The path of `relative` inside the home, as the tests see it.
+    public func url(_ relative: String) -> String { path + "/" + relative }
+
+    /// Writes a file of the home (`.ssh/config`, `.gitconfig`, …) with `mode`.
+    public func write(_ relative: String, _ text: String, mode: Int = 0o600) throws {
+        try text.write(toFile: url(relative), atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url(relative))
+    }
+
+    /// Runs `executable` with this directory as the account's home, without a terminal.
+    public func run(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String) throws -> CommandResult {
+        var env = environment
+        env["HOME"] = home
+        return try Processes.run("/usr/bin/setsid", ["--wait"] + invocation(executable, arguments, in: directory), environment: env)
+    }
+
+    /// A shell command line that runs `executable` with this directory as the account's home
+    /// and exactly `environment`, on the terminal it is typed into (which stays the
+    /// controlling terminal: ssh prompts there).
+    public func commandLine(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String) -> String {
+        var env = environment
+        env["HOME"] = home
+        let words = ["/usr/bin/env", "-i"] + env.map { "\($0.key)=\($0.value)" }.sorted() + invocation(executable, arguments, in: directory)
+        return words.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
+    }
+
+    /// The command that binds this directory over the home in a private mount namespace,
+    /// then runs `executable` in `directory`.
+    private func invocation(_ executable: String, _ arguments: [String], in directory: String) -> [String] {
+        let script = #"mount --bind "$1" "$2" && cd "$3" && shift 3 && exec "$@""#
+        return ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", path, home, directory, executable] + arguments
     }
 }
 
@@ -131,12 +190,14 @@ public final class HTTPGitServer: @unchecked Sendable {
     public let port: Int
     public let tls: Bool
     let process: BackgroundProcess
+    let accessLogFile: String
 
     /// - Parameters:
     ///   - certificate: a PEM file holding the server's certificate and key (HTTPS), or nil.
     ///   - users: `name:password` lines for basic authentication of every request, or empty
     ///     for none (then the repositories must set `http.receivepack` to accept pushes).
-    public init(root: String, directory: String, certificate: String? = nil, users: [String] = []) throws {
+    ///   - loggedHeaders: request headers the access log records for each request.
+    public init(root: String, directory: String, certificate: String? = nil, users: [String] = [], loggedHeaders: [String] = []) throws {
         let lighttpd = try Processes.require("lighttpd", package: "lighttpd")
         let backend = try Processes.require("git-http-backend", package: "git")
         if certificate != nil, !FileManager.default.fileExists(atPath: "/usr/lib/lighttpd/mod_openssl.so") {
@@ -145,7 +206,11 @@ public final class HTTPGitServer: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Processes.freePort()
         tls = certificate != nil
-        var modules = ["mod_alias", "mod_cgi", "mod_setenv"]
+        accessLogFile = directory + "/access.log"
+        // The access log goes through a pipe, which lighttpd writes at once (a file it writes
+        // only now and then). Its strings take \" for a quote.
+        let headerFields = loggedHeaders.map { #" \"\#($0): %{\#($0)}i\""# }.joined()
+        var modules = ["mod_alias", "mod_cgi", "mod_setenv", "mod_accesslog"]
         if certificate != nil { modules.append("mod_openssl") }
         if !users.isEmpty { modules += ["mod_auth", "mod_authn_file"] }
         var config = """
@@ -155,6 +220,8 @@ public final class HTTPGitServer: @unchecked Sendable {
             server.document-root = "\(directory)"
             server.errorlog = "\(directory)/error.log"
             server.max-request-size = 0
+            accesslog.filename = "|exec cat >> \(accessLogFile)"
+            accesslog.format = "%r %>s\(headerFields)"
             alias.url = ("/git" => "\(backend)")
             $HTTP["url"] =~ "^/git" {
                 cgi.assign = ("" => "")
@@ -191,6 +258,58 @@ public final class HTTPGitServer: @unchecked Sendable {
         "\(tls ? "https" : "http")://\(credentials.map { $0 + "@" } ?? "")127.0.0.1:\(port)/git/\(name)"
     }
 
+    /// The access log: one line per request, `METHOD PATH PROTOCOL STATUS` and the logged
+    /// headers as `"Name: value"` (`-` when absent).
+    public var accessLog: [String] {
+        ((try? String(contentsOfFile: accessLogFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    public func stop() { process.stop() }
+}
+
+/// tinyproxy, an HTTP proxy on 127.0.0.1 (plain requests for http:// URLs, CONNECT tunnels
+/// for https://), which logs every request it forwards.
+public final class HTTPProxy: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    public let port: Int
+    let logFile: String
+    let process: BackgroundProcess
+
+    public init(directory: String) throws {
+        let tinyproxy = try Processes.require("tinyproxy", package: "tinyproxy-bin")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        port = try Processes.freePort()
+        logFile = directory + "/tinyproxy.log"
+        try """
+            Port \(port)
+            Listen 127.0.0.1
+            Allow 127.0.0.1
+            Timeout 60
+            MaxClients 20
+            LogFile "\(logFile)"
+            LogLevel Connect
+            DisableViaHeader Yes
+
+            """.write(toFile: directory + "/tinyproxy.conf", atomically: true, encoding: .utf8)
+        process = try BackgroundProcess(tinyproxy, ["-d", "-c", directory + "/tinyproxy.conf"], log: directory + "/tinyproxy.out")
+        guard Processes.waitForPort(port) else {
+            process.stop()
+            throw LedgerError.failure("tinyproxy did not start: \(process.output)")
+        }
+    }
+
+    /// The proxy's URL.
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    /// The requests it forwarded so far, from its log: `GET http://127.0.0.1:PORT/…`,
+    /// `CONNECT 127.0.0.1:PORT`, each followed by the protocol.
+    public var requests: [String] {
+        let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { line in
+            line.range(of: #"Request \(file descriptor [0-9]+\): "#, options: .regularExpression).map { String(line[$0.upperBound...]) }
+        }
+    }
+
     public func stop() { process.stop() }
 }
 
@@ -201,7 +320,10 @@ public struct TestCertificateAuthority: Sendable {
     /// The server's certificate and key in one PEM file (for lighttpd).
     public let serverPEM: String
 
-    public init(directory: String) throws {
+    /// - Parameters:
+    ///   - caKey: the CA's key type, `ec` (P-256) or `ed25519`.
+    ///   - ipOnly: the server certificate names 127.0.0.1 only as an IP address (no DNS name).
+    public init(directory: String, caKey: String = "ec", ipOnly: Bool = false) throws {
         let openssl = try Processes.require("openssl", package: "openssl")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         func run(_ args: [String]) throws {
@@ -209,14 +331,15 @@ public struct TestCertificateAuthority: Sendable {
             guard r.status == 0 else { throw LedgerError.failure("openssl \(args.first ?? "") failed: \(r)") }
         }
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try run(["req", "-x509", "-new"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=ledger test CA",
+        let caNew = caKey == "ed25519" ? ["-newkey", "ed25519", "-nodes"] : ec
+        try run(["req", "-x509", "-new"] + caNew + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=ledger test CA",
                  "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
-        try run(["req", "-new"] + ec + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"])
+        try run(["req", "-new"] + ec + ["-keyout", "server.key", "-out", "server.csr", "-subj", ipOnly ? "/CN=ledger test server" : "/CN=127.0.0.1"])
         try """
             basicConstraints = CA:FALSE
             keyUsage = digitalSignature, keyAgreement
             extendedKeyUsage = serverAuth
-            subjectAltName = DNS:127.0.0.1, DNS:localhost, IP:127.0.0.1
+            subjectAltName = \(ipOnly ? "IP:127.0.0.1" : "DNS:127.0.0.1, DNS:localhost, IP:127.0.0.1")
 
             """.write(toFile: directory + "/server.ext", atomically: true, encoding: .utf8)
         try run(["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt",

@@ -16,3 +16,7 @@ step ledger brew recipe duplicate v60-starter --name "Demo V60"
 step_may_fail ledger brew recipe edit "Demo V60" --yield 320
 step ledger brew recipe edit "Demo V60" --dose 19 --yield 320 --scale-steps --temp 92
 step ledger brew plan "Demo V60" --dose 16
+printf "\n# the drawdown's target finish follows each recipe's timers: Light roast blooms 50 s, so 3:05–3:35\n"
+step ledger brew recipe show "Light roast"
+printf '\n# deleting a recipe or a log asks first (--yes for scripts); the deletion syncs like any change\n'
+step ledger brew recipe delete "Demo V60" --yes

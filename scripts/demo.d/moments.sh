@@ -15,9 +15,16 @@ step ledger moments add --photo "$work/window.png"
 step ledger moments today
 printf '\n# an hour without experiences offers the command that adds one to it\n'
 step ledger moments show 2026-11-17T08
+printf '\n# a moment taken back: deleted by the path add printed (or its id: show --ids lists them)\n'
+taken=$(ledger moments add "a note to take back" --json | sed -n 's/^  "path": "\(.*\)",$/\1/p')
+step ledger moments show 2026-11-21T23 --ids
+step ledger moments delete "$taken"
 step ledger moments template
 step ledger moments template set "Grateful for [experience], [moment]."
 step ledger moments add "a letter from an old friend"
 step_may_fail ledger moments template set "Grateful for everything"
+printf '\n# a template broken by hand stops a capture, which names the fix; reset is that fix\n'
+sed -i 's/"sentenceTemplate": ".*"/"sentenceTemplate": "Thanks"/' "$LEDGER_REPO/moments/settings.json"
+step_may_fail ledger moments add "tea"
 step ledger moments template reset
 step ledger moments show 2026-11-21T22 --json

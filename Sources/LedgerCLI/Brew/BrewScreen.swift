@@ -1,7 +1,12 @@
 import LedgerKit
 
 /// Draws a `BrewFlow` as lines of text for a terminal of any size (made for 80 × 24, fine
-/// without colour): what a brewer must read from a step away is in a five-row block font.
+/// without colour): what a brewer must read from a step away — the step's words, the scale
+/// reading and the countdown — is in large type (`BigText`), as large as the terminal allows.
+///
+/// Every value from a document (recipe and step names, instructions, notes) is shown, never
+/// obeyed: each line goes through `TerminalText`, so a control character in a hand-edited
+/// file appears as `\u001b`; the only escape sequences written are the screen's own.
 struct BrewScreen {
     var rows = 24
     var columns = 80
@@ -12,38 +17,43 @@ struct BrewScreen {
 
     /// The screen for `flow` at `now`: exactly `rows` lines, none wider than `columns`.
     func lines(_ flow: BrewFlow, at now: Timestamp) -> [String] {
-        var body: [Line]
         var footer: [Line]
         switch flow.phase {
         case .confirm where flow.dialog == .chooseRecipe:
-            body = recipeChoices(flow)
             footer = [Line("  Press the number of the recipe to brew", .reverse), Line("  any other key: keep \(flow.plan.recipeName)")]
-        case .confirm:
-            body = confirmBody(flow)
-            footer = confirmFooter(flow)
-        case .brewing:
-            body = brewingBody(flow, now)
-            footer = brewingFooter(flow, now)
-        case .finished, .done:
-            body = finishedBody(flow)
-            footer = finishedFooter(flow)
+        case .confirm: footer = confirmFooter(flow)
+        case .brewing: footer = brewingFooter(flow, now)
+        case .finished, .done: footer = finishedFooter(flow)
         }
-        if flow.dialog == .resumeOffer, let p = flow.progress {
-            footer = [
-                Line("A brew is in progress: \(p.plan.recipeName), " + (p.isFinished ? "finished, not saved yet" : "step \(p.stepIndex + 1) of \(p.plan.steps.count)")
-                     + ", started \(BrewText.when(p.startedAt)).", .bold),
-                Line("[enter] Resume it   [d] Discard it and start over   [q] Quit (it stays in progress)"),
-            ]
+        if flow.dialog == .resumeOffer, let p = flow.progress { footer = resumeOffer(flow, p) }
+        let available = max(0, rows - 2 - 2 - footer.count - 1)
+        var body: [Line]
+        switch flow.phase {
+        case .confirm where flow.dialog == .chooseRecipe: body = recipeChoices(flow)
+        case .confirm: body = confirmBody(flow)
+        case .brewing: body = brewingBody(flow, now, rows: available)
+        case .finished, .done: body = finishedBody(flow)
         }
         let message = flow.message(at: now).map { Line("» " + $0, .bold) } ?? Line("")
         let header = headerLine(flow, now)
         let rule = Line(String(repeating: unicode ? "─" : "-", count: max(0, columns)), .dim)
-        let available = max(0, rows - 2 - 2 - footer.count - 1)
         if body.count > available { body = Array(body.prefix(available)) }
         var out = [header, rule] + body
         while out.count < rows - footer.count - 2 { out.append(Line("")) }
         out += [rule] + footer + [message]
         return out.prefix(rows).map(render)
+    }
+
+    /// The offer to resume a brew in progress: what it is, how long it was left, the keys.
+    func resumeOffer(_ flow: BrewFlow, _ p: BrewProgress) -> [Line] {
+        var out = [Line("A brew is in progress: \(p.plan.recipeName), " + (p.isFinished ? "finished, not saved yet" : "step \(p.stepIndex + 1) of \(p.plan.steps.count)")
+                        + ", started \(BrewText.when(p.startedAt)).", .bold)]
+        if let away = flow.leftFor {
+            out.append(Line("It was left \(BrewFormat.duration(away)) ago" + (p.isFinished ? "." : "; the time away is not counted.")))
+        }
+        out.append(Line("[enter] Resume it   [d] Discard it and start over   [q] Quit (it stays in progress)"))
+        if let fresh = flow.startOver?.recipe { out.append(Line("Starting over brews \(fresh.name).", .dim)) }
+        return out
     }
 
     // MARK: - Header
@@ -88,16 +98,25 @@ struct BrewScreen {
         return out
     }
 
+    /// The recipes to change to, as `brew recipes` lists them: invalid ones marked `!` with
+    /// their first problem (choosing one says why it cannot be brewed).
     func recipeChoices(_ flow: BrewFlow) -> [Line] {
         var out = [Line("  Change recipe", .bold), Line("")]
-        for (i, r) in flow.choices.prefix(9).enumerated() {
-            let mark = r.id == flow.plan.recipeId ? "*" : " "
-            let detail = "\(BrewFormat.dose(r.defaultDose)) · \(BrewFormat.grams(r.defaultTargetYield)) · \(BrewFormat.temperature(r.defaultWaterTemperature)) · \(r.defaultGrindLabel.rawValue)"
-            out.append(Line(" \(mark)[\(i + 1)] " + BrewText.pad(BrewText.truncate(r.name + (r.isStarter ? " (starter)" : ""), 34), 34) + "  " + detail))
+        for (i, e) in flow.choices.prefix(9).enumerated() {
+            let mark = e.id == flow.plan.recipeId ? "*" : e.isValid ? " " : "!"
+            let name = BrewText.pad(BrewText.truncate(BrewText.shown(e.name) + (e.isStarter ? " (starter)" : ""), 34), 34)
+            let detail = e.recipe.map { r in
+                "\(BrewFormat.dose(r.defaultDose)) · \(BrewFormat.grams(r.defaultTargetYield)) · \(BrewFormat.temperature(r.defaultWaterTemperature)) · \(r.defaultGrindLabel.rawValue)"
+            } ?? "INVALID: " + BrewCommand.Recipes.describe(e.problems.first)
+            out.append(Line(" \(mark)[\(i + 1)] " + name + "  " + detail))
         }
         if flow.choices.count > 9 {
             out.append(Line(""))
             out.append(Line("  and \(flow.choices.count - 9) more: quit (q) and run `ledger brew start NAME`", .dim))
+        }
+        if flow.choices.contains(where: { !$0.isValid }) {
+            out.append(Line(""))
+            out.append(Line("  ! invalid: it cannot be brewed until fixed (`ledger brew recipe edit ID --editor`)", .dim))
         }
         return out
     }
@@ -113,44 +132,53 @@ struct BrewScreen {
 
     // MARK: - Brewing
 
-    func brewingBody(_ flow: BrewFlow, _ now: Timestamp) -> [Line] {
+    /// The step in large type as far as `rows` allow: its words, then the scale reading to
+    /// reach and the countdown; the same in small text, the state of the timer and the next step.
+    func brewingBody(_ flow: BrewFlow, _ now: Timestamp, rows: Int) -> [Line] {
         let p = flow.progress!
         let step = p.currentStep
-        var out = [Line("  " + step.headline, .bold)]
-        out.append(Line(step.instruction.map { "  " + $0 } ?? ""))
-        out.append(Line(""))
-        // The big band: the scale reading to reach on the left, the countdown on the right.
+        let caption = Line("  " + step.headline, .bold)
+        let instruction = step.instruction.map { [Line("  " + $0)] } ?? []
         let quantity = step.kind.addsWater ? BrewFormat.number(step.totalWater) : ""
         let remaining = p.remainingSeconds(at: now)
         let timer = remaining.map(BrewFormat.clock) ?? ""
-        let useBig = rows >= 20 && columns >= 60
-        if useBig {
-            let leftBig = BigText.render(quantity, unicode: unicode)
-            let rightBig = BigText.render(timer, unicode: unicode)
+        // The scale reading to reach on the left, the countdown on the right.
+        var bigNumbers: [Line] = []
+        var smallNumbers: [Line] = []
+        if !quantity.isEmpty || !timer.isEmpty {
             let leftWidth = max(0, (columns - 4) / 2)
-            for i in 0..<BigText.height {
-                out.append(Line("  " + BrewText.pad(leftBig[i], leftWidth) + rightBig[i]))
+            if columns >= 60 {
+                let leftBig = BigText.render(quantity, unicode: unicode)
+                let rightBig = BigText.render(timer, unicode: unicode)
+                bigNumbers = (0..<BigText.height).map { Line("  " + BrewText.pad(leftBig[$0], leftWidth) + rightBig[$0]) }
+                bigNumbers.append(Line("  " + BrewText.pad(step.kind.addsWater ? "g on the scale (pour \(BrewFormat.grams(step.water)))" : "", leftWidth)
+                                       + (remaining.map { "\(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? "")))
+                bigNumbers.insert(Line(""), at: 0)
             }
-            out.append(Line("  " + BrewText.pad(step.kind.addsWater ? "g on the scale (pour \(BrewFormat.grams(step.water)))" : "", leftWidth)
-                            + (remaining.map { "\(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? "")))
-        } else {
-            out.append(Line("  " + (step.kind.addsWater ? "Scale: \(BrewFormat.grams(step.totalWater)) (pour \(BrewFormat.grams(step.water)))   " : "")
-                            + (remaining.map { "Timer: \(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? "")))
+            smallNumbers = [Line("  " + (step.kind.addsWater ? "Scale: \(BrewFormat.grams(step.totalWater)) (pour \(BrewFormat.grams(step.water)))   " : "")
+                                 + (remaining.map { "Timer: \(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? ""))]
         }
-        out.append(Line(""))
+        let status: Line
         if p.isPaused {
-            out.append(Line("  PAUSED — press p to resume", .reverse))
+            status = Line("  PAUSED — press p to resume", .reverse)
         } else if p.isReady(at: now) {
-            out.append(Line("  READY — press enter for the next step", .reverse))
+            status = Line("  READY — press enter for the next step", .reverse)
         } else if let remaining, let total = step.timerSeconds, total > 0 {
-            out.append(Line("  " + progressBar(Double(total - remaining) / Double(total), width: min(50, columns - 6))))
+            status = Line("  " + progressBar(Double(total - remaining) / Double(total), width: min(50, columns - 6)))
         } else {
-            out.append(Line("  Press enter when done", .dim))
+            status = Line("  Press enter when done", .dim)
         }
-        out.append(Line(""))
-        let next = p.isLastStep ? "Next: the brew is complete" : "Next: " + p.plan.steps[p.stepIndex + 1].headline
-        out.append(Line("  " + next, .dim))
-        return out
+        let next = Line("  " + (p.isLastStep ? "Next: the brew is complete" : "Next: " + p.plan.steps[p.stepIndex + 1].headline), .dim)
+        // The step's words in large type, when the font can draw them on at most three lines.
+        let words = (BigText.words(step.headline, width: columns - 4, maxLines: 3, unicode: unicode) ?? []).map { Line("  " + $0, .bold) }
+        let blank = [Line("")]
+        let layouts: [[Line]] = [
+            words + [caption] + instruction + bigNumbers + blank + [status] + [next],
+            words + [caption] + instruction + smallNumbers + [status] + [next],
+            [caption] + instruction + bigNumbers + blank + [status] + blank + [next],
+            [caption] + instruction + smallNumbers + [status] + [next],
+        ]
+        return layouts.first { $0.count <= rows } ?? layouts.last!
     }
 
     func brewingFooter(_ flow: BrewFlow, _ now: Timestamp) -> [Line] {
@@ -185,11 +213,11 @@ struct BrewScreen {
         ]
         let noteWidth = max(20, columns - 20)
         if case .note(let field) = flow.dialog {
-            let wrapped = wrap(field.text + (unicode ? "▏" : "_"), width: noteWidth)
+            let wrapped = wrap(BrewText.shown(field.text) + (unicode ? "▏" : "_"), width: noteWidth)
             out.append(Line("  Note    (\(field.text.count)/\(BrewLog.maximumNoteLength))  " + wrapped[0], .reverse))
             out += wrapped.dropFirst().prefix(4).map { Line(String(repeating: " ", count: 18) + $0, .reverse) }
         } else {
-            let wrapped = wrap(p.note ?? "—", width: noteWidth)
+            let wrapped = wrap(BrewText.shown(p.note ?? "—"), width: noteWidth)
             out.append(Line("  Note    [n]   " + wrapped[0]))
             out += wrapped.dropFirst().prefix(4).map { Line(String(repeating: " ", count: 16) + $0) }
         }
@@ -258,8 +286,10 @@ struct BrewScreen {
     /// Stand-ins for the few non-ASCII characters used, on terminals that are not UTF-8.
     static let ascii: [(String, String)] = [("—", "-"), ("–", "-"), ("·", "|"), ("°C", "C"), ("…", "..."), ("»", ">"), ("─", "-")]
 
+    /// One line of the screen: its text shown safely, fitted to the width, then emphasised
+    /// with the screen's own escape sequences on a colour terminal.
     func render(_ line: Line) -> String {
-        var text = line.text
+        var text = BrewText.shown(line.text)
         if !unicode { for (u, a) in Self.ascii { text = text.replacingOccurrences(of: u, with: a) } }
         text = BrewText.truncate(text, columns)
         if !unicode { text = text.replacingOccurrences(of: "…", with: "~") }
@@ -270,38 +300,6 @@ struct BrewScreen {
         case .dim: return "\u{1B}[2m" + text + "\u{1B}[0m"
         case .reverse: return "\u{1B}[7m" + text + "\u{1B}[0m"
         }
-    }
-}
-
-/// A five-row block font for digits, `:`, `.` and `-`.
-enum BigText {
-    static let height = 5
-
-    static let glyphs: [Character: [String]] = [
-        "0": [" ███ ", "█   █", "█   █", "█   █", " ███ "],
-        "1": ["  █  ", " ██  ", "  █  ", "  █  ", " ███ "],
-        "2": [" ███ ", "█   █", "  ██ ", " █   ", "█████"],
-        "3": ["████ ", "    █", " ███ ", "    █", "████ "],
-        "4": ["█   █", "█   █", "█████", "    █", "    █"],
-        "5": ["█████", "█    ", "████ ", "    █", "████ "],
-        "6": [" ███ ", "█    ", "████ ", "█   █", " ███ "],
-        "7": ["█████", "    █", "   █ ", "  █  ", "  █  "],
-        "8": [" ███ ", "█   █", " ███ ", "█   █", " ███ "],
-        "9": [" ███ ", "█   █", " ████", "    █", " ███ "],
-        ":": [" ", "█", " ", "█", " "],
-        ".": [" ", " ", " ", " ", "█"],
-        "-": ["   ", "   ", "███", "   ", "   "],
-        " ": ["  ", "  ", "  ", "  ", "  "],
-    ]
-
-    /// The five rows of `text` (characters without a glyph are left out).
-    static func render(_ text: String, unicode: Bool) -> [String] {
-        var rows = [String](repeating: "", count: height)
-        for c in text {
-            guard let g = glyphs[c] else { continue }
-            for i in 0..<height { rows[i] += (rows[i].isEmpty ? "" : " ") + g[i] }
-        }
-        return unicode ? rows : rows.map { $0.replacingOccurrences(of: "█", with: "#") }
     }
 }
 

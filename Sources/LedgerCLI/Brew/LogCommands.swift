@@ -1,70 +1,120 @@
 import ArgumentParser
 import LedgerKit
 
-/// `ledger brew logs [--recipe REF] [--limit N] [--json]`
-struct LogsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "logs",
-        abstract: "List brew logs in chronological order (the most recent last).")
+extension BrewCommand {
+    /// `ledger brew save [REF] [--dose G] [--yield G] [--temp C] [--grind L] --rating N [--tag T] [--note TEXT]`
+    struct Save: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "save",
+            abstract: "Log a brew without the terminal brew: rating 1–5, optional taste tag and note; prints the adjustment hint.",
+            discussion: """
+                The recipe and inputs default to the last selected recipe and its remembered inputs (see \
+                `brew plan`). Give both --dose and --yield to log a brew made at its own ratio.
+                """)
 
-    @Option(help: ArgumentHelp("Only the logs of this recipe (id, unique id prefix or name).", valueName: "ref"))
-    var recipe: String?
+        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name (default: the last selected).", valueName: "ref"))
+        var recipe: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only the N most recent logs.", valueName: "n"))
-    var limit: Int?
+        @OptionGroup var inputs: BrewInputOptions
 
-    @Flag(help: "Print the logs as JSON.")
-    var json = false
+        @Option(parsing: .unconditional, help: ArgumentHelp("How it turned out, 1 to 5.", valueName: "n"))
+        var rating: Int
 
-    @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("Taste tag: too-bitter, too-sour, too-weak, too-strong or perfect.", valueName: "tag"))
+        var tag: String?
 
-    func run() throws {
-        if let limit, limit < 1 { throw LedgerError.usage("--limit must be 1 or more (found \(limit))") }
-        let env = try global.environment()
-        // A deleted recipe's logs remain: its id is accepted even when no recipe has it now.
-        let recipeID = try recipe.map { ref -> String in
-            do {
-                return try RecipeLibrary(store: env.store).resolve(ref).id
-            } catch let e as LedgerError where e.code == .notFound && DocumentID.isValid(ref.lowercased()) {
-                return ref.lowercased()
+        @Option(help: ArgumentHelp("A short note, at most 280 characters.", valueName: "text"))
+        var note: String?
+
+        @Option(help: ArgumentHelp("When the brew was made, if not now: 07:30, 2026-11-21T07:30 or a timestamp with its offset.", valueName: "time"))
+        var at: String?
+
+        @Flag(help: "Print the saved log as JSON.")
+        var json = false
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            if let problem = BrewLog.ratingProblem(rating) { throw LedgerError.usage("--rating: " + problem) }
+            if let note, let problem = BrewLog.noteProblem(note) { throw LedgerError.usage("--note: " + problem) }
+            var record = BrewStore.BrewRecord(rating: rating)
+            record.tasteTag = try tag.map(BrewArguments.tag)
+            record.inputs = try inputs.inputs(exclusive: false)
+            (record.recipe, record.resetInputs, record.note) = (recipe, inputs.reset, note)
+            let env = try global.environment()
+            record.brewedAt = try at.map { try TimeArgument.parse($0, option: "--at", clock: env.clock) }
+            let logged = try BrewStore(env.store).logBrew(record, now: env.now, ids: env.ids)
+            let log = logged.log
+            if let notice = logged.notice { Console.error("ledger: " + notice) }
+            if json {
+                guard case .object(var o) = BrewJSON.log(log) else { return }
+                o["warnings"] = .array(logged.warnings.map(JSONValue.string))
+                Output.json(.object(o))
+                return
+            }
+            for w in logged.warnings { Console.print(Style.yellow("! " + w)) }
+            Console.print("Saved brew log \(log.id): " + BrewText.summary(log) + ".")
+            if let t = log.tasteTag { Console.print(BrewText.hint(t)) }
+        }
+    }
+
+    /// `ledger brew logs [--recipe REF] [--limit N] [--json]`
+    struct Logs: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "logs",
+            abstract: "List brew logs in chronological order (the most recent last).")
+
+        @Option(help: ArgumentHelp("Only the logs of this recipe (id, unique id prefix or name).", valueName: "ref"))
+        var recipe: String?
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("Only the N most recent logs.", valueName: "n"))
+        var limit: Int?
+
+        @Flag(help: "Print the logs as JSON.")
+        var json = false
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            if let limit, limit < 1 { throw LedgerError.usage("--limit must be 1 or more (found \(limit))") }
+            let env = try global.environment()
+            let brew = BrewStore(env.store)
+            let logs = try brew.logs(recipe: recipe, limit: limit)
+            if json {
+                Output.json(.array(logs.map(BrewJSON.log)))
+                return
+            }
+            guard !logs.isEmpty else {
+                Console.print(recipe == nil ? "No brew logs yet; log one with `ledger brew save --rating N` or `ledger brew start`."
+                    : "No brew logs of that recipe yet.")
+                return
+            }
+            let nameWidth = min(28, max(6, logs.map { BrewText.shown($0.recipeName).count }.max() ?? 0))
+            Console.print(Style.dim("DATE              RATING  " + BrewText.pad("RECIPE", nameWidth) + "    DOSE   YIELD  TAG         ID"))
+            for log in logs {
+                Console.print(BrewText.when(log.timestamp) + "  " + "\(log.rating)/5   " + "  "
+                              + BrewText.pad(BrewText.truncate(BrewText.shown(log.recipeName), nameWidth), nameWidth) + "  "
+                              + BrewText.left(BrewFormat.dose(log.dose), 6) + "  " + BrewText.left(BrewFormat.grams(log.targetYield), 6) + "  "
+                              + BrewText.pad(log.tasteTag?.title ?? "", 10) + "  " + log.id)
+            }
+            if limit == nil || logs.count < limit! {
+                Console.print(Style.dim(Output.plural(logs.count, "log")))
+            } else {
+                Console.print(Style.dim("the \(Output.plural(logs.count, "most recent log", "most recent logs")) of \(Output.count(try brew.logCount()))"))
             }
         }
-        let book = BrewLogBook(store: env.store)
-        let logs = try book.logs(recipeID: recipeID, limit: limit)
-        if json {
-            Output.json(.array(logs.map(LogText.json)))
-            return
-        }
-        guard !logs.isEmpty else {
-            Console.print(recipeID == nil ? "No brew logs yet; log one with `ledger brew save --rating N` or `ledger brew start`."
-                : "No brew logs of that recipe yet.")
-            return
-        }
-        let nameWidth = min(28, max(6, logs.map(\.recipeName.count).max() ?? 0))
-        Console.print(Style.dim("DATE              RATING  " + BrewText.pad("RECIPE", nameWidth) + "    DOSE   YIELD  TAG         ID"))
-        for log in logs {
-            Console.print(BrewText.when(log.timestamp) + "  " + "\(log.rating)/5   " + "  "
-                          + BrewText.pad(BrewText.truncate(log.recipeName, nameWidth), nameWidth) + "  "
-                          + BrewText.left(BrewFormat.dose(log.dose), 6) + "  " + BrewText.left(BrewFormat.grams(log.targetYield), 6) + "  "
-                          + BrewText.pad(log.tasteTag?.title ?? "", 10) + "  " + log.id)
-        }
-        if limit == nil || logs.count < limit! {
-            Console.print(Style.dim(Output.plural(logs.count, "log")))
-        } else {
-            Console.print(Style.dim("the \(Output.plural(logs.count, "most recent log", "most recent logs")) of \(Output.count(try book.count()))"))
-        }
+    }
+
+    /// `ledger brew log show|delete ID`
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "log",
+            abstract: "Show or delete one brew log (ID: an id or a unique prefix).",
+            subcommands: [Show.self, Delete.self])
     }
 }
 
-/// `ledger brew log show|delete ID`
-struct LogCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "log",
-        abstract: "Show or delete one brew log (ID: an id or a unique prefix).",
-        subcommands: [Show.self, Delete.self])
-}
-
-extension LogCommand {
+extension BrewCommand.Log {
     /// `ledger brew log show ID [--json]`
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a brew log.")
@@ -79,10 +129,10 @@ extension LogCommand {
 
         func run() throws {
             let env = try global.environment()
-            let repo = env.store.repository(BrewLog.self)
-            let log = try repo.load(id: try repo.resolve(id, describe: "brew log"))
+            let brew = BrewStore(env.store)
+            let log = try brew.log(id: brew.logID(id))
             if json {
-                Output.json(LogText.json(log))
+                Output.json(BrewJSON.log(log))
                 return
             }
             let offset = Timestamp.formatOffset(log.timestamp.utcOffsetSeconds)
@@ -115,36 +165,17 @@ extension LogCommand {
 
         func run() throws {
             let env = try global.environment()
-            let repo = env.store.repository(BrewLog.self)
-            let resolved = try repo.resolve(id, describe: "brew log")
+            let brew = BrewStore(env.store)
+            let resolved = try brew.logID(id)
             // An invalid log can still be deleted; it is then described by its id alone.
-            let what = (try? repo.load(id: resolved)).map { "the brew log of \(BrewText.when($0.timestamp)) (\($0.recipeName), \($0.rating)/5)" }
+            let what = (try? brew.log(id: resolved)).map { "the brew log of \(BrewText.when($0.timestamp)) (\($0.recipeName), \($0.rating)/5)" }
                 ?? "the brew log \(resolved)"
             guard try Console.confirm("Delete \(what)?", action: "Deleting \(what)", yes: yes) else {
                 Console.print("Kept \(what).")
                 return
             }
-            try env.store.withWriterLock { try repo.delete(id: resolved) }
+            try brew.deleteLog(id: resolved)
             Console.print("Deleted \(what).")
         }
-    }
-}
-
-/// How brew logs are described.
-enum LogText {
-    /// "V60 starter · 20.0 g · 333 g · 1:16.7 · 94 °C · medium · rated 4/5 · too sour".
-    static func summary(_ log: BrewLog) -> String {
-        var parts = [log.recipeName, BrewFormat.dose(log.dose), BrewFormat.grams(log.targetYield), BrewFormat.ratio(log.ratio),
-                     BrewFormat.temperature(log.waterTemperature), log.grindLabel.rawValue, "rated \(log.rating)/5"]
-        if let t = log.tasteTag { parts.append(t.title) }
-        return parts.joined(separator: " · ")
-    }
-
-    /// The log's JSON with its ratio and hint.
-    static func json(_ log: BrewLog) -> JSONValue {
-        guard case .object(var o) = log.json else { return log.json }
-        o["ratio"] = .number(log.ratio)
-        o["hint"] = log.hint.map(JSONValue.string) ?? .null
-        return .object(o)
     }
 }

@@ -41,9 +41,13 @@ struct CheckCommand: ParsableCommand {
             return String(p.dropFirst(store.root.count + 1))
         }
         let checker = Checker(store: store, useCache: !noCache)
-        let report = try fix
+        var report = try fix
             ? store.withWriterLock { try checker.check(scope: scope.isEmpty ? nil : scope, fix: true) }
             : checker.check(scope: scope.isEmpty ? nil : scope)
+        if scope.isEmpty, let repo = try? Repository.open(store.root),
+           let problem = LedgerSetup.mergeDriverProblem(in: repo, searchPath: ctx.environment["PATH"] ?? "") {
+            report.problems.insert(Problem(".gitattributes", .warning(.root, problem)), at: 0)
+        }
         if json {
             Output.json([
                 ("errors", .number(Double(report.errorCount))), ("warnings", .number(Double(report.warningCount))),
@@ -75,7 +79,10 @@ struct CheckCommand: ParsableCommand {
             var dir = first
             while dir.count > 1 {
                 let candidate = GlobalOptions.store(at: dir)
-                if candidate.exists, FileSystem.exists(dir + "/.git") { return candidate }  // reported, not refused
+                if candidate.exists, FileSystem.exists(dir + "/.git") {  // reported, not refused
+                    GlobalOptions.housekeep(candidate)
+                    return candidate
+                }
                 dir = (dir as NSString).deletingLastPathComponent
             }
         }

@@ -22,7 +22,7 @@ enum StatusBoard {
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "One screen about the ledger: each app's state, and what is not yet committed or synced.")
+        abstract: "One screen about the ledger: this device's name, each app's state, and what is not yet committed or synced.")
 
     @Flag(help: "Print the status as JSON.")
     var json = false
@@ -39,17 +39,22 @@ struct StatusCommand: ParsableCommand {
             sync["remote"] = git.remoteURL.map(JSONValue.string) ?? .null
             sync["ahead"] = git.ahead.map { .number(Double($0)) } ?? .null
             sync["behind"] = git.behind.map { .number(Double($0)) } ?? .null
-            var o: JSONObject = ["path": .string(env.store.root), "sync": .object(sync)]
+            sync["gitOperation"] = git.operation.map { .string($0.name) } ?? .null
+            var o: JSONObject = ["path": .string(env.store.root), "sync": .object(sync),
+                                 "device": .object(["id": .string(git.device.id), "name": .string(git.device.name)])]
             for a in apps { o[a.app.rawValue] = .object(a.json) }
             Output.json(.object(o))
             return
         }
-        Console.print(Style.bold("ledger") + " at \(env.store.root)")
+        Console.print(Style.bold("ledger") + " at \(env.store.root), device \(git.device.name)")
         for a in apps {
             Console.print("  " + a.app.title.padding(toLength: 16, withPad: " ", startingAt: 0) + a.summary)
         }
         Console.print("")
         Console.print(syncLine(git))
+        if let operation = git.operation {
+            Console.print(Style.yellow("git is in the middle of \(operation.name)") + ": \(operation.waysOut); `ledger sync` waits for it.")
+        }
     }
 
     func syncLine(_ git: RepositoryStatus) -> String {

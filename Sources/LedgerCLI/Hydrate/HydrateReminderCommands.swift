@@ -2,51 +2,81 @@ import ArgumentParser
 import LedgerKit
 
 extension HydrateCommand {
-    /// `ledger hydrate drank [--json]`: the seed's "I Drank".
+    /// `ledger hydrate drank [--slot HH:MM] [--json]`: the seed's "I Drank".
     struct Drank: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "drank",
-            abstract: "I Drank: confirm the current reminder (a second time in the same slot does not count twice).",
+            abstract: "I Drank: confirm the current reminder, or with --slot the one you were notified of.",
             discussion: """
                 Confirms the reminder whose period holds now (from its time until the next \
-                reminder), which stops its follow-ups. It does not move the schedule: the next \
-                reminder comes at its planned time. Before the day's first reminder and after the \
-                window closes there is nothing to confirm, and the command says so (exit 1).
+                reminder), which stops its follow-ups; a second time in the same period does not \
+                count twice. It does not move the schedule: the next reminder comes at its planned \
+                time. Before the day's first reminder and after the window closes there is nothing \
+                to confirm, and the command says so (exit 1).
+
+                With --slot it confirms the reminder you were notified of, even when you answer \
+                after its period or after the window closed: until the end of the day it came on \
+                (for a window past midnight, until the window closes if that is later).
                 """)
 
-        @Flag(help: "Print the outcome as JSON: confirmed, alreadyConfirmed, slot, completed, total.")
+        @Option(help: ArgumentHelp("The reminder to confirm: its time (09:00), or the `slot` that `hydrate due --json` gives.", valueName: "HH:MM"))
+        var slot: String?
+
+        @Flag(help: "Print the outcome as JSON: confirmed, alreadyConfirmed, slot, confirmedAt, date, completed, total.")
         var json = false
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
+            let reference = try slot.map(Self.reference)
             let env = try global.environment()
-            let log = HydrationLog(store: env.store)
-            let outcome = try env.store.withWriterLock { try log.confirm(at: env.now, timeZone: env.clock.timeZone) }
+            let hydrate = HydrateStore(env.store)
+            let zone = env.clock.timeZone
+            let outcome = try reference.map { try hydrate.confirm($0, at: env.now, timeZone: zone) } ?? hydrate.confirm(at: env.now, timeZone: zone)
+            // A named reminder may be of another day than the current one; then it is named with its date.
+            let today = reference == nil ? nil : env.now.local.date
             switch outcome {
             case .confirmed(let slot, let day), .alreadyConfirmed(let slot, _, let day):
-                let plan = day.plan, progress = day.progress(at: env.now)
-                let time = HydrateOutput.clock(slot.time, plan)
+                let progress = day.progress(at: env.now)
+                let reminder = HydrateFormat.reminder(slot, day, today: today)
+                var previous: Timestamp?
+                if case .alreadyConfirmed(_, let at, _) = outcome { previous = at }
                 if json {
-                    var previous: JSONValue = .null
-                    if case .alreadyConfirmed(_, let at, _) = outcome { previous = .string(at.iso8601) }
                     Output.json([
-                        ("confirmed", .bool(true)), ("alreadyConfirmed", .bool(previous != .null)),
-                        ("slot", .string(slot.time.iso8601)), ("confirmedAt", previous == .null ? .string(env.now.iso8601) : previous),
+                        ("confirmed", .bool(true)), ("alreadyConfirmed", .bool(previous != nil)),
+                        ("slot", .string(slot.time.iso8601)), ("confirmedAt", .string((previous ?? env.now).iso8601)),
+                        ("date", .string(day.date.description)),
                         ("completed", .number(Double(progress.completed))), ("total", .number(Double(progress.total))),
                     ])
-                } else if case .alreadyConfirmed(_, let at, _) = outcome {
-                    Console.print("The \(time) reminder was already confirmed at \(HydrateOutput.clock(at, plan)); it counts once. "
-                        + HydrateOutput.progressSentence(progress) + ".")
+                } else if let previous {
+                    Console.print("\(Self.capitalized(reminder)) was already confirmed at \(HydrateFormat.clock(previous, day.plan)); it counts once. "
+                        + HydrateFormat.progressSentence(progress) + ".")
                 } else {
-                    Console.print("Confirmed the \(time) reminder. " + HydrateOutput.progressSentence(progress) + ".")
+                    Console.print("Confirmed \(reminder). " + HydrateFormat.progressSentence(progress) + ".")
                 }
             case .beforeFirstReminder(let day):
-                throw LedgerError.invalid("nothing to confirm yet: the first reminder of \(day.date) is at \(HydrateOutput.clock(day.plan.start, day.plan)); nothing was recorded")
+                throw LedgerError.invalid("nothing to confirm yet: the first reminder of \(day.date) is at \(HydrateFormat.clock(day.plan.start, day.plan)); nothing was recorded")
             case .windowClosed(let day):
-                throw LedgerError.invalid("nothing to confirm: the reminders of \(day.date) ended at \(HydrateOutput.clock(day.plan.end, day.plan)); nothing was recorded")
+                throw LedgerError.invalid("nothing to confirm: the reminders of \(day.date) ended at \(HydrateFormat.clock(day.plan.end, day.plan)); "
+                    + "to confirm one you were notified of, name it with --slot HH:MM; nothing was recorded")
+            case .notYet(let slot, let day):
+                throw LedgerError.invalid("--slot: \(HydrateFormat.reminder(slot, day, today: today)) has not come yet; nothing was recorded")
+            case .tooLate(let slot, let day, let deadline):
+                throw LedgerError.invalid("--slot: \(HydrateFormat.reminder(slot, day, today: today)) can no longer be confirmed: a reminder can be "
+                    + "confirmed until the end of its day (\(deadline.iso8601)); nothing was recorded")
+            case .noSuchReminder(let reference, let day):
+                throw LedgerError.invalid("--slot: there is no \(reference) reminder on \(day.date) (its reminders: \(HydrateFormat.reminderTimes(day.plan))); nothing was recorded")
             }
         }
+
+        /// `--slot`: `HH:MM` (or `H:MM`), or an instant with its offset.
+        static func reference(_ text: String) throws -> SlotReference {
+            if let t = Setup.parseTime(text) { return .clock(t) }
+            if let t = Timestamp(iso8601: text) { return .instant(t) }
+            throw LedgerError.usage("--slot must be a reminder's time written HH:MM, like 09:00, or the slot `ledger hydrate due --json` gives, like 2026-11-21T09:00:00+01:00 (found \"\(text)\")")
+        }
+
+        static func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
     }
 
     /// `ledger hydrate due [--json]`: for a job run every minute.
@@ -55,13 +85,18 @@ extension HydrateCommand {
             commandName: "due",
             abstract: "Whether a reminder or a follow-up is due this minute (for cron or a systemd timer).",
             discussion: """
-                When one is due, prints its discreet text and exits 0; when none is, prints nothing \
-                and exits 1, like grep, so that a crontab line can read:
+                Exit status, like grep: 0 when one is due (its discreet text is printed), 1 when \
+                none is (nothing is printed), 2 when it cannot tell — no ledger, an invalid \
+                schedule or day file, a bad option — with the reason on stderr. So a crontab \
+                line can read:
 
                 * * * * * msg=$(ledger hydrate due) && notify-send "$msg"
 
-                With --json it prints {"due", "kind", "text", "slot", "time", "date"} and exits 0 \
-                whether or not one is due. Errors exit as usual, with a message on stderr.
+                and a broken schedule is told apart from a quiet minute by its status and its \
+                message (which cron mails to you).
+
+                With --json it prints {"due", "kind", "text", "slot", "slotTime", "time", "date", \
+                "awaitsSetup"} and exits 0 whether or not one is due (2 when it cannot tell).
                 """)
 
         @Flag(help: "Print due (true/false), kind (\"reminder\", \"followUp\" or null), text, slot and time as JSON; exit 0 either way.")
@@ -70,8 +105,17 @@ extension HydrateCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let env = try global.environment()
-            let day = try HydrationLog(store: env.store).current(at: env.now, timeZone: env.clock.timeZone)
+            let view: HydrateStore.View
+            let env: CommandEnvironment
+            do {
+                env = try global.environment()
+                view = try HydrateCommand.view(nil, env)
+            } catch let e as LedgerError {
+                // Never status 1, which means "nothing is due".
+                Console.error(e)
+                throw ExitCode(2)
+            }
+            let day = view.day
             let due = day.due(at: env.now)
             if json {
                 Output.json([
@@ -79,11 +123,15 @@ extension HydrateCommand {
                     ("kind", due.map { .string($0.kind.rawValue) } ?? .null),
                     ("text", due.map { .string($0.text) } ?? .null),
                     ("slot", due.map { .string($0.slot.time.iso8601) } ?? .null),
+                    ("slotTime", due.map { .string(HydrateFormat.slotTime($0.slot.time, day.plan)) } ?? .null),
                     ("time", due.map { .string($0.time.iso8601) } ?? .null),
                     ("date", .string(day.date.description)),
+                    ("awaitsSetup", .bool(view.awaitsSetup)),
                 ])
                 return
             }
+            // On a terminal (not under cron, whose mail would repeat it every minute), the first use says how to choose a schedule.
+            if view.awaitsSetup, CLIContext.current.stdinIsTerminal { Console.error(HydrateFormat.setupHint) }
             guard let due else { throw ExitCode(1) }
             Console.print(due.text)
         }

@@ -22,7 +22,7 @@ extension HydrateCommand {
         @Option(help: ArgumentHelp("The end of the window (exclusive); at or before --start, the window runs past midnight.", valueName: "HH:MM"))
         var end: String?
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Minutes between reminders (1–1440).", valueName: "MIN"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Minutes between reminders (2–1440).", valueName: "MIN"))
         var interval: Int?
 
         @Option(name: .customLong("follow-up"), parsing: .unconditional, help: ArgumentHelp("Minutes between follow-ups of an unconfirmed reminder, shorter than the interval.", valueName: "MIN"))
@@ -32,39 +32,28 @@ extension HydrateCommand {
 
         func run() throws {
             let env = try global.environment()
-            let log = HydrationLog(store: env.store)
-            var answers = Answers(start: try start.map { try Self.time($0, flag: "--start") }, end: try end.map { try Self.time($0, flag: "--end") },
-                                  interval: interval, followUp: followUp)
-            if CLIContext.current.stdinIsTerminal, answers.missing {
-                answers = try Self.ask(answers, current: log.schedule().reminders)
+            let hydrate = HydrateStore(env.store)
+            var change = ScheduleChange(startTime: try start.map { try Self.time($0, flag: "--start") }, endTime: try end.map { try Self.time($0, flag: "--end") },
+                                        intervalMinutes: interval, followUpIntervalMinutes: followUp)
+            if CLIContext.current.stdinIsTerminal, !change.isComplete {
+                change = try Self.ask(change, current: hydrate.schedule().reminders)
             }
-            let (schedule, changed) = try env.store.withWriterLock { () -> (ReminderSchedule, Bool) in
-                var r = try log.schedule().reminders
-                if let v = answers.start { r.startTime = v }
-                if let v = answers.end { r.endTime = v }
-                if let v = answers.interval { r.intervalMinutes = v }
-                if let v = answers.followUp { r.followUpIntervalMinutes = v }
-                let problems = r.validate(at: .root)
-                if let first = problems.first {
-                    let field = first.pointer.tokens.last ?? ""
-                    throw LedgerError.usage("\(Self.flags[field] ?? field) (\(field)) \(first.message)")
-                }
-                return (r, try log.changeSchedule(to: r, at: env.now, timeZone: env.clock.timeZone))
-            }
-            let count = schedule.nominalSlotOffsets.count
-            Console.print((changed ? "Saved" : "Unchanged") + ": \(count) reminder\(count == 1 ? "" : "s") a day, " + schedule.summary + ".")
-            if changed {
+            switch try hydrate.changeSchedule(change, at: env.now, timeZone: env.clock.timeZone) {
+            case .refused(_, let problems):
+                let field = problems.first?.pointer.tokens.last ?? ""
+                throw LedgerError.usage("\(Self.flags[field] ?? field) (\(field)) \(problems.first?.message ?? "")")
+            case .unchanged(let schedule):
+                Console.print("Unchanged: " + Self.describe(schedule) + ".")
+            case .saved(let schedule):
+                Console.print("Saved: " + Self.describe(schedule) + ".")
                 Console.print(Style.dim("To be notified, run `ledger hydrate due` every minute (see the README's crontab line), or import `ledger hydrate export --ics FILE` into a calendar."))
             }
         }
 
-        /// What the flags (or the prompts) gave.
-        struct Answers {
-            var start: ClockTime?
-            var end: ClockTime?
-            var interval: Int?
-            var followUp: Int?
-            var missing: Bool { start == nil || end == nil || interval == nil || followUp == nil }
+        /// "8 reminders a day, every 60 min from 09:00 to 17:00, follow-ups every 15 min".
+        static func describe(_ r: ReminderSchedule) -> String {
+            let count = r.nominalSlotOffsets.count
+            return "\(count) reminder\(count == 1 ? "" : "s") a day, " + r.summary
         }
 
         static let flags = ["startTime": "--start", "endTime": "--end", "intervalMinutes": "--interval", "followUpIntervalMinutes": "--follow-up"]
@@ -81,38 +70,35 @@ extension HydrateCommand {
         }
 
         /// The onboarding: asks for each value the flags left out, checking each answer at once.
-        static func ask(_ given: Answers, current: ReminderSchedule) throws -> Answers {
+        static func ask(_ given: ScheduleChange, current: ReminderSchedule) throws -> ScheduleChange {
             var a = given
-            var r = current
-            if let v = a.start { r.startTime = v }
-            if let v = a.end { r.endTime = v }
-            if let v = a.interval { r.intervalMinutes = v }
-            if let v = a.followUp { r.followUpIntervalMinutes = v }
+            var r = given.applied(to: current)
             Console.print("Water Reminder reminds you to drink water during your waking hours, and again until you confirm.")
             Console.print(Style.dim("Press Enter to keep the value in brackets."))
-            if a.start == nil {
+            if a.startTime == nil {
                 r.startTime = try prompt("Start time (HH:MM)", r.startTime, parse: { parseTime($0) }, check: { _ in nil })
-                a.start = r.startTime
+                a.startTime = r.startTime
             }
-            if a.end == nil {
+            if a.endTime == nil {
                 r.endTime = try prompt("End time (HH:MM; earlier than the start means past midnight)", r.endTime, parse: { parseTime($0) },
                                        check: { $0 == r.startTime ? "the end must differ from the start (\(r.startTime))" : nil })
-                a.end = r.endTime
+                a.endTime = r.endTime
             }
-            if a.interval == nil {
+            if a.intervalMinutes == nil {
+                let range = ReminderSchedule.minimumIntervalMinutes...ReminderSchedule.maximumIntervalMinutes
                 r.intervalMinutes = try prompt("Minutes between reminders", r.intervalMinutes, parse: { Int($0) }, check: { v in
-                    (1...ReminderSchedule.maximumIntervalMinutes).contains(v) ? nil : "give a number of minutes from 1 to \(ReminderSchedule.maximumIntervalMinutes)"
+                    range.contains(v) ? nil : "give a number of minutes from \(range.lowerBound) to \(range.upperBound)"
                 })
-                a.interval = r.intervalMinutes
+                a.intervalMinutes = r.intervalMinutes
             }
-            if a.followUp == nil {
+            if a.followUpIntervalMinutes == nil {
                 let suggestion = r.followUpIntervalMinutes < r.intervalMinutes ? r.followUpIntervalMinutes : max(1, r.intervalMinutes / 4)
                 let interval = r.intervalMinutes
                 r.followUpIntervalMinutes = try prompt("Minutes between follow-ups until you confirm (less than \(interval))", suggestion,
                                                        parse: { Int($0) }, check: { v in
                     (1..<max(2, interval)).contains(v) ? nil : "give a number of minutes from 1 to \(interval - 1)"
                 })
-                a.followUp = r.followUpIntervalMinutes
+                a.followUpIntervalMinutes = r.followUpIntervalMinutes
             }
             return a
         }
@@ -163,7 +149,7 @@ extension HydrateCommand {
 
         func run() throws {
             let env = try global.environment()
-            let schedule = try HydrationLog(store: env.store).schedule()
+            let schedule = try HydrateStore(env.store).schedule()
             let text = HydrationCalendar.ics(schedule, followUps: followUps)
             if ics == "-" {
                 CLIContext.current.stdout.write(text)

@@ -18,22 +18,24 @@ extension HydrateCommand {
 
         func run() throws {
             let env = try global.environment()
-            let day = try HydrateOutput.day(date, env)
+            let view = try HydrateCommand.view(date, env)
+            let day = view.day
             let progress = day.progress(at: env.now)
             if json {
-                Output.json(.object(HydrateOutput.progressJSON(day, progress)))
+                Output.json(.object(HydrateFormat.progressJSON(view, progress)))
                 return
             }
-            Console.print(Style.bold(HydrateOutput.progressSentence(progress)) + Style.dim(" · " + HydrateOutput.title(day.date)))
-            Console.print(HydrateOutput.bar(progress))
+            Console.print(Style.bold(HydrateFormat.progressSentence(progress)) + Style.dim(" · " + HydrateFormat.title(day.date)))
+            Console.print(HydrateFormat.bar(progress))
             let plan = day.plan
             if let open = progress.current, open.state == .due {
-                Console.print("The \(HydrateOutput.clock(open.slot.time, plan)) reminder is open: `ledger hydrate drank` once you have had a glass.")
+                Console.print("The \(HydrateFormat.clock(open.slot.time, plan)) reminder is open: `ledger hydrate drank` once you have had a glass.")
             } else if let next = progress.next {
-                Console.print("\(progress.upcoming == progress.total ? "First" : "Next") reminder at \(HydrateOutput.clock(next.time, plan)).")
+                Console.print("\(progress.upcoming == progress.total ? "First" : "Next") reminder at \(HydrateFormat.clock(next.time, plan)).")
             } else {
                 Console.print("The day's reminders are over.")
             }
+            if view.awaitsSetup { Console.print(Style.dim(HydrateFormat.setupHint)) }
         }
     }
 
@@ -53,27 +55,29 @@ extension HydrateCommand {
 
         func run() throws {
             let env = try global.environment()
-            let day = try HydrateOutput.day(date, env)
+            let view = try HydrateCommand.view(date, env)
+            let day = view.day
             let progress = day.progress(at: env.now)
             if json {
-                var o = HydrateOutput.progressJSON(day, progress)
+                var o = HydrateFormat.progressJSON(view, progress)
                 o["slots"] = .array(progress.slots.map(Self.slotJSON))
                 Output.json(.object(o))
                 return
             }
             let plan = day.plan
-            Console.print(Style.bold(HydrateOutput.title(day.date)) + Style.dim(" · reminders " + plan.schedule.summary))
+            Console.print(Style.bold(HydrateFormat.title(day.date)) + Style.dim(" · reminders " + plan.schedule.summary))
+            if view.awaitsSetup { Console.print(Style.dim(HydrateFormat.setupHint)) }
             Console.print()
             for s in progress.slots {
-                let time = HydrateOutput.clock(s.slot.time, plan)
-                let times = { (list: [Timestamp]) in list.map { HydrateOutput.clock($0, plan) }.joined(separator: " ") }
+                let time = HydrateFormat.clock(s.slot.time, plan)
+                let times = { (list: [Timestamp]) in list.map { HydrateFormat.clock($0, plan) }.joined(separator: " ") }
                 let (mark, label, detail): (String, String, String)
                 switch s.state {
                 case .done:
                     mark = Style.green("✓")
                     label = "done"
                     let after = s.followUps.isEmpty ? "" : ", after " + (s.followUps.count == 1 ? "a follow-up" : "\(s.followUps.count) follow-ups")
-                    detail = "confirmed at " + HydrateOutput.clock(s.confirmedAt!, plan) + after
+                    detail = "confirmed at " + HydrateFormat.clock(s.confirmedAt!, plan) + after
                 case .due:
                     mark = Style.bold("▸")
                     label = "due"
@@ -97,7 +101,7 @@ extension HydrateCommand {
                 Console.print(s.state == .unconfirmed ? Style.dim(line) : line)
             }
             Console.print()
-            Console.print(HydrateOutput.progressSentence(progress) + "  " + HydrateOutput.bar(progress))
+            Console.print(HydrateFormat.progressSentence(progress) + "  " + HydrateFormat.bar(progress))
         }
 
         static func slotJSON(_ s: HydrationProgress.SlotStatus) -> JSONValue {

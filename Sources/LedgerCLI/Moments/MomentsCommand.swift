@@ -9,11 +9,8 @@ struct MomentsCommand: ParsableCommand {
         discussion: "Capture an experience in one command; see time as soft dots; show a dot to relive it. "
             + "Dots come from the wall-clock time each experience was recorded at, so they look the same in every time zone. "
             + "Without a subcommand, shows today.",
-        subcommands: [
-            MomentsAddCommand.self, MomentsTodayCommand.self, MomentsWeekCommand.self, MomentsMonthCommand.self,
-            MomentsYearCommand.self, MomentsShowCommand.self, MomentsTemplateCommand.self,
-        ],
-        defaultSubcommand: MomentsTodayCommand.self)
+        subcommands: [Add.self, Today.self, Week.self, Month.self, Year.self, Show.self, Delete.self, Template.self],
+        defaultSubcommand: Today.self)
 
     /// This app's line on `ledger status`: today's and this week's experiences (reading only
     /// this week's shards).
@@ -22,16 +19,16 @@ struct MomentsCommand: ParsableCommand {
         let week = MomentBucket(containing: env.now.local.date, scale: .week)
         let experiences: [Experience]
         do {
-            experiences = try env.store.repository(Experience.self).experiences(in: week)
+            experiences = try MomentsStore(env.store).experiences(in: week)
         } catch let e as LedgerError where e.code == .invalid {
             return AppStatus(app: .moments, summary: "an experience of this week needs a look: run `ledger check`",
                              json: ["error": .string(e.message)])
         }
         let todayCount = experiences.count { today.contains($0.timestamp) }
         var parts: [String] = []
-        if todayCount > 0 { parts.append(MomentsText.experiences(todayCount) + " today") }
+        if todayCount > 0 { parts.append(MomentsFormat.experiences(todayCount) + " today") }
         if experiences.count > todayCount {
-            parts.append(todayCount > 0 ? "\(experiences.count) this week" : MomentsText.experiences(experiences.count) + " this week")
+            parts.append(todayCount > 0 ? "\(experiences.count) this week" : MomentsFormat.experiences(experiences.count) + " this week")
         }
         let summary = parts.isEmpty ? "capture one with `ledger moments add TEXT`" : parts.joined(separator: " · ")
         let latest = experiences.max { $0.timestamp < $1.timestamp }

@@ -12,139 +12,174 @@ struct MomentsViewOptions: ParsableArguments {
     @OptionGroup var global: GlobalOptions
 }
 
-/// `ledger moments today [--date D] [--json]`
-struct MomentsTodayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "today", abstract: "A day as 24 hour dots.")
-    @OptionGroup var options: MomentsViewOptions
-    func run() throws { try MomentsViews.show(.today, options) }
-}
+extension MomentsCommand {
+    /// `ledger moments today [--date D] [--json]`
+    struct Today: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "today", abstract: "A day as 24 hour dots.")
+        @OptionGroup var options: MomentsViewOptions
+        func run() throws { try options.show(.today) }
+    }
 
-/// `ledger moments week [--date D] [--json]`
-struct MomentsWeekCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "week", abstract: "An ISO week (Monday to Sunday) as 7 day dots.")
-    @OptionGroup var options: MomentsViewOptions
-    func run() throws { try MomentsViews.show(.week, options) }
-}
+    /// `ledger moments week [--date D] [--json]`
+    struct Week: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "week", abstract: "An ISO week (Monday to Sunday) as 7 day dots.")
+        @OptionGroup var options: MomentsViewOptions
+        func run() throws { try options.show(.week) }
+    }
 
-/// `ledger moments month [--date D] [--json]`
-struct MomentsMonthCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "month", abstract: "A month as a calendar of day dots.")
-    @OptionGroup var options: MomentsViewOptions
-    func run() throws { try MomentsViews.show(.month, options) }
-}
+    /// `ledger moments month [--date D] [--json]`
+    struct Month: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "month", abstract: "A month as a calendar of day dots.")
+        @OptionGroup var options: MomentsViewOptions
+        func run() throws { try options.show(.month) }
+    }
 
-/// `ledger moments year [--date D] [--months] [--json]`
-struct MomentsYearCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "year", abstract: "A year as its days (or, with --months, its 12 months).")
-    @Flag(help: "One dot per month instead of one per day.")
-    var months = false
-    @OptionGroup var options: MomentsViewOptions
-    func run() throws { try MomentsViews.show(.year, options, byMonth: months) }
-}
+    /// `ledger moments year [--date D] [--months] [--json]`
+    struct Year: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "year", abstract: "A year as its days (or, with --months, its 12 months).")
+        @Flag(help: "One dot per month instead of one per day.")
+        var months = false
+        @OptionGroup var options: MomentsViewOptions
+        func run() throws { try options.show(.year, byMonth: months) }
+    }
+    /// `ledger moments show BUCKET [--ids] [--json]`: the experiences of one dot, newest first.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "The experiences of one hour, day, week, month or year, newest first.",
+            discussion: "BUCKET is \(MomentBucket.labelForms). Times are the wall-clock times the experiences were recorded at; "
+                + "when the list holds several UTC offsets (a journey, a change of the clocks), each shows its offset.")
 
-/// Reading and drawing the views.
-enum MomentsViews {
-    static func show(_ view: MomentView, _ options: MomentsViewOptions, byMonth: Bool = false) throws {
-        let env = try options.global.environment()
-        let today = env.now.local.date
-        var date = today
-        if let text = options.date {
-            guard let d = LocalDate(text) else { throw LedgerError.usage("--date is a date like 2026-11-18 (found \"\(text)\")") }
-            date = d
-        }
-        let span = view.span(around: date)
-        let scale = view.dotScale(byMonth: byMonth)
-        let experiences = try env.store.repository(Experience.self).experiences(in: span)
-        let matrix = DotMatrix(span: span, scale: scale, experiences: experiences)
-        if options.json {
-            let buckets = zip(matrix.buckets, matrix.counts).map { b, n -> JSONValue in
-                .object(["start": .string(MomentsText.start(b)), "bucket": .string(b.label), "count": .number(Double(n))])
+        @Argument(help: ArgumentHelp("The bucket, such as 2026-11-18T15, 2026-11-18, 2026-W47, 2026-11 or 2026.", valueName: "bucket"))
+        var bucket: String
+
+        @Flag(help: "Also print each experience's id (for `ledger moments delete`).")
+        var ids = false
+
+        @Flag(help: "Print the experiences as JSON.")
+        var json = false
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let env = try global.environment()
+            guard let bucket = MomentBucket(self.bucket) else {
+                throw LedgerError.usage("BUCKET is \(MomentBucket.labelForms) (found \"\(self.bucket)\")")
             }
-            Output.json(.object(["view": .string(view.rawValue), "date": .string(date.description), "span": .string(span.label),
+            let experiences = try MomentsStore(env.store).experiences(in: bucket)
+            let add = addCommand(for: bucket, now: env.now)
+            if json {
+                let rows = experiences.map { e -> JSONValue in
+                    var o: JSONObject = [
+                        "id": .string(e.id), "path": .string(e.path), "timestamp": e.timestamp.json,
+                        "experienceType": .string(e.experienceType.rawValue), "momentType": e.momentType.json,
+                        "momentLabel": .string(e.momentType.label), "payload": e.payload.map(JSONValue.string) ?? .null,
+                    ]
+                    if e.experienceType == .photo, let p = e.payload { o["file"] = .string(env.store.absolute(p)) }
+                    return .object(o)
+                }
+                Output.json(.object(["bucket": .string(bucket.label), "scale": .string(bucket.scale.rawValue),
+                             "start": .string(MomentsFormat.start(bucket)), "count": .number(Double(experiences.count)),
+                             "experiences": .array(rows), "add": add.map(JSONValue.string) ?? .null]))
+                return
+            }
+            let title = MomentsFormat.title(bucket)
+            Console.print(Style.bold(title) + (title == bucket.label ? "" : Style.dim("  " + bucket.label)))
+            guard !experiences.isEmpty else {
+                let noun = MomentsFormat.noun(bucket.scale)
+                if let add {
+                    Console.print("  A quiet \(noun), open for something you appreciate. To add an experience to it:")
+                    Console.print("    " + add)
+                } else {
+                    Console.print("  This \(noun) is still ahead. When it comes: ledger moments add TEXT")
+                }
+                return
+            }
+            let wide = bucket.scale > .day
+            let offsets = Set(experiences.map(\.timestamp.utcOffsetSeconds)).count > 1
+            for e in experiences {
+                let local = e.timestamp.local
+                let day = local.date
+                var when = (wide ? "\(MomentsFormat.shortWeekday(day)) \(day.day < 10 ? " " : "")\(day.day) \(MomentsFormat.shortMonth(day.month)) " : "")
+                    + MomentsFormat.clock(local)
+                if offsets { when += " " + Timestamp.formatOffset(e.timestamp.utcOffsetSeconds) }
+                if ids { when = e.id + "  " + when }
+                let type = e.experienceType.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
+                let lines = content(e, store: env.store).split(separator: "\n", omittingEmptySubsequences: false)
+                let indent = String(repeating: " ", count: when.count + 2 + 5 + 2)
+                let label = Style.dim("· " + e.momentType.label)
+                Console.print("  \(when)  \(type)  \(lines[0])" + (lines.count == 1 ? "  " + label : ""))
+                for (i, line) in lines.dropFirst().enumerated() {
+                    Console.print("  \(indent)\(line)" + (i == lines.count - 2 ? "  " + label : ""))
+                }
+            }
+        }
+
+        /// What a row shows: the note's text, the link, the photo file's path, a dot.
+        func content(_ e: Experience, store: LedgerStore) -> String {
+            switch e.experienceType {
+            case .note, .link: e.payload ?? ""
+            case .photo: e.payload.map { store.absolute($0) } ?? ""
+            case .dot: "●"
+            }
+        }
+
+        /// The command that adds an experience to `bucket` (the seed's call to action): plain
+        /// `add` for the bucket holding now, `add --at` for a past one, nil for one still ahead.
+        func addCommand(for bucket: MomentBucket, now: Timestamp) -> String? {
+            let moment: String
+            switch bucket.scale {
+            case .hour: moment = ""
+            case .day: moment = " --moment today"
+            case .week: moment = " --moment week"
+            case .month, .year: moment = ""
+            }
+            if bucket.contains(now) { return "ledger moments add TEXT" + moment }
+            if bucket.start > now.local { return nil }
+            let at = bucket.scale == .hour ? bucket.start : LocalDateTime(date: bucket.firstDay, hour: 12, minute: 0)
+            return "ledger moments add TEXT --at \(bucket.firstDay)T\(MomentsFormat.clock(at))" + moment
+        }
+    }
+}
+
+extension MomentsViewOptions {
+    /// Reads the span of `view` around `--date` and draws it (or prints it as JSON).
+    func show(_ view: MomentView, byMonth: Bool = false) throws {
+        let env = try global.environment()
+        var day = env.now.local.date
+        if let text = date {
+            guard let d = LocalDate(text) else { throw LedgerError.usage("--date is a date like 2026-11-18 (found \"\(text)\")") }
+            day = d
+        }
+        let span = view.span(around: day)
+        let scale = view.dotScale(byMonth: byMonth)
+        let experiences = try MomentsStore(env.store).experiences(in: span)
+        let matrix = DotMatrix(span: span, scale: scale, experiences: experiences)
+        if json {
+            let buckets = zip(matrix.buckets, matrix.counts).map { b, n -> JSONValue in
+                .object(["start": .string(MomentsFormat.start(b)), "bucket": .string(b.label), "count": .number(Double(n))])
+            }
+            Output.json(.object(["view": .string(view.rawValue), "date": .string(day.description), "span": .string(span.label),
                          "scale": .string(scale.rawValue), "total": .number(Double(matrix.total)), "buckets": .array(buckets)]))
             return
         }
         let current = MomentBucket(containing: env.now.local, scale: scale)
-        Console.print(Style.bold(MomentsText.title(span)))
+        Console.print(Style.bold(MomentsFormat.title(span)))
         Console.print("")
         switch (view, scale) {
-        case (.today, _): drawDay(matrix, current: current)
-        case (.week, _): drawWeek(matrix, current: current)
-        case (.month, _): drawMonth(matrix, current: current)
-        case (.year, .month): drawYearByMonth(matrix, current: current)
-        case (.year, _): drawYearByDay(matrix, current: current)
+        case (.today, _): MomentsFormat.drawDay(matrix, current: current)
+        case (.week, _): MomentsFormat.drawWeek(matrix, current: current)
+        case (.month, _): MomentsFormat.drawMonth(matrix, current: current)
+        case (.year, .month): MomentsFormat.drawYearByMonth(matrix, current: current)
+        case (.year, _): MomentsFormat.drawYearByDay(matrix, current: current)
         }
         Console.print("")
         if matrix.total > 0 {
-            Console.print("  \(MomentsText.experiences(matrix.total))   " + MomentsText.legend)
+            Console.print("  \(MomentsFormat.experiences(matrix.total))   " + MomentsFormat.legend)
             Console.print(Style.dim("  A dot's experiences: ledger moments show \(matrix.buckets[matrix.counts.lastIndex { $0 > 0 }!].label)"))
         } else {
-            Console.print("  " + MomentsText.legend)
+            Console.print("  " + MomentsFormat.legend)
             Console.print(Style.dim("  Add an experience: ledger moments add TEXT"))
         }
-    }
-
-    static func dots(_ matrix: DotMatrix, _ range: Range<Int>, current: MomentBucket, separator: String) -> String {
-        range.map { MomentsText.dot(DotMark(count: matrix.counts[$0]), current: matrix.buckets[$0] == current) }
-            .joined(separator: separator)
-    }
-
-    /// 24 hour dots on one line, labelled every six hours.
-    static func drawDay(_ m: DotMatrix, current: MomentBucket) {
-        Console.print(Style.dim("  00          06          12          18"))
-        Console.print("  " + dots(m, 0..<m.buckets.count, current: current, separator: " "))
-    }
-
-    /// 7 day dots under their weekday names, with the dates below.
-    static func drawWeek(_ m: DotMatrix, current: MomentBucket) {
-        Console.print(Style.dim("  " + m.buckets.map { MomentsText.shortWeekday($0.firstDay) }.joined(separator: "  ")))
-        Console.print("   " + dots(m, 0..<m.buckets.count, current: current, separator: "    "))
-        Console.print(Style.dim("  " + m.buckets.map { pad(String($0.firstDay.day), 3) }.joined(separator: "  ")))
-    }
-
-    /// A calendar: one row per ISO week, Monday to Sunday, labelled with its week and dates.
-    static func drawMonth(_ m: DotMatrix, current: MomentBucket) {
-        Console.print(Style.dim("        Mo  Tu  We  Th  Fr  Sa  Su"))
-        var i = 0
-        while i < m.buckets.count {
-            let first = m.buckets[i].firstDay
-            let weekStart = i
-            var cells = String(repeating: "    ", count: first.isoWeekday - 1)
-            repeat {
-                cells += "   " + MomentsText.dot(DotMark(count: m.counts[i]), current: m.buckets[i] == current)
-                i += 1
-            } while i < m.buckets.count && m.buckets[i].firstDay.isoWeekday != 1
-            let week = MomentBucket.isoWeek(of: first).week
-            let last = m.buckets[i - 1].firstDay
-            let days = weekStart == i - 1 ? "\(first.day)" : "\(first.day)–\(last.day)"
-            let padding = String(repeating: "    ", count: 7 - last.isoWeekday)
-            Console.print("  " + Style.dim("W" + MomentsText.pad2(week)) + " " + cells + padding + "   " + Style.dim(days))
-        }
-    }
-
-    /// Twelve rows of day dots, one per month.
-    static func drawYearByDay(_ m: DotMatrix, current: MomentBucket) {
-        var header = [Character](repeating: " ", count: 72)
-        for day in [1, 5, 10, 15, 20, 25, 30] {
-            for (k, c) in String(day).enumerated() { header[7 + 2 * (day - 1) + k] = c }
-        }
-        while header.last == " " { header.removeLast() }
-        Console.print(Style.dim(String(header)))
-        var i = 0
-        for month in 1...12 {
-            let start = i
-            while i < m.buckets.count && m.buckets[i].firstDay.month == month { i += 1 }
-            Console.print("  " + Style.dim(MomentsText.shortMonth(month)) + "  " + dots(m, start..<i, current: current, separator: " "))
-        }
-    }
-
-    /// Twelve month dots under their names.
-    static func drawYearByMonth(_ m: DotMatrix, current: MomentBucket) {
-        Console.print(Style.dim("  " + (1...12).map { MomentsText.shortMonth($0) }.joined(separator: " ")))
-        Console.print("   " + dots(m, 0..<m.buckets.count, current: current, separator: "   "))
-    }
-
-    static func pad(_ s: String, _ width: Int) -> String {
-        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
     }
 }

@@ -5,18 +5,32 @@ import LedgerSync
 
 /// Options every command takes.
 public struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The ledger to use (default: $LEDGER_REPO, else $XDG_DATA_HOME/ledger).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The ledger to use (default: $LEDGER_REPO, else the ledger you are in, else $XDG_DATA_HOME/ledger).", valueName: "path"))
     var repo: String?
 
     public init() {}
 
-    /// The ledger directory chosen by `--repo`, `$LEDGER_REPO` or the XDG default (SPEC §2).
+    /// The ledger directory (SPEC §2): `--repo`, else `$LEDGER_REPO`, else the ledger that
+    /// contains the current directory, else `$XDG_DATA_HOME/ledger`.
     func repositoryPath() -> String {
         let ctx = CLIContext.current
         if let r = repo ?? ctx.repoOverride { return ctx.absolutePath(r) }
         if let r = ctx.environment["LEDGER_REPO"], !r.isEmpty { return ctx.absolutePath(r) }
+        if let r = Self.enclosingLedger(of: ctx.currentDirectory, environment: ctx.environment) { return r }
         if let xdg = ctx.environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/ledger" }
         return ctx.absolutePath("~/.local/share/ledger")
+    }
+
+    /// The ledger containing `directory`: the work tree of the repository git would find from
+    /// there (the nearest `.git` above, within `GIT_CEILING_DIRECTORIES` and, unless
+    /// `GIT_DISCOVERY_ACROSS_FILESYSTEM` is set, on the same file system), when it holds a
+    /// ledger. Nil when that repository is not a ledger (a dotfiles repository around the
+    /// directory does not hide the default ledger).
+    static func enclosingLedger(of directory: String, environment: [String: String]) -> String? {
+        let across = ["1", "true", "yes", "on"].contains((environment["GIT_DISCOVERY_ACROSS_FILESYSTEM"] ?? "").lowercased())
+        guard let root = Repository.workTree(containing: directory, ceilings: environment["GIT_CEILING_DIRECTORIES"], acrossFileSystems: across)
+        else { return nil }
+        return LedgerStore(gitWorkTree: root).exists ? root : nil
     }
 
     /// The ledger, which must exist. Unless `readable` is false (for `check`, which reports
@@ -25,6 +39,7 @@ public struct GlobalOptions: ParsableArguments {
     func store(readable: Bool = true) throws -> LedgerStore {
         let path = repositoryPath()
         let store = Self.store(at: path)
+        Self.housekeep(store)
         guard store.exists else {
             if FileSystem.exists(path) {
                 throw LedgerError.notFound("\(path) is not a ledger (it has no ledger.json); create one with `ledger init \(path)`")
@@ -54,6 +69,12 @@ public struct GlobalOptions: ParsableArguments {
             Console.error("ledger: waiting for process \(pid) (`\(words.prefix(4).joined(separator: " "))`) to finish with this ledger…")
         }
         return store
+    }
+
+    /// Repairs after a crash and the merge driver for plain git (`Housekeeping`), before any
+    /// command reads the ledger; what was done is said on stderr.
+    static func housekeep(_ store: LedgerStore) {
+        for note in Housekeeping.prepare(store) { Console.error("ledger: " + note) }
     }
 
     /// The clock and ids for this run.

@@ -7,7 +7,7 @@ import LedgerSync
 struct CloneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clone",
-        abstract: "Copy a ledger from a remote (a path, file://, ssh, git:// or HTTP(S) URL) and check it.",
+        abstract: "Copy a ledger from a remote (a path, file://, ssh, git:// or HTTP(S) URL — whatever `git clone` takes) and check it.",
         discussion: """
             The clone is on branch main, with the ledger merge driver registered. An empty \
             remote gives a new ledger, which the first `ledger sync` publishes.
@@ -31,7 +31,6 @@ struct CloneCommand: ParsableCommand {
         }
         // A local path is cloned as given; relative ones against the working directory.
         let source = url.contains("://") || Self.looksLikeSCP(url) ? url : ctx.absolutePath(url)
-        try SyncEnvironment.trustConfiguredCertificates()
         let existed = FileSystem.exists(target)
         let repo: Repository
         do {
@@ -42,6 +41,9 @@ struct CloneCommand: ParsableCommand {
         }
         let store = GlobalOptions.store(at: target)
         let shown = Remote.redact(url)
+        if shown != url {
+            Console.error("ledger: the password in the URL stays in plain text in \(target)/.git/config (remote.origin.url); to keep it in a git credential helper instead, set one up (`git config --global credential.helper store`, or libsecret, cache, `gh auth setup-git`), run `git -C \(target) remote set-url origin \(Remote.withoutPassword(url))`, and sync once on a terminal to type it")
+        }
         if repo.headCommit() == nil {
             let clock = try CommandClock.current()
             _ = try LedgerSetup.initialize(at: target, remote: nil, now: clock.now, signature: LedgerSetup.fallbackSignature())

@@ -9,9 +9,11 @@ struct SyncCommand: ParsableCommand {
         commandName: "sync",
         abstract: "Commit local changes, fetch, merge with each kind's rules, and push.",
         discussion: """
-            Refuses (exit 1, nothing committed) when a changed document is invalid. Prints what \
-            was committed, pulled, resolved and pushed, per app and per document. Exit 3 when \
-            the remote cannot be reached: local changes stay committed and safe.
+            Refuses (exit 1, nothing committed) when a changed document is invalid, when git is \
+            in the middle of a merge or a rebase, or on another branch than the ledger's. Prints \
+            what was committed, pulled, resolved and pushed, per app and per document, and the \
+            repository maintenance it ran when due. Exit 3 when the remote cannot be reached or \
+            keeps refusing the push: local changes stay committed and safe.
             """)
 
     @Option(help: ArgumentHelp("The remote to sync with (default: the branch's remote, else origin).", valueName: "name"))
@@ -24,10 +26,8 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let store = try global.store()
-        let repo = try Repository.open(store.root)
-        try SyncEnvironment.trustConfiguredCertificates(repositoryConfig: repo.config("http.sslCAInfo"))
         let options = SyncOptions(remoteName: remote, transport: try SyncEnvironment.transport(),
-                                  checkpoint: SyncEnvironment.checkpoint())
+                                  git: GitTool.find(in: CLIContext.current.environment), checkpoint: SyncEnvironment.checkpoint())
         let report: SyncReport
         do {
             report = try Sync.run(store, options: options)
@@ -37,8 +37,9 @@ struct SyncCommand: ParsableCommand {
                                  "problems": .array(e.problems.map(\.json))]))
             throw e
         }
-        if json { Output.json(report.json) } else { report.printText() }
-        if report.outcome == .offline {
+        if json { Output.json(report.json(ledgerRoot: store.root)) } else { report.printText(ledgerRoot: store.root) }
+        for warning in report.warnings { Console.error("ledger: warning: " + warning) }
+        if report.outcome == .offline || report.outcome == .rejected {
             Console.error("ledger: " + (report.error ?? "the remote cannot be reached"))
             throw ExitCode(3)
         }

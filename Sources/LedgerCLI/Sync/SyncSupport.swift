@@ -10,25 +10,23 @@ import Darwin
 /// What clone and sync take from the command's surroundings: credentials, trust, progress
 /// and the testing aid `LEDGER_SYNC_KILL_AT`.
 enum SyncEnvironment {
-    /// Transport options from the environment:
-    /// - ssh: `SSH_AUTH_SOCK` (ssh-agent, tried first), `LEDGER_SSH_KEY` (a key file, then
-    ///   `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa`), `LEDGER_SSH_PASSPHRASE`;
-    /// - HTTP(S): credentials in the URL, else `LEDGER_HTTP_USER` and `LEDGER_HTTP_PASSWORD`;
-    /// - a progress line on stderr when stdout is a terminal.
+    /// Transport options from the environment, which LedgerSync reads as git would (its
+    /// configuration files, `GIT_SSH_COMMAND`, the credential helpers…); plus
+    /// `LEDGER_HTTP_USER`/`LEDGER_HTTP_PASSWORD`, `LEDGER_NETWORK_TIMEOUT`, and a progress
+    /// line on stderr when stdout is a terminal.
     static func transport() throws -> TransportOptions {
-        let env = CLIContext.current.environment
         let ctx = CLIContext.current
+        let env = ctx.environment
         var progress: ((TransferProgress) -> Void)?
         if ctx.stdoutIsTerminal {
             let line = ProgressLine()
             progress = { line.update($0) }
         }
-        var options = TransportOptions(
-            home: env["HOME"], userName: env["USER"] ?? env["LOGNAME"],
-            sshKey: env["LEDGER_SSH_KEY"].flatMap { $0.isEmpty ? nil : ctx.absolutePath($0) },
-            sshPassphrase: env["LEDGER_SSH_PASSPHRASE"], sshAgent: !(env["SSH_AUTH_SOCK"] ?? "").isEmpty,
-            httpUser: env["LEDGER_HTTP_USER"], httpPassword: env["LEDGER_HTTP_PASSWORD"],
-            progress: progress)
+        for name in ["LEDGER_SSH_KEY", "LEDGER_SSH_PASSPHRASE"] where !(env[name] ?? "").isEmpty {
+            Console.error("ledger: \(name) is no longer read: ssh runs through your OpenSSH client, so name the key with IdentityFile in ~/.ssh/config (or GIT_SSH_COMMAND=\"ssh -i KEY\") and let ssh-agent or ssh's prompt unlock it")
+        }
+        var options = TransportOptions(environment: env, httpUser: env["LEDGER_HTTP_USER"], httpPassword: env["LEDGER_HTTP_PASSWORD"],
+                                       progress: progress)
         if let text = env["LEDGER_NETWORK_TIMEOUT"], !text.isEmpty {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
                 throw LedgerError.usage("LEDGER_NETWORK_TIMEOUT must be a number of seconds (0 waits forever), not \"\(text)\"")
@@ -36,18 +34,6 @@ enum SyncEnvironment {
             options.stallTimeout = seconds
         }
         return options
-    }
-
-    /// Trusts the certificate authority named by `GIT_SSL_CAINFO`, `SSL_CERT_FILE` or the
-    /// repository's `http.sslCAInfo`, instead of the system's bundle, for HTTPS remotes.
-    static func trustConfiguredCertificates(repositoryConfig: String? = nil) throws {
-        let env = CLIContext.current.environment
-        guard let file = [env["GIT_SSL_CAINFO"], env["SSL_CERT_FILE"], repositoryConfig].compactMap({ $0 }).first(where: { !$0.isEmpty }) else { return }
-        let path = CLIContext.current.absolutePath(file)
-        guard FileSystem.exists(path) else {
-            throw LedgerError.usage("the certificate file \(path) (from GIT_SSL_CAINFO, SSL_CERT_FILE or http.sslCAInfo) does not exist")
-        }
-        try Git.trustCertificates(inFile: path)
     }
 
     /// A testing aid: when `LEDGER_SYNC_KILL_AT` names a checkpoint (`after-commit`,
@@ -100,7 +86,7 @@ extension DocumentChange {
 
 extension SyncReport {
     /// The `--json` form (keys documented in the README's Sync section).
-    var json: JSONValue {
+    func json(ledgerRoot: String) -> JSONValue {
         var o: JSONObject = [
             "outcome": .string(outcome.rawValue), "remote": .string(remote), "url": .string(url), "branch": .string(branch),
             "device": .object(["id": .string(device.id), "name": .string(device.name)]),
@@ -120,12 +106,16 @@ extension SyncReport {
             return .object(x)
         })
         o["reconciled"] = .array(reconciled.map(JSONValue.string))
+        o["housekeeping"] = .array(housekeeping.map(JSONValue.string))
+        o["maintenance"] = .array(maintenance.map { $0.json(ledgerRoot: ledgerRoot) })
+        o["warnings"] = .array(warnings.map(JSONValue.string))
         return .object(o)
     }
 
     /// The human report: per app, then per document.
-    func printText() {
+    func printText(ledgerRoot: String) {
         let target = "\(remote) (\(url))"
+        for note in housekeeping { Console.print(Output.sentence(note)) }
         if !localChanges.isEmpty {
             Console.print("Committed \(Output.plural(localChanges.count, "change")) on \(device.name):")
             Self.printChanges(localChanges)
@@ -145,10 +135,12 @@ extension SyncReport {
         if !pushed.isEmpty {
             Console.print("Pushed \(Output.plural(pushed.count, "change")) to \(target).")
         }
+        for m in maintenance { Console.print(m.sentence(ledgerRoot: ledgerRoot)) }
         switch outcome {
         case .upToDate: Console.print("Already in step with \(target).")
         case .synced: Console.print("In step with \(target) at \(head?.short ?? "an empty branch").")
         case .offline: Console.print("Not synced: \(localChanges.isEmpty ? "" : "your changes are committed here and safe; ")run `ledger sync` again when \(remote) can be reached.")
+        case .rejected: Console.print("Not synced: \(remote) refused the push\(localChanges.isEmpty ? "" : "; your changes are committed here and safe").")
         }
     }
 

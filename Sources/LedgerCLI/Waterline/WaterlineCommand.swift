@@ -18,7 +18,7 @@ struct WaterlineCommand: ParsableCommand {
         ])
 
     /// This app's line on `ledger status`. An invalid Waterline document does not hide the
-    /// other apps: the line says which file to fix.
+    /// other apps: the line says which file to fix. Works on a read-only ledger.
     static func status(_ env: CommandEnvironment) throws -> AppStatus {
         do {
             return try statusLine(env)
@@ -30,18 +30,16 @@ struct WaterlineCommand: ParsableCommand {
     }
 
     static func statusLine(_ env: CommandEnvironment) throws -> AppStatus {
-        let waterline = WaterlineStore(env.store)
-        let (active, _) = try waterline.activeSession()
-        let settings = try waterline.settings()
-        var json = WaterlineJSON.status(active?.session, settings: settings, now: env.now).objectValue!
-        json["activeSession"] = active.map { .string($0.session.id) } ?? .null
-        guard let session = active?.session else {
+        let current = try WaterlineStore(env.store).current()
+        var json = WaterlineJSON.status(current, now: env.now).objectValue!
+        json["activeSession"] = current.session.map { .string($0.id) } ?? .null
+        guard let session = current.session else {
             return AppStatus(app: .waterline, summary: "no active session (`ledger waterline start`)", json: json)
         }
-        let state = session.state
-        var summary = "session \(session.id) active since \(WaterlineText.time(session.startTime, env.clock)) · Waterline \(WaterlineText.value(state.waterlineValue))"
+        let state = current.state
+        var summary = "session \(session.id) active since \(WaterlineText.Times(session, env.clock, now: env.now).show(session.startTime)) · Waterline \(WaterlineText.value(state.waterlineValue))"
             + (state.isWarning ? " (drink water)" : "") + " · \(WaterlineText.count(state.totalAlcoholCount, "drink")), \(state.totalWaterCount) water"
-        if WaterlineEngine.isAbandoned(session, now: env.now, afterHours: settings.abandonedAfterHours) {
+        if WaterlineEngine.isAbandoned(session, now: env.now, afterHours: current.settings.abandonedAfterHours) {
             summary += " · running for \(WaterlineText.count(WaterlineEngine.hoursRunning(session, now: env.now), "hour")) (`ledger waterline end`)"
         }
         return AppStatus(app: .waterline, summary: summary, json: json)

@@ -1,8 +1,8 @@
 import Foundation
 import LedgerKit
 
-/// What every `ledger waterline` command starts with: the environment, the store, and the
-/// active session with the notices that go with it.
+/// What every `ledger waterline` command starts with: the environment and the store, and the
+/// notices that go with the active session.
 struct WaterlineRun {
     let env: CommandEnvironment
     let waterline: WaterlineStore
@@ -28,12 +28,11 @@ struct WaterlineRun {
         }
     }
 
-    /// The active session (after any repair), announced.
-    func active() throws -> (Session?, WaterlineSettings) {
-        let (active, notes) = try waterline.activeSession()
-        let settings = try waterline.settings()
-        announce(notes, active: active?.session, settings: settings)
-        return (active?.session, settings)
+    /// What holds now (the active session after any repair, the settings), announced.
+    func current() throws -> WaterlineStore.Current {
+        let current = try waterline.current()
+        announce(current.notes, active: current.session, settings: current.settings)
+        return current
     }
 }
 
@@ -44,15 +43,15 @@ enum WaterlineText {
         let hours = WaterlineEngine.hoursRunning(s, now: now)
         var text = "Your session has been running for \(hours) \(hours == 1 ? "hour" : "hours"). End it with `ledger waterline end`"
         if let last = s.entries.map(\.timestamp).max() {
-            text += " (or `ledger waterline end --time \(last.iso8601)` to end it at your last log, \(time(last, clock)))"
+            text += " (or `ledger waterline end --time \(last.iso8601)` to end it at your last log, \(Times(s, clock).show(last)))"
         }
         return text + ", or keep going."
     }
 
-    /// A Waterline value: "+2.0", "0.0", "-1.5", "+1.25".
+    /// A Waterline value, with one decimal: "+2.0", "0.0", "-1.5", "+1.3".
     static func value(_ v: Double) -> String {
-        let s = number(v)
-        return v > 0 ? "+" + s : s
+        let s = String(format: "%.1f", ((v * 10).rounded() / 10) + 0)
+        return v > 0 ? "+" + s : s == "-0.0" ? "0.0" : s
     }
 
     /// A number with one decimal, or two when it needs them: "1.0", "1.25".
@@ -70,12 +69,6 @@ enum WaterlineText {
     /// "1.0 standard drink", "2.5 standard drinks".
     static func standardDrinks(_ v: Double) -> String { "\(number(v)) standard drink\(v == 1 ? "" : "s")" }
 
-    /// The wall-clock time in the reader's zone: "23:40".
-    static func time(_ t: Timestamp, _ clock: CommandClock) -> String {
-        let l = clock.timestamp(t.date).local
-        return String(format: "%02d:%02d", l.hour, l.minute)
-    }
-
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -85,26 +78,75 @@ enum WaterlineText {
         return "\(weekdays[d.isoWeekday - 1]) \(d.day) \(months[d.month - 1]) \(d.year)"
     }
 
+    /// How the times of one session are shown: as the reader's clock shows them ("23:40") —
+    /// with their UTC offset when the session spans two offsets (a night when the clocks
+    /// change, or travel: then each time is shown as it was recorded, "02:30 +02:00"), and
+    /// with their date when it spans 24 hours or more ("Sun 22 Nov 10:11"), so that no time
+    /// can be read as another.
+    struct Times {
+        let clock: CommandClock
+        let withOffset: Bool
+        let withDate: Bool
+
+        init(_ instants: [Timestamp], _ clock: CommandClock) {
+            self.clock = clock
+            let recorded = Set(instants.map(\.utcOffsetSeconds))
+            let here = Set(instants.map { clock.timestamp($0.date).utcOffsetSeconds })
+            withOffset = recorded.count > 1 || here.count > 1
+            let ms = instants.map(\.epochMilliseconds)
+            withDate = (ms.max() ?? 0) - (ms.min() ?? 0) >= 24 * 3_600_000
+        }
+
+        /// The times of `session` (its start, entries and end, or now while it runs).
+        init(_ session: Session, _ clock: CommandClock, now: Timestamp? = nil) {
+            self.init([session.startTime] + session.entries.map(\.timestamp) + [session.endTime ?? now].compactMap { $0 }, clock)
+        }
+
+        func show(_ t: Timestamp) -> String {
+            let l = withOffset ? t : clock.timestamp(t.date)
+            var text = String(format: "%02d:%02d", l.local.hour, l.local.minute)
+            if withDate {
+                let d = l.local.date
+                text = "\(weekdays[d.isoWeekday - 1]) \(d.day) \(months[d.month - 1]) " + text
+            }
+            if withOffset {
+                let o = abs(l.utcOffsetSeconds) / 60
+                text += String(format: " %@%02d:%02d", l.utcOffsetSeconds < 0 ? "-" : "+", o / 60, o % 60)
+            }
+            return text
+        }
+    }
+
     /// "2 h 25 min", "45 min".
     static func duration(minutes: Int) -> String {
         minutes >= 60 ? "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min" : "\(minutes) min"
     }
 
-    /// "beer · 12 oz · 1.0 std" / "water · 8 oz" (without the estimate: "beer · 12 oz").
-    static func describe(_ e: LogEntry, estimate: Bool = true) -> String {
+    /// "Hazy IPA · 1.9 std" for a drink logged from a preset; else "beer · 12 oz · 5% · 1.0 std"
+    /// (sizes in `units`); "water · 8 oz". `presetNames` names presets of entries that did not
+    /// record one. Without the estimate: "beer · 12 oz".
+    static func describe(_ e: LogEntry, units: VolumeUnit, presetNames: [String: String] = [:], estimate: Bool = true) -> String {
         switch e.type {
         case .alcohol:
             let m = e.alcoholMeta
-            var parts = [m?.drinkType?.rawValue ?? "drink"]
-            if let s = m?.sizeOz { parts.append("\(amount(s)) oz") }
-            if let a = m?.abv { parts.append("\(amount(a))%") }
+            var parts: [String]
+            if let name = m?.presetName ?? m?.presetId.flatMap({ presetNames[$0] }) {
+                parts = [name]
+            } else {
+                parts = [m?.drinkType?.rawValue ?? "drink"]
+                if let s = m?.sizeOz { parts.append(units.describe(ounces: s)) }
+                if let a = m?.abv { parts.append("\(amount(a))%") }
+            }
             if estimate { parts.append("\(number(m?.standardDrinkEstimate ?? 0)) std") }
             return parts.joined(separator: " · ")
         case .water:
             guard let w = e.waterMeta else { return "water" }
-            return "water · \(amount(w.amount)) \(w.units.rawValue)"
+            return "water · " + units.describe(w.amount, from: w.units)
         }
     }
+
+    /// A preset's size in `units`: "12 oz", "355 ml", "—".
+    static func size(_ oz: Double?, units: VolumeUnit) -> String { oz.map { units.describe(ounces: $0) } ?? "—" }
 
     /// "Water due in: 2 drinks"; once N drinks have been had since water (more are possible:
     /// each further drink repeats the reminder), "Water due now — you've had 16 drinks since water".
@@ -122,73 +164,59 @@ enum WaterlineText {
         return "Balanced — at center"
     }
 
-    /// A horizontal Waterline gauge: the centre band, the warning threshold, and the value.
+    /// A horizontal Waterline gauge: the centre band, the warning threshold, and the value,
+    /// with a scale naming the threshold whatever it is.
     ///
     ///     -5 ·····················▕┃▏━━━━━━━━●······┊·········· +5
+    ///                            0          warning 2
     static func gauge(_ state: WaterlineState, threshold: Int) -> [String] {
         let v = state.waterlineValue
         let range = Int(min(20, max(5, Double(threshold + 1), abs(v).rounded(.up))))
-        let half = 20
+        let half = 20, width = 2 * half + 1
         func column(_ x: Double) -> Int { half + Int((x / Double(range) * Double(half)).rounded()) }
-        var cells = Array(repeating: "·", count: 2 * half + 1)
+        var cells = Array(repeating: "·", count: width)
         let at = min(max(column(v), 0), 2 * half)
         if at != half {
             for i in min(at, half)...max(at, half) where i != half { cells[i] = "━" }
         }
         let t = column(Double(threshold))
-        if t >= 0, t <= 2 * half, t != at { cells[t] = "┊" }
+        if t <= 2 * half, t != at { cells[t] = "┊" }
         cells[half - 1] = cells[half - 1] == "━" ? "━" : "▕"
         cells[half + 1] = cells[half + 1] == "━" ? "━" : "▏"
         cells[half] = "┃"
         cells[at] = abs(v) > Double(range) ? (v > 0 ? "▶" : "◀") : "●"
         var line = cells.joined()
         if state.isWarning { line = Style.red(line) }
-        let left = "-\(range)", right = "+\(range)"
-        var scale = Array(repeating: " ", count: 2 * half + 1)
+        var scale = Array(repeating: " ", count: width)
         scale[half] = "0"
-        let label = "warning \(threshold)"
-        if t + label.count <= 2 * half + 1, t > half + 1 {
-            for (i, c) in label.enumerated() { scale[t + i] = String(c) }
-        }
+        // The label starts at the threshold's mark, or ends there when it would not fit; a
+        // threshold beyond the scale is named at its end.
+        let label = Array(t <= 2 * half ? "warning \(threshold)" : "warning \(threshold) →")
+        let start = t <= 2 * half ? min(max(t, half + 2), width - label.count) : width - label.count
+        for (i, c) in label.enumerated() { scale[start + i] = String(c) }
         return [
-            "  \(left.padding(toLength: 4, withPad: " ", startingAt: 0))\(line) \(right)",
+            "  \("-\(range)".padding(toLength: 4, withPad: " ", startingAt: 0))\(line) +\(range)",
             "      \(scale.joined())".replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression),
         ]
     }
 
-    // MARK: - Parsing
+    // MARK: - Parsing (values as typed, checked against the settings by the store)
 
-    /// An amount of water: a volume (see `parseVolume`) of at most 2 litres, like an entry's.
-    static func parseWater(_ text: String, option: String, unit: VolumeUnit) throws -> (Double, VolumeUnit) {
-        let (v, u) = try parseVolume(text, option: option, unit: unit)
-        guard VolumeUnit.ml.convert(v, from: u) <= WaterMeta.maximumMillilitres else {
-            throw LedgerError.usage("\(option) must be at most 2000 ml (67.6 oz) (found \"\(text)\")")
-        }
-        return (v, u)
-    }
-
-    /// A volume: `250`, `250ml`, `8oz`, `8.5 oz`; a bare number is in `unit`.
-    static func parseVolume(_ text: String, option: String, unit: VolumeUnit) throws -> (Double, VolumeUnit) {
-        var t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        var u = unit
-        for candidate in VolumeUnit.allCases where t.hasSuffix(candidate.rawValue) {
-            u = candidate
-            t = String(t.dropLast(candidate.rawValue.count)).trimmingCharacters(in: .whitespaces)
-        }
-        guard let v = Double(t), v.isFinite, v > 0 else {
+    /// A volume: `250`, `250ml`, `8oz`, `8.5 oz`.
+    static func parseVolume(_ text: String, option: String) throws -> Given<Volume> {
+        guard let v = Volume(parsing: text) else {
             throw LedgerError.usage("\(option) must be a positive amount like 8, 8oz or 250ml (found \"\(text)\")")
         }
-        return (v, u)
+        return Given(v, name: option, text: text)
     }
 
-    /// A drink size in ounces: `12`, `12oz`, or `330ml` (converted), at most 68 oz (2 litres).
-    static func parseSize(_ text: String, option: String) throws -> Double {
-        let (v, u) = try parseVolume(text, option: option, unit: .oz)
-        let oz = u == .oz ? v : VolumeUnit.oz.rounded(VolumeUnit.oz.convert(v, from: .ml))
-        guard oz > 0, oz <= AlcoholMeta.maximumSizeOz else {
-            throw LedgerError.usage("\(option) must be more than 0 and at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumSizeOz)) oz (2 litres) (found \"\(text)\")")
+    /// A drink size: a volume, or a serving's name (`pint`, `glass`, `double`, …).
+    static func parseSize(_ text: String, option: String) throws -> Given<DrinkSize> {
+        guard let s = DrinkSize(parsing: text) else {
+            let servings = DrinkSize.servings.map(\.name).joined(separator: ", ")
+            throw LedgerError.usage("\(option) must be a positive size like 12, 12oz or 330ml, or a serving (\(servings)) (found \"\(text)\")")
         }
-        return oz
+        return Given(s, name: option, text: text)
     }
 
     /// A standard-drink count for `option` (`--std`): more than 0, at most 20.
@@ -199,27 +227,18 @@ enum WaterlineText {
         return v
     }
 
-    /// Refuses an estimate worked out from the flags (size × ABV, or a preset scaled to a new
-    /// size) that no single drink can have, naming the flags that gave it.
-    static func checkEstimate(_ e: DrinkEstimate, size: String?, abv: String?, type: String?) throws {
-        guard e.meta.standardDrinkEstimate > AlcoholMeta.maximumEstimate else { return }
-        let given = [size.map { "--size \($0)" }, abv.map { "--abv \($0)" }, type.map { "--type \($0)" }].compactMap { $0 }
-        throw LedgerError.usage("\(given.joined(separator: " and ")) give \(WaterlineText.standardDrinks(e.meta.standardDrinkEstimate)) (\(e.reason)); "
-            + "one entry counts at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)): check the size, or say what it counts for with --std")
-    }
-
     /// A percentage between 0 and 100 (`5`, `5%`).
-    static func parseABV(_ text: String) throws -> Double {
+    static func parseABV(_ text: String) throws -> Given<Double> {
         let t = text.hasSuffix("%") ? String(text.dropLast()) : text
         guard let v = Double(t), v >= 0, v <= 100 else {
             throw LedgerError.usage("--abv must be a percentage between 0 and 100 (found \"\(text)\")")
         }
-        return v
+        return Given(v, name: "--abv", text: text)
     }
 
     /// A drink type.
-    static func parseType(_ text: String) throws -> DrinkType {
-        if let t = DrinkType(rawValue: text.lowercased()) { return t }
+    static func parseType(_ text: String) throws -> Given<DrinkType> {
+        if let t = DrinkType(rawValue: text.lowercased()) { return Given(t, name: "--type", text: text) }
         throw LedgerError.usage("--type must be one of \(DrinkType.allCases.map(\.rawValue).joined(separator: ", ")) (found \"\(text)\")"
             + Suggestion.didYouMean(text, among: DrinkType.allCases.map(\.rawValue)))
     }
@@ -227,16 +246,17 @@ enum WaterlineText {
 
 /// The `--json` shapes of the Waterline commands (SPEC §7 keys, and more).
 enum WaterlineJSON {
-    /// `status --json`: the WaterlineState keys, `sessionId` (null without a session) and more.
-    static func status(_ session: Session?, settings: WaterlineSettings, now: Timestamp) -> JSONValue {
-        var o = (session?.state ?? WaterlineState()).json.objectValue!
+    /// `status --json`: the WaterlineState keys (judged by the current settings),
+    /// `sessionId` (null without a session) and more.
+    static func status(_ current: WaterlineStore.Current, now: Timestamp) -> JSONValue {
+        let session = current.session, settings = current.settings
+        var o = current.state.json.objectValue!
         o["sessionId"] = session.map { .string($0.id) } ?? .null
         o["startTime"] = session.map { $0.startTime.json } ?? .null
         o["isActive"] = .bool(session != nil)
-        let rules = session?.rules ?? settings.rules
-        o["waterEveryNDrinks"] = .number(Double(rules.waterEveryNDrinks))
-        o["warningThreshold"] = .number(Double(rules.warningThreshold))
-        o["waterDueInDrinks"] = session.map { .number(Double(WaterlineEngine.drinksUntilWaterDue($0.state, waterEveryNDrinks: rules.waterEveryNDrinks))) } ?? .null
+        o["waterEveryNDrinks"] = .number(Double(settings.waterEveryNDrinks))
+        o["warningThreshold"] = .number(Double(settings.warningThreshold))
+        o["waterDueInDrinks"] = current.drinksUntilWaterDue.map { .number(Double($0)) } ?? .null
         o["nextReminder"] = session.flatMap { WaterlineEngine.nextTimeReminder(for: $0, settings: settings, now: now) }.map(\.json) ?? .null
         o["durationMinutes"] = session.map { .number(Double($0.summary(now: now).durationMinutes)) } ?? .null
         o["abandoned"] = .bool(session.map { WaterlineEngine.isAbandoned($0, now: now, afterHours: settings.abandonedAfterHours) } ?? false)
@@ -286,5 +306,18 @@ enum WaterlineJSON {
         o["sizeOz"] = p.sizeOz.map(JSONValue.number) ?? .null
         o["abv"] = p.abv.map(JSONValue.number) ?? .null
         return .object(o)
+    }
+
+    /// What is due now (`reminders --json`'s `due`): items with key, since and notification.
+    static func due(_ due: WaterlineDue) -> JSONValue {
+        .object([
+            "items": .array(due.items.map { item in
+                var o = item.notification.json.objectValue!
+                o["key"] = .string(item.key)
+                o["since"] = item.since.json
+                return .object(o)
+            }),
+            "nextChange": due.nextChange?.json ?? .null,
+        ])
     }
 }

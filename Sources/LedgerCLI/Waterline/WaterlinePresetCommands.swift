@@ -24,11 +24,8 @@ extension WaterlineCommand.Presets {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            _ = try run.active()
-            let presets = try run.waterline.presets.all().sorted { a, b in
-                a.standardDrinkEstimate != b.standardDrinkEstimate ? a.standardDrinkEstimate < b.standardDrinkEstimate
-                    : a.name.lowercased() < b.name.lowercased()
-            }
+            let units = try run.current().settings.units
+            let presets = try run.waterline.presetList()
             if json {
                 Output.json(.array(presets.map(WaterlineJSON.preset)))
                 return
@@ -37,10 +34,10 @@ extension WaterlineCommand.Presets {
                 Console.print("No presets. Add one with `ledger waterline presets add NAME --type beer --size 12`.")
                 return
             }
+            func col(_ s: String, _ w: Int) -> String { s.padding(toLength: max(w, s.count + 1), withPad: " ", startingAt: 0) }
             Console.print(Style.dim("  NAME                  TYPE       SIZE      ABV    STD   ID"))
             for p in presets {
-                func col(_ s: String, _ w: Int) -> String { s.padding(toLength: w, withPad: " ", startingAt: 0) }
-                Console.print("  " + col(p.name, 22) + col(p.drinkType.rawValue, 11) + col(p.sizeOz.map { WaterlineText.amount($0) + " oz" } ?? "—", 10)
+                Console.print("  " + col(p.name, 22) + col(p.drinkType.rawValue, 11) + col(WaterlineText.size(p.sizeOz, units: units), 10)
                     + col(p.abv.map { WaterlineText.amount($0) + "%" } ?? "—", 7) + col(WaterlineText.number(p.standardDrinkEstimate), 6) + p.id)
             }
             Console.print(Style.dim("  (log one with `ledger waterline drink --preset NAME`)"))
@@ -52,7 +49,7 @@ extension WaterlineCommand.Presets {
         @Option(help: ArgumentHelp("beer, wine, liquor or cocktail.", valueName: "type"))
         var type: String?
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Serving size in ounces (or 330ml).", valueName: "oz"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Serving size in your units, with a unit (330ml, 12oz), or a serving (pint, glass, double, …).", valueName: "size"))
         var size: String?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Alcohol by volume, in percent.", valueName: "pct"))
@@ -61,23 +58,25 @@ extension WaterlineCommand.Presets {
         @Option(name: .customLong("std"), parsing: .unconditional, help: ArgumentHelp("Standard drinks it counts for (estimated from size and ABV when left out).", valueName: "n"))
         var standardDrinks: String?
 
-        func parsed() throws -> (type: DrinkType?, size: Double?, abv: Double?, std: Double?) {
-            let std = try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") }
-            return (try type.map(WaterlineText.parseType), try size.map { try WaterlineText.parseSize($0, option: "--size") },
-                    try abv.map(WaterlineText.parseABV), std)
+        /// The order, with `name` as given.
+        func order(name: Given<String>?) throws -> WaterlineStore.PresetOrder {
+            WaterlineStore.PresetOrder(
+                name: name, type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0, option: "--size") },
+                abv: try abv.map(WaterlineText.parseABV), standardDrinks: try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") })
         }
     }
 
-    /// Saves a preset after checking it, naming its file in errors.
-    static func save(_ preset: DrinkPreset, run: WaterlineRun) throws {
-        let errors = preset.validate().filter { $0.severity == .error }
-        if let e = errors.first { throw LedgerError.invalid("the preset's \(e.pointer.description.dropFirst()) \(e.message)") }
-        try run.waterline.presets.save(preset)
+    /// "beer, 12 oz, 1.0 standard drink".
+    static func describe(_ p: DrinkPreset, units: VolumeUnit) -> String {
+        p.drinkType.rawValue + (p.sizeOz.map { ", " + units.describe(ounces: $0) } ?? "") + ", \(WaterlineText.standardDrinks(p.standardDrinkEstimate))"
     }
 
-    /// `ledger waterline presets add NAME --type T [--size OZ] [--abv PCT] [--std N]`
+    /// `ledger waterline presets add NAME [--type T] [--size SIZE] [--abv PCT] [--std N]`
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a drink preset (its id is made from the name).")
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a drink preset (its id is made from the name).",
+            discussion: "Give its --type, or a --size that names a serving of one (pint, glass, double, …).")
 
         @Argument(help: ArgumentHelp("What you call it (\"Vodka soda\").", valueName: "name"))
         var name: String
@@ -91,37 +90,16 @@ extension WaterlineCommand.Presets {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            _ = try run.active()
-            let v = try values.parsed()
-            guard let type = v.type else { throw LedgerError.usage("give the drink's --type (beer, wine, liquor or cocktail)") }
-            let name = self.name.trimmingCharacters(in: .whitespaces)
-            if let problem = DrinkPreset.nameProblem(name) { throw LedgerError.usage("NAME \(problem)") }
-            let preset = try run.env.store.withWriterLock { () -> DrinkPreset in
-                let existing = try run.waterline.presets.all()
-                if let same = existing.first(where: { $0.name.lowercased() == name.lowercased() }) {
-                    throw LedgerError.invalid("a preset named \"\(same.name)\" already exists (\(same.id)); change it with `ledger waterline presets edit \(same.id)`")
-                }
-                guard let slug = DocumentID.slug(name) else {
-                    throw LedgerError.usage("the name \"\(name)\" needs at least one letter or digit")
-                }
-                let ids = Set(existing.map(\.id))
-                var id = slug, n = 2
-                while ids.contains(id) { id = "\(slug)-\(n)"; n += 1 }
-                let estimate = DrinkEstimate.resolve(preset: nil, type: type, sizeOz: v.size, abv: v.abv, standardDrinks: v.std)
-                try WaterlineText.checkEstimate(estimate, size: values.size, abv: values.abv, type: values.type)
-                let p = DrinkPreset(id: id, name: name, drinkType: type, sizeOz: estimate.meta.sizeOz, abv: v.abv,
-                                    standardDrinkEstimate: estimate.meta.standardDrinkEstimate, createdAt: run.now)
-                try WaterlineCommand.Presets.save(p, run: run)
-                return p
-            }
+            let order = try values.order(name: Given(name, name: "NAME", text: name))
+            let current = try run.current()
+            let (preset, _) = try run.waterline.addPreset(order, now: run.now, ids: run.env.ids)
             if json { Output.json(WaterlineJSON.preset(preset)); return }
-            Console.print("Added preset \(preset.name) (\(preset.id)): \(preset.drinkType.rawValue)"
-                + (preset.sizeOz.map { ", \(WaterlineText.amount($0)) oz" } ?? "") + ", \(WaterlineText.standardDrinks(preset.standardDrinkEstimate)).")
+            Console.print("Added preset \(preset.name) (\(preset.id)): \(WaterlineCommand.Presets.describe(preset, units: current.settings.units)).")
             Console.print("Log it with `ledger waterline drink --preset \(preset.id)`.")
         }
     }
 
-    /// `ledger waterline presets edit REF [--name NAME] [--type T] [--size OZ] [--abv PCT] [--std N]`
+    /// `ledger waterline presets edit REF [--name NAME] [--type T] [--size SIZE] [--abv PCT] [--std N]`
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
@@ -143,41 +121,12 @@ extension WaterlineCommand.Presets {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            _ = try run.active()
-            let v = try values.parsed()
-            guard name != nil || v.type != nil || v.size != nil || v.abv != nil || v.std != nil else {
-                throw LedgerError.usage("say what to change: --name, --type, --size, --abv or --std")
-            }
-            if let name, let problem = DrinkPreset.nameProblem(name.trimmingCharacters(in: .whitespaces)) {
-                throw LedgerError.usage("--name \(problem)")
-            }
-            let (updated, reason) = try run.env.store.withWriterLock { () -> (DrinkPreset, String) in
-                var p = try run.waterline.preset(preset)
-                if let name {
-                    let n = name.trimmingCharacters(in: .whitespaces)
-                    if let other = try run.waterline.presets.all().first(where: { $0.id != p.id && $0.name.lowercased() == n.lowercased() }) {
-                        throw LedgerError.invalid("another preset is already named \"\(other.name)\" (\(other.id))")
-                    }
-                    p.name = n
-                }
-                var reason = ""
-                if v.type != nil || v.size != nil || v.abv != nil || v.std != nil {
-                    let base = AlcoholMeta(drinkType: p.drinkType, sizeOz: p.sizeOz, abv: p.abv, standardDrinkEstimate: p.standardDrinkEstimate, presetId: p.id)
-                    let e = DrinkEstimate.adjusting(base, type: v.type, sizeOz: v.size, abv: v.abv, standardDrinks: v.std)
-                    try WaterlineText.checkEstimate(e, size: values.size, abv: values.abv, type: values.type)
-                    p.drinkType = e.meta.drinkType ?? p.drinkType
-                    p.sizeOz = e.meta.sizeOz
-                    p.abv = e.meta.abv
-                    p.standardDrinkEstimate = e.meta.standardDrinkEstimate
-                    reason = " (\(e.reason))"
-                }
-                p.updatedAt = run.now
-                try WaterlineCommand.Presets.save(p, run: run)
-                return (p, reason)
-            }
+            let order = try values.order(name: name.map { Given($0, name: "--name", text: $0) })
+            let current = try run.current()
+            let (updated, estimate) = try run.waterline.editPreset(preset, order, now: run.now)
             if json { Output.json(WaterlineJSON.preset(updated)); return }
-            Console.print("Preset \(updated.name) (\(updated.id)): \(updated.drinkType.rawValue)"
-                + (updated.sizeOz.map { ", \(WaterlineText.amount($0)) oz" } ?? "") + ", \(WaterlineText.standardDrinks(updated.standardDrinkEstimate))\(reason).")
+            Console.print("Preset \(updated.name) (\(updated.id)): \(WaterlineCommand.Presets.describe(updated, units: current.settings.units))"
+                + (estimate.map { " (\($0.reason))" } ?? "") + ".")
         }
     }
 
@@ -185,21 +134,22 @@ extension WaterlineCommand.Presets {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
-            abstract: "Delete a drink preset (entries logged with it keep their values).")
+            abstract: "Delete a drink preset (no confirmation; entries logged with it keep their values).",
+            discussion: "The deletion reaches your other machines with the next `ledger sync`.")
 
         @Argument(help: ArgumentHelp("The preset's name or id.", valueName: "preset"))
         var preset: String
 
+        @Flag(help: "Print the deleted preset as JSON.")
+        var json = false
+
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: false)
-            _ = try run.active()
-            let p = try run.env.store.withWriterLock { () -> DrinkPreset in
-                let p = try run.waterline.preset(preset)
-                try run.waterline.presets.delete(id: p.id)
-                return p
-            }
+            let run = try WaterlineRun(global, json: json)
+            _ = try run.current()
+            let p = try run.waterline.deletePreset(preset)
+            if json { Output.json(.object(["deleted": WaterlineJSON.preset(p)])); return }
             Console.print("Deleted preset \(p.name) (\(p.id)). Entries logged with it keep their values.")
         }
     }

@@ -15,49 +15,37 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let (session, settings) = try run.active()
+            let current = try run.current()
             if json {
-                Output.json(WaterlineJSON.status(session, settings: settings, now: run.now))
+                Output.json(WaterlineJSON.status(current, now: run.now))
                 return
             }
-            guard let session else {
+            guard let session = current.session else {
                 Console.print("No active session. Start one with `ledger waterline start`; past ones: `ledger waterline sessions`.")
                 return
             }
-            let state = session.state
+            let state = current.state, settings = current.settings
             let minutes = session.summary(now: run.now).durationMinutes
-            Console.print(Style.bold("Session \(session.id)") + " · started \(WaterlineText.time(session.startTime, run.env.clock)) · \(WaterlineText.duration(minutes: minutes))")
+            let times = WaterlineText.Times(session, run.env.clock, now: run.now)
+            Console.print(Style.bold("Session \(session.id)") + " · started \(times.show(session.startTime)) · \(WaterlineText.duration(minutes: minutes))")
             Console.print("")
-            for line in WaterlineText.gauge(state, threshold: session.warningThreshold) { Console.print(line) }
+            for line in WaterlineText.gauge(state, threshold: settings.warningThreshold) { Console.print(line) }
             let position = WaterlineText.position(state)
             Console.print("  Waterline \(Style.bold(WaterlineText.value(state.waterlineValue))) — " + (state.isWarning ? Style.red(position) : position))
             Console.print("")
             Console.print("  Drinks \(state.totalAlcoholCount) (\(WaterlineText.standardDrinks(state.totalStandardDrinks))) · Water \(state.totalWaterCount)")
-            Console.print("  " + WaterlineText.waterDue(state, n: session.waterEveryNDrinks))
-            Console.print("  Next reminder: " + WaterlineCommand.nextReminderText(session, settings: settings, run: run))
+            Console.print("  " + WaterlineText.waterDue(state, n: settings.waterEveryNDrinks))
+            Console.print("  Next reminder: " + WaterlineCommand.nextReminderText(session, settings: settings, run: run, times: times))
         }
     }
 
     /// "23:40", "off (…)" or "none — paused …".
-    static func nextReminderText(_ session: Session, settings: WaterlineSettings, run: WaterlineRun) -> String {
+    static func nextReminderText(_ session: Session, settings: WaterlineSettings, run: WaterlineRun, times: WaterlineText.Times) -> String {
         if !settings.timeRemindersEnabled { return "off (turn on with `ledger waterline settings set timeRemindersEnabled true`)" }
         if let t = WaterlineEngine.nextTimeReminder(for: session, settings: settings, now: run.now) {
-            return WaterlineText.time(t, run.env.clock)
+            return times.show(t)
         }
         return "none — paused after \(WaterlineEngine.inactivityLimitMinutes) minutes without a log; your next log resumes them"
-    }
-
-    /// The session named by `reference`, else the active one, else the most recent.
-    static func chosenSession(_ reference: String?, run: WaterlineRun, active: Session?) throws -> Session {
-        if let reference {
-            let repo = run.waterline.sessions
-            return try repo.load(id: try repo.resolve(reference, describe: "session"))
-        }
-        if let active { return active }
-        guard let last = try run.waterline.recentSessions(limit: 1).first else {
-            throw LedgerError.notFound("there are no sessions yet; start one with `ledger waterline start`")
-        }
-        return last
     }
 
     /// `ledger waterline entries [--session ID] [--json]`
@@ -66,7 +54,7 @@ extension WaterlineCommand {
             commandName: "entries",
             abstract: "The timeline of the active session (or the most recent, or --session).")
 
-        @Option(help: ArgumentHelp("A session id or prefix.", valueName: "id"))
+        @Option(help: ArgumentHelp("A session id or its first 4+ characters.", valueName: "id"))
         var session: String?
 
         @Flag(help: "Print the entries as a JSON array.")
@@ -76,122 +64,42 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let (active, _) = try run.active()
-            let chosen = try WaterlineCommand.chosenSession(session, run: run, active: active)
-            let steps = WaterlineEngine.replay(chosen.entries, rules: chosen.rules)
+            let current = try run.current()
+            let chosen = try run.waterline.chosenSession(session, active: current.session)
             if json {
-                Output.json(.array(steps.map { WaterlineJSON.entry($0, sessionID: chosen.id) }))
+                Output.json(.array(WaterlineEngine.replay(chosen.entries, rules: chosen.rules).map { WaterlineJSON.entry($0, sessionID: chosen.id) }))
                 return
             }
-            Console.print(Style.bold("Session \(chosen.id)") + " · \(WaterlineText.date(chosen.startTime)), started \(WaterlineText.time(chosen.startTime, run.env.clock))"
+            let times = WaterlineText.Times(chosen, run.env.clock, now: run.now)
+            Console.print(Style.bold("Session \(chosen.id)") + " · \(WaterlineText.date(chosen.startTime)), started \(times.show(chosen.startTime))"
                 + (chosen.isActive ? " · active" : ""))
-            WaterlineCommand.printTimeline(steps, run: run)
+            WaterlineCommand.printTimeline(chosen, settings: current.settings, run: run)
         }
     }
 
-    /// Entries as a table: time, id, what, Waterline after, and what fired.
-    static func printTimeline(_ steps: [WaterlineStep], run: WaterlineRun) {
-        guard !steps.isEmpty else {
-            Console.print("  No entries yet. Log with `ledger waterline drink` and `ledger waterline water`.")
+    /// A session's entries as a table: time, id, what (the preset's name when it came from
+    /// one; sizes in the user's units), the Waterline after it, and what fired then.
+    static func printTimeline(_ session: Session, settings: WaterlineSettings, run: WaterlineRun) {
+        guard !session.entries.isEmpty else {
+            Console.print(session.isActive ? "  No entries yet. Log with `ledger waterline drink` and `ledger waterline water`." : "  No entries.")
             return
         }
-        Console.print(Style.dim("  TIME   ID          ENTRY                                  WATERLINE"))
+        let times = WaterlineText.Times(session, run.env.clock, now: run.now)
+        let presetNames = (try? run.waterline.presetList()).map { Dictionary($0.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }) } ?? [:]
+        let steps = WaterlineEngine.replay(session.entries, rules: session.rules)
+        let timeWidth = steps.map { times.show($0.entry.timestamp).count }.max() ?? 5
+        Console.print(Style.dim("  " + "TIME".padding(toLength: timeWidth + 2, withPad: " ", startingAt: 0) + "ID          ENTRY                                  WATERLINE"))
         for step in steps {
             var marks: [String] = []
             if step.perDrinkReminder { marks.append("water due") }
             if step.pacingWarning { marks.append(Style.red("warning")) }
-            let what = WaterlineText.describe(step.entry).padding(toLength: 38, withPad: " ", startingAt: 0)
+            let entry = WaterlineText.describe(step.entry, units: settings.units, presetNames: presetNames)
+            let what = entry.padding(toLength: max(38, entry.count), withPad: " ", startingAt: 0)
             let value = WaterlineText.value(step.after.waterlineValue)
-            let id = step.entry.id.padding(toLength: 10, withPad: " ", startingAt: 0)
-            Console.print("  \(WaterlineText.time(step.entry.timestamp, run.env.clock))  \(id)  \(what) \(String(repeating: " ", count: max(0, 6 - value.count)))\(value)"
+            let id = step.entry.id.padding(toLength: max(10, step.entry.id.count), withPad: " ", startingAt: 0)
+            let time = times.show(step.entry.timestamp).padding(toLength: timeWidth, withPad: " ", startingAt: 0)
+            Console.print("  \(time)  \(id)  \(what) \(String(repeating: " ", count: max(0, 6 - value.count)))\(value)"
                 + (marks.isEmpty ? "" : "  " + marks.joined(separator: ", ")))
-        }
-    }
-
-    /// `ledger waterline summary [ID] [--json]`
-    struct Summary: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "summary",
-            abstract: "A session's summary: totals, duration, pacing adherence, the Waterline's range and the timeline.",
-            discussion: "Without ID: the active session (so far), else the most recent one.")
-
-        @Argument(help: ArgumentHelp("A session id or prefix.", valueName: "id"))
-        var id: String?
-
-        @Flag(help: "Print the summary as JSON.")
-        var json = false
-
-        @OptionGroup var global: GlobalOptions
-
-        func run() throws {
-            let run = try WaterlineRun(global, json: json)
-            let (active, settings) = try run.active()
-            let chosen = try WaterlineCommand.chosenSession(id, run: run, active: active)
-            if json {
-                Output.json(WaterlineJSON.summary(chosen, settings: settings, now: run.now))
-                return
-            }
-            WaterlineCommand.printSummary(chosen, settings: settings, run: run)
-        }
-    }
-
-    /// The summary screen (US-022).
-    static func printSummary(_ session: Session, settings: WaterlineSettings, run: WaterlineRun) {
-        let s = session.summary(now: run.now)
-        let span = WaterlineText.time(session.startTime, run.env.clock) + "–" + (session.endTime.map { WaterlineText.time($0, run.env.clock) } ?? "now")
-        Console.print(Style.bold("Session \(session.id)") + " · \(WaterlineText.date(session.startTime)) · \(span) (\(WaterlineText.duration(minutes: s.durationMinutes)))"
-            + (session.isActive ? " · active, so far" : ""))
-        func row(_ label: String, _ value: String) { Console.print("  " + label.padding(toLength: 18, withPad: " ", startingAt: 0) + value) }
-        row("Drinks", "\(s.totalAlcoholCount) · \(WaterlineText.standardDrinks(s.totalStandardDrinks))")
-        row("Water", "\(s.totalWaterCount) · \(WaterlineText.amount(s.totalWater(in: settings.units))) \(settings.units.rawValue)")
-        if let a = s.adherencePercent {
-            row("Pacing adherence", "\(WaterlineText.amount(a))% — \(s.remindersHonoured) of \(WaterlineText.count(s.reminderPoints, "reminder")) followed by water (water every \(WaterlineText.count(session.waterEveryNDrinks, "drink")))")
-        } else {
-            row("Pacing adherence", "— (no reminder points)")
-        }
-        row("Waterline", "final \(WaterlineText.value(s.finalWaterlineValue)) · lowest \(WaterlineText.value(s.lowestWaterlineValue)) · highest \(WaterlineText.value(s.highestWaterlineValue))")
-        Console.print("")
-        printTimeline(WaterlineEngine.replay(session.entries, rules: session.rules), run: run)
-    }
-
-    /// `ledger waterline sessions [--all] [--json]`
-    struct Sessions: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "sessions",
-            abstract: "The last 5 sessions (--all: every one), newest first.")
-
-        @Flag(help: "List every session, not only the last 5.")
-        var all = false
-
-        @Flag(help: "Print the sessions as a JSON array.")
-        var json = false
-
-        @OptionGroup var global: GlobalOptions
-
-        func run() throws {
-            let run = try WaterlineRun(global, json: json)
-            if all { _ = try run.waterline.refreshActiveSession() }
-            _ = try run.active()
-            let sessions = all ? try run.waterline.allSessions() : try run.waterline.recentSessions(limit: 5)
-            if json {
-                Output.json(.array(sessions.map { WaterlineJSON.sessionLine($0, now: run.now) }))
-                return
-            }
-            guard !sessions.isEmpty else {
-                Console.print("No sessions yet. Start one with `ledger waterline start`.")
-                return
-            }
-            Console.print(Style.dim("  DATE              TIME          DURATION      DRINKS STD    WATER  ADHERENCE  ID"))
-            for session in sessions {
-                let s = session.summary(now: run.now)
-                let span = WaterlineText.time(session.startTime, run.env.clock) + "–" + (session.endTime.map { WaterlineText.time($0, run.env.clock) } ?? "     ")
-                let adherence = s.adherencePercent.map { WaterlineText.amount($0) + "%" } ?? "—"
-                func col(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-                Console.print("  " + col(WaterlineText.date(session.startTime), 18) + col(span, 14) + col(WaterlineText.duration(minutes: s.durationMinutes), 14)
-                    + col(String(s.totalAlcoholCount), 7) + col(WaterlineText.number(s.totalStandardDrinks), 7)
-                    + col(String(s.totalWaterCount), 7) + col(adherence, 11) + session.id + (session.isActive ? "  " + Style.bold("active") : ""))
-            }
-            if !all { Console.print(Style.dim("  (`ledger waterline sessions --all` lists every session; `ledger waterline summary ID` shows one)")) }
         }
     }
 
@@ -208,18 +116,21 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let (session, settings) = try run.active()
+            let current = try run.current()
+            let settings = current.settings
             let discreet = settings.discreetNotifications
-            guard let session else {
+            let due = WaterlineDue.at(run.now, session: current.session, settings: settings)
+            guard let session = current.session else {
                 if json {
-                    Output.json(.object(["sessionId": .null, "discreet": .bool(discreet), "next": .null]))
+                    Output.json(.object(["sessionId": .null, "discreet": .bool(discreet), "next": .null, "due": WaterlineJSON.due(due)]))
                 } else {
                     Console.print("No active session: no reminders will fire. Start one with `ledger waterline start`.")
                 }
                 return
             }
-            let state = session.state
-            let n = session.waterEveryNDrinks
+            let state = current.state
+            let n = settings.waterEveryNDrinks
+            let times = WaterlineText.Times(session, run.env.clock, now: run.now)
             let next = WaterlineEngine.nextTimeReminder(for: session, settings: settings, now: run.now)
             let upcoming = settings.timeRemindersEnabled
                 ? WaterlineEngine.timeReminders(for: session, intervalMinutes: settings.timeReminderIntervalMinutes,
@@ -240,7 +151,7 @@ extension WaterlineCommand {
                     nextJSON = .object(o)
                 }
                 Output.json(.object([
-                    "sessionId": .string(session.id), "discreet": .bool(discreet), "next": nextJSON,
+                    "sessionId": .string(session.id), "discreet": .bool(discreet), "next": nextJSON, "due": WaterlineJSON.due(due),
                     "timeReminder": .object([
                         "enabled": .bool(settings.timeRemindersEnabled), "intervalMinutes": .number(Double(settings.timeReminderIntervalMinutes)),
                         "next": next?.json ?? .null, "upcoming": .array(upcoming.map(\.json)),
@@ -253,7 +164,7 @@ extension WaterlineCommand {
                         "nextDrinkNotification": nextDrinkText?.json ?? .null,
                     ]),
                     "pacingWarning": .object([
-                        "warningThreshold": .number(Double(session.warningThreshold)), "waterlineValue": .number(state.waterlineValue),
+                        "warningThreshold": .number(Double(settings.warningThreshold)), "waterlineValue": .number(state.waterlineValue),
                         "isWarning": .bool(state.isWarning), "notification": pacingText.json,
                     ]),
                 ]))
@@ -265,9 +176,9 @@ extension WaterlineCommand {
             func row(_ label: String, _ value: String) { Console.print("  " + label.padding(toLength: 20, withPad: " ", startingAt: 0) + value) }
             if let next {
                 let minutes = Int((next.seconds(since: run.now) / 60).rounded(.up))
-                row("Next time reminder", "\(WaterlineText.time(next, run.env.clock)) (in \(minutes) min) — \"\(timeText.body)\"")
+                row("Next time reminder", "\(times.show(next)) (in \(minutes) min) — \"\(timeText.body)\"")
             } else {
-                row("Next time reminder", WaterlineCommand.nextReminderText(session, settings: settings, run: run))
+                row("Next time reminder", WaterlineCommand.nextReminderText(session, settings: settings, run: run, times: times))
             }
             if dueIn == 0 {
                 row("Per-drink reminder", "water is due: \(WaterlineText.count(state.alcoholCountSinceLastWater, "drink")) since water — \"\(perDrinkText.body)\"")
@@ -278,13 +189,13 @@ extension WaterlineCommand {
                 row("Per-drink reminder", "after \(WaterlineText.count(dueIn, "more drink")) — \"\(perDrinkText.body)\"")
             }
             if state.isWarning {
-                row("Pacing warning", "showing: the Waterline \(WaterlineText.value(state.waterlineValue)) is at or above \(session.warningThreshold); it fires again after it drops below")
+                row("Pacing warning", "showing: the Waterline \(WaterlineText.value(state.waterlineValue)) is at or above \(settings.warningThreshold); it fires again after it drops below")
             } else {
-                row("Pacing warning", "fires when the Waterline reaches \(session.warningThreshold) (now \(WaterlineText.value(state.waterlineValue))) — \"\(pacingText.body)\"")
+                row("Pacing warning", "fires when the Waterline reaches \(settings.warningThreshold) (now \(WaterlineText.value(state.waterlineValue))) — \"\(pacingText.body)\"")
             }
             if upcoming.count > 1 {
                 Console.print("")
-                Console.print(Style.dim("  If nothing is logged: " + upcoming.map { WaterlineText.time($0, run.env.clock) }.joined(separator: ", ")
+                Console.print(Style.dim("  If nothing is logged: " + upcoming.map(times.show).joined(separator: ", ")
                     + "; then they pause until the next log."))
             }
         }

@@ -113,11 +113,13 @@ public enum DocumentID {
         return isValid(id) ? String(id) : nil
     }
 
-    /// A readable id made from a name ("My V60!" → "my-v60"), or nil when nothing is left.
+    /// A readable id made from a name ("My V60!" → "my-v60"), in any script: letters are
+    /// spelt in Latin first ("Kölsch" → "kolsch", "Пиво" → "pivo"); nil when nothing is left.
     public static func slug(_ name: String, maxLength: Int = 40) -> String? {
         var out = ""
         var dash = false
-        for ch in name.lowercased().unicodeScalars {
+        let latin = name.applyingTransform(StringTransform("Any-Latin; Latin-ASCII"), reverse: false) ?? name
+        for ch in latin.lowercased().unicodeScalars {
             if (ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9") {
                 if dash, !out.isEmpty { out.append("-") }
                 out.unicodeScalars.append(ch)

@@ -142,15 +142,18 @@ public enum FileSystem {
         return try contents(of: fd, path, limit: limit)
     }
 
-    /// The contents of the regular file open as `fd` (closed by this); `path` names it in errors.
-    fileprivate static func contents(of fd: Int32, _ path: String, limit: Int) throws -> [UInt8] {
+    /// The contents of the regular file open as `fd` (closed by this) — or, with `prefix`, its
+    /// first `prefix` bytes; `path` names it in errors.
+    fileprivate static func contents(of fd: Int32, _ path: String, limit: Int, prefix: Int? = nil) throws -> [UInt8] {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw systemError("read", path) }
         if st.st_mode & S_IFMT == S_IFDIR { throw LedgerError.invalid("\(path) is a directory, not a file") }
         if st.st_mode & S_IFMT != S_IFREG { throw LedgerError.invalid("\(path) is not a regular file") }
-        let size = Int(st.st_size)
-        if size > limit {
+        var size = Int(st.st_size)
+        if let prefix {
+            size = min(size, prefix)
+        } else if size > limit {
             throw LedgerError.invalid("\(path) is \(formatBytes(size)), larger than the \(formatBytes(limit)) a ledger document may be")
         }
         var bytes = [UInt8](repeating: 0, count: size)
@@ -163,6 +166,14 @@ public enum FileSystem {
         }
         if done < size { bytes.removeLast(size - done) }
         return bytes
+    }
+
+    /// Whether `path` could be written (or created) by this process: the file when it exists,
+    /// else the nearest directory above it that exists. False on a read-only file system.
+    public static func isWritable(_ path: String) -> Bool {
+        var p = path
+        while !p.isEmpty, p != "/", stamp(p) == nil { p = (p as NSString).deletingLastPathComponent }
+        return access(p.isEmpty ? "." : p, W_OK) == 0
     }
 
     /// Writes a file atomically: a temporary file in the same directory, fsync, rename over
@@ -249,9 +260,9 @@ public enum FileSystem {
         }
 
         /// The contents of the regular file `name`, refusing a symbolic link, anything but a
-        /// regular file (without blocking on a FIFO) and files larger than `limit` bytes; nil
-        /// when there is no such file.
-        public func read(_ name: String, limit: Int = .max) throws -> [UInt8]? {
+        /// regular file (without blocking on a FIFO) and files larger than `limit` bytes — or,
+        /// with `prefix`, its first `prefix` bytes whatever its size; nil when there is no such file.
+        public func read(_ name: String, limit: Int = .max, prefix: Int? = nil) throws -> [UInt8]? {
             let file = openat(fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             if file < 0 {
                 let err = errno
@@ -259,7 +270,7 @@ public enum FileSystem {
                 if stamp(name)?.type == .symlink { throw linkRefusal(path(of: name), "read", path(of: name), folder: false) }
                 throw systemError("read", path(of: name), err)
             }
-            return try contents(of: file, path(of: name), limit: limit)
+            return try contents(of: file, path(of: name), limit: limit, prefix: prefix)
         }
 
         /// Writes the file `name` atomically (see `FileSystem.writeAtomically`). A symbolic
@@ -400,10 +411,10 @@ public enum FileSystem {
 
     /// The contents of the file `relative` below `root` (see `Directory.read`), never through
     /// a symbolic link; nil when it does not exist.
-    public static func read(_ relative: String, under root: String, limit: Int = .max) throws -> [UInt8]? {
+    public static func read(_ relative: String, under root: String, limit: Int = .max, prefix: Int? = nil) throws -> [UInt8]? {
         let (dir, name) = split(relative)
         do {
-            return try walk(dir, under: root, create: false)?.read(name, limit: limit)
+            return try walk(dir, under: root, create: false)?.read(name, limit: limit, prefix: prefix)
         } catch Blocked.link(let link) {
             throw linkRefusal(link, "read", relative, folder: false)
         } catch Blocked.notDirectory {

@@ -56,6 +56,15 @@ public struct LedgerStore: Sendable {
         return try body()
     }
 
+    /// Runs `body` holding the writer lock when the ledger can be written, and without it when
+    /// it cannot (a read-only mount, a backup this user may not write): `body` is told which,
+    /// and must write nothing when it is not holding the lock. For reads that would like to
+    /// record something on the way (a cache, a repair) but must work on a read-only ledger.
+    public func withWriterLockIfWritable<T>(_ body: (_ locked: Bool) throws -> T) throws -> T {
+        guard FileSystem.isWritable(localState("lock")) else { return try body(false) }
+        return try withWriterLock { try body(true) }
+    }
+
     // MARK: - Documents
 
     //

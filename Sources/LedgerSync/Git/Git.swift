@@ -135,6 +135,20 @@ public final class Repository {
         return Repository(repo!)
     }
 
+    /// The work tree of the repository containing `directory`, found as git finds it: the
+    /// nearest `.git` in `directory` or above, stopping at the directories listed in `ceilings`
+    /// (`GIT_CEILING_DIRECTORIES`, colon-separated) and, unless `acrossFileSystems`
+    /// (`GIT_DISCOVERY_ACROSS_FILESYSTEM`), at a file-system boundary. Nil when there is none
+    /// or it is bare.
+    public static func workTree(containing directory: String, ceilings: String?, acrossFileSystems: Bool) -> String? {
+        _ = Libgit2.initialized
+        var repo: OpaquePointer?
+        let flags = acrossFileSystems ? GIT_REPOSITORY_OPEN_CROSS_FS.rawValue : 0
+        guard git_repository_open_ext(&repo, directory, flags, ceilings) == 0, let repo else { return nil }
+        let r = Repository(repo)
+        return git_repository_workdir(repo) == nil ? nil : r.workdir
+    }
+
     /// Whether `path` is the work tree of a git repository.
     public static func exists(at path: String) -> Bool {
         _ = Libgit2.initialized
@@ -223,10 +237,78 @@ public final class Repository {
         return String(cString: out)
     }
 
+    /// An integer from the repository's config (all levels; git's `k`, `m` and `g` suffixes
+    /// are understood), or nil when it is unset or not a number.
+    public func configInteger(_ key: String) -> Int? {
+        var cfg: OpaquePointer?
+        guard git_repository_config_snapshot(&cfg, pointer) == 0 else { return nil }
+        defer { git_config_free(cfg) }
+        var out: Int64 = 0
+        guard git_config_get_int64(&out, cfg, key) == 0 else { return nil }
+        return Int(out)
+    }
+
+    /// Adds `path` (relative to the work tree) to `.git/info/exclude`, git's list of files this
+    /// machine leaves untracked without saying so in the repository.
+    public func excludeLocally(_ path: String) throws {
+        let file = gitDirectory + "/info/exclude"
+        var text = try FileSystem.read(file).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
+        // Anchored at the root; the characters that make a pattern escaped.
+        var pattern = "/"
+        for c in path { pattern += "\\*?[".contains(c) ? "\\\(c)" : String(c) }
+        if pattern.hasSuffix(" ") { pattern.insert("\\", at: pattern.index(before: pattern.endIndex)) }
+        try FileSystem.writeAtomically(file, Array((text + pattern + "\n").utf8))
+    }
+
     /// The signature from `user.name`/`user.email`, or `fallback` when they are not set.
     public func signature(fallback: Signature) -> Signature {
         if let name = config("user.name"), let email = config("user.email") { return Signature(name: name, email: email) }
         return fallback
+    }
+
+    /// A git operation that stopped half-way and waits for the user (a merge with conflicts,
+    /// a rebase, …), as the files git keeps for it say (`MERGE_HEAD`, `rebase-merge/`, …).
+    public enum Operation: Sendable, Equatable {
+        case merge, revert, cherryPick, bisect, rebase, applyMailbox
+
+        /// "a merge", "a rebase", …
+        public var name: String {
+            switch self {
+            case .merge: "a merge"
+            case .revert: "a revert"
+            case .cherryPick: "a cherry-pick"
+            case .bisect: "a bisect"
+            case .rebase: "a rebase"
+            case .applyMailbox: "`git am`"
+            }
+        }
+
+        /// git's ways out: how to finish it, and how to abandon it.
+        public var waysOut: String {
+            switch self {
+            case .merge: "finish it (resolve the conflicts, `git add` the files, `git commit`) or abandon it with `git merge --abort`"
+            case .revert: "finish it with `git revert --continue` or abandon it with `git revert --abort`"
+            case .cherryPick: "finish it with `git cherry-pick --continue` or abandon it with `git cherry-pick --abort`"
+            case .bisect: "end it with `git bisect reset`"
+            case .rebase: "finish it with `git rebase --continue` or abandon it with `git rebase --abort`"
+            case .applyMailbox: "finish it with `git am --continue` or abandon it with `git am --abort`"
+            }
+        }
+    }
+
+    /// The git operation in progress in this repository, or nil.
+    public var operationInProgress: Operation? {
+        switch UInt32(bitPattern: git_repository_state(pointer)) {
+        case GIT_REPOSITORY_STATE_MERGE.rawValue: .merge
+        case GIT_REPOSITORY_STATE_REVERT.rawValue, GIT_REPOSITORY_STATE_REVERT_SEQUENCE.rawValue: .revert
+        case GIT_REPOSITORY_STATE_CHERRYPICK.rawValue, GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE.rawValue: .cherryPick
+        case GIT_REPOSITORY_STATE_BISECT.rawValue: .bisect
+        case GIT_REPOSITORY_STATE_REBASE.rawValue, GIT_REPOSITORY_STATE_REBASE_INTERACTIVE.rawValue,
+             GIT_REPOSITORY_STATE_REBASE_MERGE.rawValue, GIT_REPOSITORY_STATE_APPLY_MAILBOX_OR_REBASE.rawValue: .rebase
+        case GIT_REPOSITORY_STATE_APPLY_MAILBOX.rawValue: .applyMailbox
+        default: nil
+        }
     }
 
     // MARK: - References and commits

@@ -241,7 +241,9 @@ extension Repository {
             }
             let inWork: Bool
             if let w = e.index_to_workdir?.pointee {
-                inWork = w.status != GIT_DELTA_DELETED
+                // Removed from the index but kept (`git rm --cached`): the removal is what counts.
+                let unstaged = w.status == GIT_DELTA_UNTRACKED && e.head_to_index?.pointee.status == GIT_DELTA_DELETED
+                inWork = w.status != GIT_DELTA_DELETED && !unstaged
             } else {
                 inWork = (s & GIT_STATUS_INDEX_DELETED.rawValue) == 0
             }
@@ -309,6 +311,33 @@ public final class Index {
         let rc = git_index_remove_bypath(pointer, path)
         if rc == GIT_ENOTFOUND.rawValue { return }
         try check(rc, "git_index_remove_bypath")
+    }
+
+    /// Replaces every entry with the files of `tree` (`git read-tree`). Entries whose blob and
+    /// mode do not change keep their stat data, so the next status still skips their files.
+    public func readTree(_ tree: ObjectID) throws {
+        var t: OpaquePointer?
+        var oid = tree.raw
+        try check(git_tree_lookup(&t, owner.pointer, &oid), "git_tree_lookup")
+        defer { git_tree_free(t) }
+        try check(git_index_read_tree(pointer, t), "git_index_read_tree")
+    }
+
+    /// Records the work tree's stat data for the entries that have none (fresh from a tree)
+    /// whose file holds exactly the indexed blob, as `git update-index --refresh` does; a file
+    /// that differs is left for status to report. Returns how many entries were refreshed.
+    @discardableResult
+    public func refreshStatData() throws -> Int {
+        var paths: [String] = []
+        for i in 0..<git_index_entrycount(pointer) {
+            guard let e = git_index_get_byindex(pointer, i)?.pointee, e.mtime.seconds == 0, e.ctime.seconds == 0, e.ino == 0,
+                  e.mode == UInt32(GIT_FILEMODE_BLOB.rawValue) || e.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue)
+            else { continue }
+            let path = String(cString: e.path)
+            if owner.workTreeBlobID(path) == ObjectID(e.id) { paths.append(path) }
+        }
+        for path in paths { try addFromWorkTree(path) }
+        return paths.count
     }
 
     /// Writes the repository index to disk.

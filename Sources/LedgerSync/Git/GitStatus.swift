@@ -13,12 +13,16 @@ extension Repository {
     /// instant as the index was written (git's "racily clean" rule); new files are found by a
     /// walk of the directories. Anything unusual (staged changes, conflicts, submodules) goes
     /// through libgit2's status.
-    public func workTreeChanges() throws -> [PathChange] {
-        try fastWorkTreeChanges() ?? statusWorkTreeChanges()
+    ///
+    /// A file removed from the index but kept in the work tree (`git rm --cached`) counts as
+    /// deleted: that removal is what the user staged. `leftovers` is told of the temporary
+    /// files of killed atomic writes (`WriteLeftovers`) that the walk meets.
+    public func workTreeChanges(leftovers: ((String) -> Void)? = nil) throws -> [PathChange] {
+        try fastWorkTreeChanges(leftovers: leftovers) ?? statusWorkTreeChanges()
     }
 
     /// The comparison with the index described above, or nil when it does not apply.
-    func fastWorkTreeChanges() throws -> [PathChange]? {
+    func fastWorkTreeChanges(leftovers: ((String) -> Void)? = nil) throws -> [PathChange]? {
         guard let head = headCommit() else { return nil }
         var index: OpaquePointer?
         try check(git_repository_index(&index, pointer), "git_repository_index")
@@ -71,7 +75,7 @@ extension Repository {
                 filesPerDirectory[directoryHash(e.pointee.path), default: 0] -= 1
             }
         }
-        changes += try untrackedFiles(index: index!, expected: filesPerDirectory)
+        changes += try untrackedFiles(index: index!, expected: filesPerDirectory, leftovers: leftovers)
         return changes
     }
 
@@ -110,7 +114,7 @@ extension Repository {
     /// Files in the work tree that the index does not hold and `.gitignore` does not exclude.
     /// A directory holding exactly the files the index expects there (`expected`, by
     /// `directoryHash`, deleted ones already taken off) has none, and its names are not read.
-    private func untrackedFiles(index: OpaquePointer, expected: [UInt64: Int]) throws -> [PathChange] {
+    private func untrackedFiles(index: OpaquePointer, expected: [UInt64: Int], leftovers: ((String) -> Void)?) throws -> [PathChange] {
         var out: [PathChange] = []
         func ignored(_ path: String) -> Bool {
             var flag: Int32 = 0
@@ -122,7 +126,12 @@ extension Repository {
             if listing.fileCount != known {
                 for name in listing.fileNames() {
                     let path = dir.isEmpty ? name : dir + "/" + name
-                    if git_index_get_bypath(index, path, 0) == nil, !ignored(path) { out.append(PathChange(path, .added)) }
+                    guard git_index_get_bypath(index, path, 0) == nil else { continue }
+                    if !ignored(path) {
+                        out.append(PathChange(path, .added))
+                    } else if let leftovers, WriteLeftovers.writer(of: name) != nil {
+                        leftovers(path)
+                    }
                 }
             }
             for name in listing.directories {

@@ -68,8 +68,11 @@ extension Repository {
     /// Writes every file of `tree` into the new, empty work tree and records each in the index
     /// with its stat data, so that the first status needs to read nothing. Names a tree may
     /// hold but a work tree must not (`..`, `.git`, slashes) are refused. Like git's own
-    /// checkout, files are not flushed one by one (the repository's objects are durable; a
-    /// clone interrupted by a power loss is simply made again).
+    /// checkout, files are not flushed one by one (the repository's objects are durable).
+    ///
+    /// A file already in the work tree (a checkout finished after it was interrupted) is kept
+    /// as it is: recorded with its stat data when it holds the tree's version, else without,
+    /// so that status reports it as changed.
     public func populateWorkTree(from tree: ObjectID) throws {
         var t: OpaquePointer?
         var oid = tree.raw
@@ -144,22 +147,35 @@ extension Repository {
         let full = root + "/" + path
         let size = Int(git_blob_rawsize(blob))
         let content = git_blob_rawcontent(blob)
+        // A file already there that may differ from the tree's version is recorded without stat
+        // data, so that status compares its contents.
+        var unverified = false
         if mode == UInt32(GIT_FILEMODE_LINK.rawValue) {
             let target = String(decoding: UnsafeRawBufferPointer(start: content, count: size), as: UTF8.self)
-            guard symlink(target, full) == 0 else { throw LedgerError.failure("cannot create \(full): \(String(cString: strerror(errno)))") }
+            if symlink(target, full) != 0 {
+                guard errno == EEXIST else { throw LedgerError.failure("cannot create \(full): \(String(cString: strerror(errno)))") }
+                unverified = true
+            }
         } else {
             let fd = createFile(full, mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644)
-            guard fd >= 0 else { throw LedgerError.failure("cannot create \(full): \(String(cString: strerror(errno)))") }
-            defer { closeFile(fd) }
-            var done = 0
-            while done < size {
-                let n = write(fd, content! + done, size - done)
-                guard n > 0 else { throw LedgerError.failure("cannot write \(full): \(String(cString: strerror(errno)))") }
-                done += n
+            if fd < 0 {
+                guard errno == EEXIST else { throw LedgerError.failure("cannot create \(full): \(String(cString: strerror(errno)))") }
+                var oid = git_oid()
+                unverified = !(git_odb_hashfile(&oid, full, GIT_OBJECT_BLOB) == 0 && git_oid_equal(&oid, git_tree_entry_id(entry)) != 0)
+            } else {
+                defer { closeFile(fd) }
+                var done = 0
+                while done < size {
+                    let n = write(fd, content! + done, size - done)
+                    guard n > 0 else { throw LedgerError.failure("cannot write \(full): \(String(cString: strerror(errno)))") }
+                    done += n
+                }
             }
         }
         var st = stat()
-        guard lstat(full, &st) == 0 else { throw LedgerError.failure("cannot read back \(full)") }
+        if !unverified {
+            guard lstat(full, &st) == 0 else { throw LedgerError.failure("cannot read back \(full)") }
+        }
         var e = git_index_entry()
         e.ctime = git_index_time(seconds: Int32(truncatingIfNeeded: st.st_ctim.tv_sec), nanoseconds: UInt32(st.st_ctim.tv_nsec))
         e.mtime = git_index_time(seconds: Int32(truncatingIfNeeded: st.st_mtim.tv_sec), nanoseconds: UInt32(st.st_mtim.tv_nsec))

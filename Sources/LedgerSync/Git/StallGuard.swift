@@ -8,25 +8,30 @@ import Synchronization
 /// that never completes the handshake blocks `connect` for the system's SYN retries. While a
 /// transfer runs, a watchdog thread watches the signs of life the callbacks report; after
 /// `timeout` seconds without one it shuts down this process's TCP sockets to the remote's
-/// port, so libgit2's blocked call returns and the transfer fails, reported as a remote that
-/// stopped answering (exit 3).
+/// port and ends the ssh child of an ssh remote, so libgit2's blocked call returns and the
+/// transfer fails, reported as a remote that stopped answering (exit 3). While ssh asks on
+/// the terminal (a passphrase, a new host key), it waits for the person, as git does.
 final class StallGuard: Sendable {
     let timeout: Double
-    let port: UInt16
-    private struct State { var last: Double; var done = false; var stalled = false }
+    /// The TCP port of an http or git remote (ssh ones are reached through an ssh child).
+    let port: UInt16?
+    private struct State { var last: Double; var done = false; var stalled = false; var children: [ChildProcess.Handle] = [] }
     private let state: Mutex<State>
 
     /// A guard for a network URL, or nil for local remotes (a disk does not stall this way)
     /// or a timeout of zero (wait forever).
     init?(url: String, timeout: Double) {
-        guard timeout > 0, let port = Self.port(of: url) else { return nil }
+        guard timeout > 0, Remote.isSSH(url) || Self.port(of: url) != nil else { return nil }
         self.timeout = timeout
-        self.port = port
+        port = Remote.isSSH(url) ? nil : Self.port(of: url)
         state = Mutex(State(last: Self.now()))
     }
 
     /// A sign of life: bytes arrived or were sent, a credential or message was exchanged.
     func alive() { state.withLock { $0.last = Self.now() } }
+
+    /// Ends `child` (the ssh carrying the transfer) when the remote stops answering.
+    func cutting(_ child: ChildProcess.Handle) { state.withLock { $0.children.append(child) } }
 
     /// Whether the transfer was cut because the remote stopped answering.
     var stalled: Bool { state.withLock { $0.stalled } }
@@ -38,15 +43,26 @@ final class StallGuard: Sendable {
             // Ends with the transfer; wakes five times a second.
             while true {
                 usleep(200_000)
-                let step = state.withLock { s -> (done: Bool, cut: Bool) in
-                    guard !s.done else { return (true, false) }
-                    guard Self.now() - s.last > timeout else { return (false, false) }
-                    s.stalled = true
-                    s.last = Self.now()
-                    return (false, true)
+                let step = state.withLock { s -> (done: Bool, overdue: Bool, children: [ChildProcess.Handle]) in
+                    (s.done, !s.done && Self.now() - s.last > timeout, s.children)
                 }
                 if step.done { return }
-                if step.cut { Self.shutDownConnections(toPort: port) }
+                guard step.overdue else { continue }
+                // ssh waiting for a person to answer its prompt on the terminal is not a silent remote.
+                if step.children.contains(where: \.isAskingOnTerminal) {
+                    alive()
+                    continue
+                }
+                let cut = state.withLock { s -> Bool in
+                    guard !s.done else { return false }
+                    s.stalled = true
+                    s.last = Self.now()
+                    return true
+                }
+                if cut {
+                    if let port { Self.shutDownConnections(toPort: port) }
+                    for child in step.children { child.send(SIGKILL) }
+                }
             }
         }
         watchdog.start()
@@ -60,18 +76,12 @@ final class StallGuard: Sendable {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    /// The TCP port a network URL talks to: explicit, or the scheme's (ssh 22, git 9418,
-    /// http 80, https 443); nil for local paths.
+    /// The TCP port an http or git URL talks to: explicit, or the scheme's (git 9418, http 80,
+    /// https 443); nil for local paths and ssh.
     static func port(of url: String) -> UInt16? {
-        let scheme: String
-        if let r = url.range(of: "://") {
-            scheme = url[..<r.lowerBound].lowercased()
-        } else if Remote.isSSH(url) {
-            return 22  // scp-like user@host:path has no port
-        } else {
-            return nil
-        }
-        let defaults: [String: UInt16] = ["http": 80, "https": 443, "git": 9418, "ssh": 22, "ssh+git": 22, "git+ssh": 22]
+        guard let r = url.range(of: "://") else { return nil }
+        let scheme = url[..<r.lowerBound].lowercased()
+        let defaults: [String: UInt16] = ["http": 80, "https": 443, "git": 9418]
         guard let standard = defaults[scheme], let host = Remote.host(of: url) else { return nil }
         // host[:port], or [v6]:port
         let afterBracket = host.lastIndex(of: "]").map { host[host.index(after: $0)...] } ?? Substring(host)

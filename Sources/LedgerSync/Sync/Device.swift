@@ -1,9 +1,10 @@
 import Foundation
 import LedgerKit
 
-/// This machine as sync names it in commit messages: `.git/ledger/device.json`
-/// (`{"id": "…", "name": "…"}`), device-local and never synced. Created on first use with
-/// the host name; edit `name` to rename the device.
+/// This clone as sync names it in commit messages: `.git/ledger/device.json`
+/// (`{"id": "…", "name": "…"}`), device-local and never synced. Created on first use with a
+/// random id and a name made of the host name and the id's first characters (`laptop-k3f9`),
+/// so that two clones on one host are told apart; edit `name` to rename the device.
 public struct Device: Sendable, Hashable {
     public var id: String
     public var name: String
@@ -23,10 +24,14 @@ public struct Device: Sendable, Hashable {
            let id = json["id"]?.stringValue, let name = json["name"]?.stringValue, !id.isEmpty, !name.isEmpty {
             return Device(id: id, name: name)
         }
-        let device = Device(id: ids.next(), name: defaultName.isEmpty ? "device" : defaultName)
+        let id = ids.next()
+        let device = Device(id: id, name: (defaultName.isEmpty ? "device" : defaultName) + "-" + id.prefix(shortIDLength))
         try FileSystem.writeAtomically(path, CanonicalJSON.encode(.object(["id": .string(device.id), "name": .string(device.name)])))
         return device
     }
+
+    /// How many characters of the id the default name carries.
+    public static let shortIDLength = 4
 
     /// The host name without its domain.
     public static var hostName: String {

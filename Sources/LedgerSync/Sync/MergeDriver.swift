@@ -9,6 +9,12 @@ import LedgerKit
 /// the file's path in the work tree; the result is written to OURS. Files the resolution
 /// creates (a recipe's conflicted copy, a conflict file keeping the other version) are
 /// written into the work tree, where the next `ledger sync` (or `git add`) commits them.
+///
+/// During a rebase (`git rebase`, `git pull --rebase`) git replays this machine's commits on
+/// top of the upstream: the file it calls "ours" (%A) then holds the upstream's version and
+/// "theirs" (%B) this machine's. The driver swaps the roles back, so that a rebase reaches
+/// what a merge (and `ledger sync`) reaches: this machine's recipe keeps its id, and a
+/// conflict file holds the other machine's version. The result still goes to %A.
 public enum MergeDriver {
     /// What the driver did, for its message on stderr.
     public struct Outcome: Sendable {
@@ -46,7 +52,9 @@ public enum MergeDriver {
         }
         let b = try read(base), o = try read(ours), t = try read(theirs)
         let store = LedgerStore(gitWorkTree: workTree)
-        let resolution = FileMerge.resolve(path: pathname, base: b.isEmpty ? nil : b, ours: o, theirs: t,
+        let rebasing = (try? Repository.open(workTree))?.operationInProgress == .rebase
+        let (mine, other) = rebasing ? (t, o) : (o, t)
+        let resolution = FileMerge.resolve(path: pathname, base: b.isEmpty ? nil : b, ours: mine, theirs: other,
                                            siblings: siblings(of: pathname, in: store))
         guard let result = resolution.result else {
             return Outcome(resolution: resolution, written: [], resolved: false)
@@ -55,7 +63,9 @@ public enum MergeDriver {
         try store.refuseSymbolicLinks(writing: created.map(\.path))
         let unmerged: Bool
         if case .document = PathRole(path: pathname) { unmerged = resolution.conflictFile != nil } else { unmerged = false }
-        if !unmerged { try FileSystem.writeAtomically(ours, result) }
+        // Unmerged, OURS keeps this machine's version: as it is, or (in a rebase, where %A holds
+        // the upstream's) written there.
+        if !unmerged || rebasing { try FileSystem.writeAtomically(ours, result) }
         var written: [String] = []
         for (path, bytes) in created {
             try store.write(path, bytes: bytes)

@@ -38,13 +38,17 @@ public struct SyncOptions: @unchecked Sendable {
     public var maxPushAttempts: Int
     /// Called at each named point (tests stop the process there).
     public var checkpoint: (SyncCheckpoint) -> Void
+    /// The git command, which maintains the repositories when they are due (`Maintenance`);
+    /// without it a due maintenance is reported as a warning.
+    public var git: GitTool?
 
     public init(remoteName: String? = nil, transport: TransportOptions = TransportOptions(), defaultDeviceName: String = Device.hostName,
-                maxPushAttempts: Int = 5, checkpoint: @escaping (SyncCheckpoint) -> Void = { _ in }) {
+                maxPushAttempts: Int = 5, git: GitTool? = nil, checkpoint: @escaping (SyncCheckpoint) -> Void = { _ in }) {
         self.remoteName = remoteName
         self.transport = transport
         self.defaultDeviceName = defaultDeviceName
         self.maxPushAttempts = maxPushAttempts
+        self.git = git
         self.checkpoint = checkpoint
     }
 }
@@ -54,9 +58,11 @@ public struct SyncOptions: @unchecked Sendable {
 public enum Sync {
     /// Syncs the ledger at `store` with its remote. Holds the writer lock throughout.
     ///
-    /// Throws `.invalid` (exit 1, nothing committed) when a changed document is invalid. An
-    /// unreachable remote is not an error here: the report's outcome is `.offline` (exit 3)
-    /// and the local commit is kept.
+    /// Throws `.invalid` (exit 1, nothing committed) when a changed document is invalid, git
+    /// is in the middle of a merge or a rebase, or HEAD is on another branch than the one
+    /// the ledger syncs. An unreachable remote, or one that keeps refusing the push, is not an
+    /// error here: the report's outcome is `.offline` or `.rejected` (exit 3) and the local
+    /// commit is kept.
     public static func run(_ store: LedgerStore, options: SyncOptions) throws -> SyncReport {
         try store.withWriterLock {
             var run = try Run(store: store, options: options)
@@ -70,30 +76,42 @@ private struct Run {
     let store: LedgerStore
     let options: SyncOptions
     let repo: Repository
+    /// The local branch synced, and its name on the remote (the same unless the branch's
+    /// upstream says otherwise).
     let branch: String
+    let remoteBranch: String
     let remoteName: String
     let remote: Remote
+    /// The git directory of a remote on a path (maintained and cleared of stale locks by
+    /// the sync), nil for a network remote.
+    let localRemote: String?
     var report: SyncReport
     let signature: Signature
     /// Whether the repository's index (shared, in memory) holds changes not yet written: it
     /// is written once per sync, at the end — writing a large index twice costs more than the
-    /// rest of a small sync. A crash before then leaves a stale index, which only makes the
-    /// next status take libgit2's slower path.
+    /// rest of a small sync. Meanwhile HEAD is ahead of the index on disk, a window marked
+    /// for the next command to repair after a crash (`Housekeeping`).
     var indexUnsaved = false
     /// Paths this sync has validated as they are in HEAD, so the push does not check them again.
     var validated: Set<String> = []
 
     var branchRef: String { "refs/heads/\(branch)" }
-    var trackingRef: String { "refs/remotes/\(remoteName)/\(branch)" }
+    var trackingRef: String { "refs/remotes/\(remoteName)/\(remoteBranch)" }
 
     init(store: LedgerStore, options: SyncOptions) throws {
         self.store = store
         self.options = options
         repo = try Repository.open(store.root)
+        if let operation = repo.operationInProgress {
+            throw LedgerError.invalid("git is in the middle of \(operation.name) in \(store.root) (`git status` says so too): \(operation.waysOut), then sync again; nothing was committed or pushed")
+        }
         guard let head = repo.headReferenceName, head.hasPrefix("refs/heads/") else {
             throw LedgerError.failure("HEAD of \(store.root) is not on a branch (a detached checkout?); run `git -C \(store.root) switch main`, then sync again")
         }
         branch = String(head.dropFirst(11))
+        let upstream = repo.config("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
+        try Self.checkBranch(branch, upstream: upstream, repo: repo, root: store.root)
+        remoteBranch = upstream ?? branch
         remoteName = options.remoteName ?? repo.config("branch.\(branch).remote") ?? "origin"
         guard let url = repo.config("remote.\(remoteName).url") else {
             if options.remoteName != nil {
@@ -101,10 +119,29 @@ private struct Run {
             }
             throw LedgerError.usage("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(store.root) remote add origin URL`)")
         }
-        remote = try Remote(repo, url: url)
+        remote = try Remote(repo, url: url, name: remoteName)
+        localRemote = try Remote.localGitDirectory(url)
         let device = try Device.current(in: store, defaultName: options.defaultDeviceName)
         report = SyncReport(remote: remoteName, url: Remote.redact(url), branch: branch, device: device)
         signature = repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)"))
+        report.housekeeping += try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
+        report.housekeeping += WriteLeftovers.sweep(store.localStateDirectory).map { "removed \($0), left in .git/ledger by a write that was interrupted" }
+    }
+
+    /// A ledger syncs one branch: `main`, or — in a clone whose remote names its branch
+    /// otherwise and that has no `main` — the branch HEAD is on, if it tracks one. Anything
+    /// else (a branch made to try something) is refused: syncing it would publish it as a
+    /// new branch that no other device looks at.
+    static func checkBranch(_ branch: String, upstream: String?, repo: Repository, root: String) throws {
+        guard branch != "main" else { return }
+        let hasMain = repo.resolve("refs/heads/main") != nil
+        if !hasMain, upstream != nil { return }
+        let target = hasMain ? "main" : "a branch that tracks the remote's"
+        throw LedgerError.invalid("""
+            \(root) is on the branch \(branch), but ledger syncs \(target) (a branch of its own would reach no other \
+            device); switch back with `git -C \(root) switch main`, after merging what \(branch) holds if you want it \
+            synced (`git -C \(root) merge \(branch)` there); nothing was committed or pushed
+            """)
     }
 
     mutating func run() throws -> SyncReport {
@@ -112,9 +149,16 @@ private struct Run {
             return try steps()
         } catch {
             // A refusal after the commit or the merge leaves them in place, with an index to match.
-            if indexUnsaved { try? repo.index().write() }
+            if indexUnsaved { try? saveIndex() }
             throw error
         }
+    }
+
+    /// Writes the index, which then matches HEAD again.
+    mutating func saveIndex() throws {
+        try repo.index().write()
+        indexUnsaved = false
+        Housekeeping.markIndexStale(store, false)
     }
 
     mutating func steps() throws -> SyncReport {
@@ -126,9 +170,9 @@ private struct Run {
         while true {
             attempt += 1
             do {
-                try remote.fetch(["+\(branchRef):\(trackingRef)"], options: options.transport) { checkpoint(.duringFetch) }
+                try remote.fetch(["+refs/heads/\(remoteBranch):\(trackingRef)"], options: options.transport) { checkpoint(.duringFetch) }
             } catch let e as LedgerError where e.code == .unreachable {
-                return offline(e, committed: committed)
+                return try offline(e, committed: committed)
             }
             options.checkpoint(.afterFetch)
             try integrate(repo.resolve(trackingRef))
@@ -136,23 +180,38 @@ private struct Run {
             let upstream = repo.resolve(trackingRef)
             guard let head, head != upstream else { break }
             try validateOutgoing(from: upstream, to: head)
+            if let localRemote {
+                do {
+                    report.housekeeping += try LocalRemoteLock.withStaleLocksCleared(in: localRemote) {}.removed
+                } catch let e as LedgerError {
+                    return try rejected(e.message, committed: committed)
+                }
+            }
             options.checkpoint(.beforePush)
             report.pushAttempts = attempt
             let outcome: Remote.PushOutcome
             do {
-                outcome = try remote.push(["\(branchRef):\(branchRef)"], options: options.transport) { checkpoint(.duringPush) }
+                outcome = try remote.push(["\(branchRef):refs/heads/\(remoteBranch)"], options: options.transport) { checkpoint(.duringPush) }
             } catch let e as LedgerError where e.code == .unreachable {
-                return offline(e, committed: committed)
+                return try offline(e, committed: committed)
             }
-            if outcome == .pushed {
+            guard case .rejected(let reason) = outcome else {
                 options.checkpoint(.afterPush)
                 try repo.setReference(trackingRef, to: head, message: "ledger: push")
                 let before = try upstream.map { try repo.treeOf(commit: $0) }
                 report.pushed = try repo.diff(from: before, to: repo.treeOf(commit: head)).map(DocumentChange.init)
                 break
             }
+            // Moving on (another device pushed first) is worth another fetch and merge; a lock
+            // in a remote on a path is cleared before the next push; anything else is not
+            // going to change by trying again.
+            let movedOn = Self.isNonFastForward(reason)
+            guard movedOn || (localRemote != nil && reason.contains(".lock")) else {
+                return try rejected("\(report.url) refused the push: \(Remote.redact(reason))", committed: committed)
+            }
             guard attempt < options.maxPushAttempts else {
-                throw LedgerError(.unreachable, "\(report.url) refused the push \(attempt) times because it kept receiving other changes; your work is committed here, sync again in a moment")
+                let why = movedOn ? "because it kept receiving other changes (another device is syncing right now)" : "(\(Remote.redact(reason)))"
+                return try rejected("\(report.url) refused the push \(attempt) times \(why)", committed: committed)
             }
         }
         let head = repo.headCommit()
@@ -161,18 +220,58 @@ private struct Run {
             report.pulled = try repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)
         }
         report.outcome = report.committed == nil && report.pulled.isEmpty && report.pushed.isEmpty ? .upToDate : .synced
-        if indexUnsaved { try repo.index().write() }
+        if indexUnsaved { try saveIndex() }
+        maintain()
         return report
     }
 
-    mutating func offline(_ error: LedgerError, committed: ObjectID?) -> SyncReport {
-        if indexUnsaved { try? repo.index().write() }
-        report.outcome = .offline
-        report.error = error.message
+    /// Whether a push was refused because the remote has commits this one lacks: libgit2's
+    /// words when it finds out before sending, a git server's ("non-fast-forward", "fetch
+    /// first") when the server does.
+    static func isNonFastForward(_ reason: String) -> Bool {
+        let r = reason.lowercased()
+        return ["not present locally", "fast-forward", "fastforward", "fetch first"].contains { r.contains($0) }
+    }
+
+    /// Repository maintenance when due: the remote on a path this sync pushed to, and this
+    /// ledger's repository. A failure is reported, not fatal: the sync itself is done.
+    mutating func maintain() {
+        if let localRemote, !report.pushed.isEmpty {
+            do {
+                let (done, removed) = try Maintenance.runOnRemote(gitDirectory: localRemote, git: options.git, onlyIfDue: true)
+                report.housekeeping += removed
+                if let done { report.maintenance.append(done) }
+            } catch {
+                report.warnings.append("the maintenance of the remote \(localRemote) failed: \(error)")
+            }
+        }
+        do {
+            if let done = try Maintenance.run(gitDirectory: repo.gitDirectory, policy: MaintenancePolicy(repository: repo), git: options.git, onlyIfDue: true) {
+                report.maintenance.append(done)
+            }
+        } catch {
+            report.warnings.append("the maintenance of this repository failed: \(error)")
+        }
+    }
+
+    mutating func offline(_ error: LedgerError, committed: ObjectID?) throws -> SyncReport {
+        try stopped(.offline, error.message, committed: committed)
+    }
+
+    mutating func rejected(_ message: String, committed: ObjectID?) throws -> SyncReport {
+        try stopped(.rejected, message, committed: committed)
+    }
+
+    /// The report of a sync that could not push: what it committed and merged stays here.
+    mutating func stopped(_ outcome: SyncReport.Outcome, _ message: String, committed: ObjectID?) throws -> SyncReport {
+        if indexUnsaved { try saveIndex() }
+        report.outcome = outcome
+        report.error = message
         report.head = repo.headCommit()
         if let committed, let head = report.head, committed != head {
             report.pulled = (try? repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)) ?? []
         }
+        maintain()
         return report
     }
 
@@ -180,11 +279,20 @@ private struct Run {
 
     /// Validates the changed documents and commits every change in the work tree.
     mutating func commitLocalChanges() throws {
-        let changes = try repo.workTreeChanges()
+        var leftovers: [String] = []
+        let changes = try repo.workTreeChanges { leftovers.append($0) }
+        report.housekeeping += WriteLeftovers.remove(leftovers, in: store.root).map { "removed \($0), the temporary file of a write that was interrupted" }
         guard !changes.isEmpty else { return }
         let present = changes.filter { $0.change != .deleted }.map(\.path)
         try refuse(blockingErrors(in: present), documents: "changed", consequence: "nothing was committed or pushed")
         validated.formUnion(present)
+        // A file taken out of the index but kept (`git rm --cached`) is removed from the
+        // repository and stays here, listed in .git/info/exclude: else the next sync would add
+        // it again.
+        for c in changes where c.change == .deleted && FileSystem.exists(store.absolute(c.path)) {
+            try repo.excludeLocally(c.path)
+            report.housekeeping.append("stopped tracking \(c.path), as `git rm --cached` asked: it stays on this machine, listed in .git/info/exclude")
+        }
         let index = try repo.index()
         for c in changes {
             if c.change == .deleted { try index.removeFromWorkTree(c.path) } else { try index.addFromWorkTree(c.path) }
@@ -193,6 +301,7 @@ private struct Run {
         let tree = try index.writeTree()
         let parent = repo.headCommit()
         if let parent, try repo.treeOf(commit: parent) == tree { return }
+        Housekeeping.markIndexStale(store, true)
         let documents = changes.map(DocumentChange.init)
         report.localChanges = documents
         report.committed = try repo.commit(tree: tree, parents: parent.map { [$0] } ?? [], message: commitMessage(documents),
@@ -329,6 +438,7 @@ private struct Run {
         try index.write()
         indexUnsaved = false
         try repo.updateReference(branchRef, to: commit, expecting: old, message: "ledger: sync")
+        Housekeeping.markIndexStale(store, false)
     }
 
     /// A three-way merge along the changed paths: what changed on one side since the merge

@@ -87,6 +87,9 @@ public struct SyncReport: Sendable {
         case synced
         /// The remote could not be reached; local changes are committed and safe (exit 3).
         case offline
+        /// The remote refused the push, or kept refusing it; local changes are committed and
+        /// safe (exit 3).
+        case rejected
     }
 
     public var outcome: Outcome = .upToDate
@@ -114,8 +117,15 @@ public struct SyncReport: Sendable {
     public var mergeCommit: ObjectID?
     /// How many pushes were tried (a refused push is retried after another fetch and merge).
     public var pushAttempts = 0
-    /// Why the remote could not be reached (outcome `.offline`).
+    /// Why the remote could not be reached or refused the push (outcomes `.offline`, `.rejected`).
     public var error: String?
+    /// What was done to the repositories besides syncing, one sentence each: stale locks
+    /// removed, leftovers of interrupted writes removed, a file no longer tracked.
+    public var housekeeping: [String] = []
+    /// The maintenance runs that were due (this repository, a remote on a path).
+    public var maintenance: [Maintenance.Report] = []
+    /// What went wrong without stopping the sync (a maintenance that failed).
+    public var warnings: [String] = []
 
     /// Conflict files created by this sync.
     public var conflictFiles: [String] { resolutions.compactMap(\.conflictFile) }

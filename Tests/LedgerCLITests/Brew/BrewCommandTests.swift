@@ -273,4 +273,20 @@ import Testing
         #expect(plan.stdout.isEmpty)
         #expect(plan.stderr.contains("brew/preferences.json"))
     }
+
+    /// `save --json` says what the text output warns about (the log itself stores no warnings).
+    @Test func saveJSONIncludesTheWarnings() throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("brew", "save", "--rating", "3", "--dose", "45", "--temp", "98", "--json")
+        #expect(r.status == 0, "\(r)")
+        let warnings = r.json["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(warnings == [
+            "dose 45.0 g is outside the recommended 12–40 g for a V60",
+            "target yield 750 g is outside the recommended 180–720 g for a V60",
+            "water temperature 98 °C is outside the recommended 90–96 °C for a V60",
+        ])
+        let id = try #require(r.json["id"]?.stringValue)
+        #expect(ledger.document("brew/logs/2026/\(id).json")?["warnings"] == nil)
+        #expect(ledger.run("brew", "save", "--rating", "3", "--reset", "--json").json["warnings"] == .array([]))
+    }
 }

@@ -16,7 +16,7 @@ import Testing
             r.name = "A recipe with a long name, number \(i), for the list"
             many.append(r)
         }
-        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 45), choices: many, logID: "x")
+        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 45), choices: many.map { RecipeEntry($0) }, logID: "x")
         out.append(f)
         f.handle(.changeRecipe, at: t0)
         out.append(f)

@@ -95,4 +95,65 @@ import Testing
             #expect(l.run("check").status == 0)
         }
     }
+
+    /// Deleting a brew log and a recipe (BrewGuide US-023, US-027; "a user-visible way to
+    /// delete synced data") syncs: the other machine, which had not changed them, deletes them
+    /// at its next sync, and so does a plain `git pull` of the same remote. What remains is
+    /// git's history — until it is rewritten as the README says, after which a new clone holds
+    /// no trace of them.
+    @Test func deletionsSyncAndOnlyHistoryKeepsThemUntilItIsRewritten() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        let id = a.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Private blend", env: Self.at("08:00:00")).stdout
+            .trimmingCharacters(in: .newlines)
+        let saved = a.run("brew", "save", id, "--rating", "2", "--note", "a secret", "--json", env: Self.at("08:05:00")).json
+        let log = try #require(saved["id"]?.stringValue)
+        let logPath = "brew/logs/2026/\(log).json", recipePath = "brew/recipes/\(id).json"
+        #expect(a.run("sync").status == 0)
+        let b = try fixture.clone()
+        let plain = fixture.directory.path + "/plain"
+        #expect(try GitCLI.run(["clone", "-q", fixture.remote, plain], in: "/").status == 0)
+        for root in [b.root, plain] { #expect(FileManager.default.fileExists(atPath: root + "/" + logPath)) }
+
+        let refused = a.run("brew", "log", "delete", log)
+        #expect(refused.status == 2 && refused.stderr.contains("needs a confirmation"))
+        #expect(a.run("brew", "log", "delete", String(log.prefix(6)), "--yes", env: Self.at("09:00:00")).status == 0)
+        #expect(a.run("brew", "recipe", "delete", "private blend", "--yes", env: Self.at("09:01:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let r = b.run("sync")
+        #expect(r.status == 0, "\(r)")
+        #expect(try GitCLI.run(["pull", "-q", "--no-rebase"], in: plain).status == 0)
+        for root in [a.root, b.root, plain] {
+            #expect(!FileManager.default.fileExists(atPath: root + "/" + logPath), "\(root)")
+            #expect(!FileManager.default.fileExists(atPath: root + "/" + recipePath), "\(root)")
+        }
+        #expect(try a.headTree() == b.headTree())
+        #expect(b.run("brew", "logs", "--json").json == .array([]))
+        #expect(recipes(b).count == 1)
+        #expect(b.document("brew/preferences.json")?["lastRecipeId"] == .string("v60-starter"))
+        #expect(b.run("check").status == 0)
+
+        // What remains: every version, in git's history, on every clone and on the remote.
+        let deletion = try GitCLI.run(["log", "--format=%H", "--diff-filter=D", "--", logPath], in: b.root).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!deletion.isEmpty && !deletion.contains("\n"))
+        let blob = try GitCLI.run(["rev-parse", "\(deletion)^:\(logPath)"], in: b.root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try GitCLI.run(["cat-file", "-p", blob], in: fixture.remote).stdout.contains("a secret"))
+
+        // Removed for good, as the README says: rewrite the history, force-push, expire.
+        let filter = try GitCLI.run(["filter-branch", "--force", "--index-filter",
+                                     "git rm -r --cached --ignore-unmatch -q -- '\(logPath)' '\(recipePath)'", "--prune-empty", "--", "--all"],
+                                    in: plain, environment: ["FILTER_BRANCH_SQUELCH_WARNING": "1"])
+        #expect(filter.status == 0, "\(filter)")
+        #expect(try GitCLI.run(["push", "-q", "--force", "origin", "main"], in: plain).status == 0)
+        for args in [["reflog", "expire", "--expire=now", "--all"], ["gc", "-q", "--prune=now"]] {
+            #expect(try GitCLI.run(args, in: fixture.remote).status == 0)
+        }
+        #expect(try GitCLI.run(["cat-file", "-e", blob], in: fixture.remote).status != 0)
+        let fresh = try fixture.clone()
+        #expect(try GitCLI.run(["cat-file", "-e", blob], in: fresh.root).status != 0)
+        #expect(try GitCLI.run(["log", "--all", "--format=%H", "--", logPath, recipePath], in: fresh.root).stdout.isEmpty)
+        #expect(fresh.run("check").status == 0)
+        #expect(fresh.run("sync").status == 0)
+    }
 }

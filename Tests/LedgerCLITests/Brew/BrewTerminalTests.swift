@@ -1,4 +1,5 @@
 import Foundation
+@testable import LedgerCLI
 import LedgerKit
 import LedgerTestSupport
 import Testing
@@ -17,14 +18,14 @@ import Testing
         return ledger
     }
 
-    /// The pane's command: `ledger ARGS` in a clean environment, under a shell that prints
-    /// `[exit N]` when it ends.
-    func command(_ ledger: TestLedger, _ args: String) -> String {
+    /// The pane's command: `ledger ARGS` in a clean environment (`now` for its clock, else the
+    /// ledger's), under a shell that prints `[exit N]` when it ends; `pause` seconds first.
+    func command(_ ledger: TestLedger, _ args: String, now: String? = nil, pause: Int = 0) -> String {
         func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let env = ["HOME": ledger.environment["HOME"]!, "PATH": "/usr/bin:/bin", "LEDGER_REPO": ledger.root,
-                   "LEDGER_NOW": ledger.environment["LEDGER_NOW"]!, "TZ": "Europe/Paris", "LANG": "C.UTF-8", "TERM": "xterm",
+                   "LEDGER_NOW": now ?? ledger.environment["LEDGER_NOW"]!, "TZ": "Europe/Paris", "LANG": "C.UTF-8", "TERM": "xterm",
                    "NO_COLOR": "1"]
-        let inner = q(LedgerBinary.path) + " " + args + "; echo \"[exit $?]\""
+        let inner = (pause > 0 ? "sleep \(pause); " : "") + q(LedgerBinary.path) + " " + args + "; echo \"[exit $?]\""
         return "exec env -i " + env.sorted { $0.key < $1.key }.map { q("\($0.key)=\($0.value)") }.joined(separator: " ")
             + " /bin/sh -c " + q(inner)
     }
@@ -223,5 +224,207 @@ import Testing
         #expect(term.waitForExit() == 0)
         #expect(term.screen().contains("nothing was logged"))
         #expect(ledger.run("brew", "logs", "--json").json.arrayValue?.isEmpty == true)
+    }
+
+    // MARK: - The step in large type
+
+    /// BrewGuide's "big step text" at 80 × 24, on the real screen: every step of the starter
+    /// shows its words in large type, steps without numbers included, with everything a brew
+    /// needs still on screen — where it is, the numbers, the timer's state, the next step, the
+    /// keys.
+    @Test func everyStepsWordsAreLargeAndTheScreenStaysUsableAt80x24() throws {
+        let ledger = try TestLedger(now: "2026-11-21T08:00:00+01:00")
+        let term = try TmuxTerminal(command: command(ledger, "brew start v60-starter"))
+        defer { term.stop() }
+        term.waitFor("Confirm inputs")
+        try term.send("Enter")
+        let plan = try RecipeScaler.plan(.starter)
+        for step in plan.steps {
+            guard let screen = term.waitFor("Step \(step.number) of 6") else { return }
+            let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(rows.prefix(24).allSatisfy { $0.count <= 80 }, "\(screen)")
+            // The words, in three-row capitals, one block under the other.
+            let big = try #require(BigText.words(step.headline, width: 76, maxLines: 3, unicode: true), "\(step.headline)")
+            #expect(big.count >= 3 && big.allSatisfy { !$0.isEmpty })
+            let top = try #require(rows.firstIndex(of: "  " + big[0]), "step \(step.number) is not in large type:\n\(screen)")
+            #expect(Array(rows[top..<min(rows.count, top + big.count)]) == big.map { "  " + $0 }, "\(screen)")
+            if step.number == 1 {
+                #expect(big[0] == "█▀▄ ▀█▀ █▀▄ ▄▀▀ █▀▀    █▀▀ ▀█▀ █   ▀█▀ █▀▀ █▀▄    ▄▀▄ █▀▄ █▀▄")  // RINSE FILTER AND
+            }
+            // And in words, with the numbers to reach, the timer's state and what comes next.
+            #expect(screen.contains("  " + step.headline + "\n"))
+            if step.kind.addsWater { #expect(screen.contains("g on the scale (pour \(BrewFormat.grams(step.water)))"), "\(screen)") }
+            if let t = step.timerSeconds { #expect(screen.contains("left of \(BrewFormat.clock(t))"), "\(screen)") }
+            #expect(screen.contains("Press enter when done") || screen.contains("[░") || screen.contains("READY"), "\(screen)")
+            #expect(screen.contains(step.number == 6 ? "Next: the brew is complete" : "Next: " + plan.steps[step.number].headline), "\(screen)")
+            #expect(screen.contains("[enter] Next step   [p] Pause   [r] Restart   [q] Leave"), "\(screen)")
+            try term.send("Enter")
+        }
+        term.waitFor("Brew complete")
+        try term.send("q")
+        term.waitFor("Leave?")
+        try term.send("l")
+        #expect(term.waitForExit() == 0)
+    }
+
+    // MARK: - The recipe list, starting over, a brew left for hours
+
+    /// The recipe list of the confirm-inputs screen lists an invalid recipe as `brew recipes`
+    /// does, marked, and choosing it says why it cannot be brewed.
+    @Test func theRecipeListMarksInvalidRecipes() throws {
+        let ledger = try ledger()
+        let quick = try #require(ledger.read(ledger.files(under: "brew/recipes")[0]))
+        try ledger.write("brew/recipes/broken.json", quick.replacingOccurrences(of: #""water": 100"#, with: #""water": 90"#)
+            .replacingOccurrences(of: #""name": "Quick""#, with: #""name": "Broken""#)
+            .replacingOccurrences(of: try #require(ledger.document(ledger.files(under: "brew/recipes")[0])?["id"]?.stringValue), with: "broken"))
+        #expect(ledger.run("brew", "recipes").stdout.contains("! broken"))
+        let term = try TmuxTerminal(command: command(ledger, "brew start Quick"))
+        defer { term.stop() }
+        term.waitFor("Confirm inputs")
+        try term.send("c")
+        guard let list = term.waitFor("[1] V60 starter (starter)") else { return }
+        #expect(list.contains("![2] Broken") && list.contains("INVALID: /steps"), "\(list)")
+        #expect(list.contains("*[3] Quick"))
+        try term.send("2")
+        term.waitFor("» \"Broken\" is invalid; fix it first: `ledger brew recipe edit broken --editor`")
+        #expect(term.screen().contains("BrewGuide · Quick"))
+        try term.send("q")
+        #expect(term.waitForExit() == 0)
+    }
+
+    /// With a brew in progress, `brew start v60-starter` and "discard it and start over"
+    /// starts the recipe asked for, with the inputs asked for.
+    @Test func startingOverStartsTheRecipeAskedFor() throws {
+        let ledger = try ledger()
+        let term = try TmuxTerminal(command: command(ledger, "brew start Quick"))
+        defer { term.stop() }
+        term.waitFor("Confirm inputs")
+        try term.send("Enter")
+        term.waitFor("Step 1 of 6")
+        try term.send("q")
+        term.waitFor("Leave the brew?")
+        try term.send("l")
+        #expect(term.waitForExit() == 0)
+        try term.respawn(command(ledger, "brew start v60-starter --dose 18"))
+        term.waitFor("A brew is in progress: Quick, step 1 of 6")
+        #expect(term.screen().contains("Starting over brews V60 starter."))
+        try term.send("d")
+        term.waitFor("The earlier brew was discarded")
+        guard let screen = term.waitFor("BrewGuide · V60 starter") else { return }
+        #expect(screen.contains("Confirm inputs") && screen.contains("18.0 g  (set)"), "\(screen)")
+        try term.send("Enter")
+        term.waitFor("Step 1 of 6")
+        #expect(term.screen().contains("BrewGuide · V60 starter"))
+        try term.send("q")
+        term.waitFor("Leave the brew?")
+        try term.send("l")
+        #expect(term.waitForExit() == 0)
+        #expect(term.screen().contains("The brew of V60 starter stays in progress"))
+        #expect(!term.screen().contains("were not used"), "\(term.screen())")
+        #expect(ledger.document("brew/preferences.json")?["lastRecipeId"] == .string("v60-starter"))
+        #expect(ledger.document("brew/preferences.json")?["inputs"]?["dose"] == .number(18))
+    }
+
+    /// A brew left hours ago: the offer says for how long and offers to discard it; resumed,
+    /// its timers go on from where it was last seen, and the log's brew time is the brew's.
+    @Test func aBrewResumedHoursLaterDoesNotCountTheTimeAway() throws {
+        let ledger = try ledger()
+        let term = try TmuxTerminal(command: command(ledger, "brew start Quick"))
+        defer { term.stop() }
+        term.waitFor("Confirm inputs")
+        try term.send("Enter")
+        for n in 2...4 {
+            term.waitFor(n == 4 ? "READY" : "Step \(n - 1) of 6")
+            try term.send("Enter")
+        }
+        term.waitFor("Step 4 of 6")
+        Thread.sleep(forTimeInterval: 6)  // on screen long enough to be written again
+        kill(try term.childPID(named: "ledger"), SIGKILL)
+        #expect(term.waitForExit() != 0)
+        let seen = try #require(ledger.document(".git/ledger/brew-in-progress.json")?["seenAt"]?.stringValue)
+        #expect(seen > "2026-11-21T08:00:05+01:00", "\(seen)")
+
+        try term.respawn(command(ledger, "brew start", now: "2026-11-21T11:12:00+01:00"))
+        guard let offer = term.waitFor("A brew is in progress: Quick, step 4 of 6") else { return }
+        #expect(offer.contains("It was left 3 h 1") && offer.contains(" min ago; the time away is not counted."), "\(offer)")
+        #expect(offer.contains("[d] Discard it and start over"))
+        try term.send("Enter")
+        term.waitFor("Resumed after 3 h 1")
+        #expect(!term.screen().contains("READY"))  // its minute-long pour goes on where it was
+        for n in 5...6 {
+            try term.send("Enter")
+            term.waitFor("Step \(n) of 6")
+        }
+        try term.send("Enter")
+        term.waitFor("Brew complete")
+        try term.send("4")
+        term.waitFor("4/5")
+        try term.send("Enter")
+        #expect(term.waitForExit() == 0)
+        let log = try #require(ledger.run("brew", "logs", "--json").json.arrayValue?.first)
+        let seconds = try #require(log["brewSeconds"].flatMap { if case .number(let n) = $0 { n } else { nil } })
+        #expect(seconds < 120, "\(log)")
+    }
+
+    // MARK: - Output safety
+
+    /// Escape sequences held by a recipe's steps, a recipe's name or a note reach the terminal
+    /// written out, never as bytes: the window keeps its title, the screen is not cleared, and
+    /// the only escape sequences ledger writes are its own.
+    @Test func valuesFromDocumentsNeverReachTheTerminalRaw() throws {
+        let ledger = try ledger()
+        let hostile = BrewOutputSafetyTests.hostile
+        let quoted = CanonicalJSON.string(.string(hostile)).trimmingCharacters(in: .newlines)
+        let path = try #require(ledger.files(under: "brew/recipes").first)
+        let quick = try #require(ledger.read(path))
+        // A valid recipe whose steps hold them, and an invalid one (a name may not) named so.
+        try ledger.write(path, quick.replacingOccurrences(of: #""title": "Rinse filter and preheat""#, with: #""title": "# + quoted))
+        let id = try #require(ledger.document(path)?["id"]?.stringValue)
+        try ledger.write("brew/recipes/evil.json", quick.replacingOccurrences(of: id, with: "evil")
+            .replacingOccurrences(of: #""name": "Quick""#, with: #""name": "# + quoted))
+        #expect(ledger.run("check").status == 1)  // the name, only
+        let bytes = ledger.directory.url("pane-bytes")
+        let term = try TmuxTerminal(command: command(ledger, "brew start Quick", pause: 1))
+        defer { term.stop() }
+        try term.tmux(["pipe-pane", "-o", "-t", "t", "cat >> '\(bytes)'"])
+        term.waitFor("Confirm inputs")
+        #expect(term.screen().contains(BrewOutputSafetyTests.shown))
+        try term.send("c")
+        term.waitFor("[1] V60 starter (starter)")
+        #expect(term.screen().contains("Kenya\\u001b]0;pwned"))
+        try term.send("Escape")
+        try term.send("Enter")
+        term.waitFor("Step 1 of 6")
+        #expect(term.screen().contains("  " + BrewOutputSafetyTests.shown))
+        try term.send("q")
+        term.waitFor("Leave the brew?")
+        try term.send("l")
+        #expect(term.waitForExit() == 0)
+        // The brew in progress, edited by hand: its recipe's name and a note.
+        var progress = try #require(ledger.document(".git/ledger/brew-in-progress.json")?.objectValue)
+        var plan = try #require(progress["plan"]?.objectValue)
+        plan["recipeName"] = .string(hostile)
+        progress["plan"] = .object(plan)
+        progress["note"] = .string(hostile)
+        progress["finishedAt"] = .string("2026-11-21T08:00:30+01:00")
+        progress["brewSeconds"] = .number(30)
+        progress["runningSince"] = .null
+        try ledger.write(".git/ledger/brew-in-progress.json", CanonicalJSON.string(.object(progress)))
+        try term.respawn(command(ledger, "brew start"))
+        term.waitFor("A brew is in progress: Kenya\\u001b]0;pwned")
+        try term.send("Enter")
+        term.waitFor("Note    [n]   Kenya\\u001b]0;pwned")
+        try term.send("q")
+        term.waitFor("Leave?")
+        try term.send("l")
+        #expect(term.waitForExit() == 0)
+        #expect(term.screen().contains("The brew of Kenya\\u001b]0;pwned"))
+        let title = try term.tmux(["display-message", "-p", "-t", "t", "#{pane_title}"])
+        #expect(!title.contains("pwned"), "\(title)")
+        let written = try String(contentsOfFile: bytes, encoding: .utf8)
+        #expect(written.contains("\\u001b]0;pwned"))  // it was drawn, written out
+        #expect(!written.contains("\u{1B}]") && !written.contains("pwned\u{07}"), "an OSC from the data reached the terminal")
+        // The screen's own clear: once per start, when the alternate screen opens.
+        #expect(written.components(separatedBy: "\u{1B}[2J").count - 1 == 2)
     }
 }

@@ -241,7 +241,7 @@ import Testing
         (["--start", "25:00"], "--start must be a time of day written HH:MM"),
         (["--end", "noon"], "--end must be a time of day"),
         (["--start", "17:00"], "--end (endTime) must differ from startTime"),
-        (["--interval", "0"], "--interval (intervalMinutes) must be at least 1 minute"),
+        (["--interval", "0"], "--interval (intervalMinutes) must be at least 2 minutes"),
         (["--interval", "10"], "--follow-up (followUpIntervalMinutes) must be shorter than intervalMinutes (10)"),
         (["--follow-up", "60"], "--follow-up (followUpIntervalMinutes) must be shorter"),
         (["--interval", "ten"], "--interval"),
@@ -355,6 +355,94 @@ import Testing
         #expect(check.stdout.contains("/completed"), "\(check)")
         #expect(ledger.run("check", "--fix").status == 0)
         #expect(ledger.document(Self.dayPath)?["completed"] == .number(2))
+    }
+
+    // MARK: - first use
+
+    @Test func untilAScheduleIsChosenTheViewsSayTheDefaultsAreInForce() throws {
+        let ledger = try Self.ledger()
+        let hint = "No schedule chosen yet: the defaults are in force (every 60 min from 09:00 to 17:00, follow-ups every 15 min). `ledger hydrate setup` sets your own."
+        let status = ledger.run("hydrate", "status", env: Self.at("09:30"))
+        #expect(status.stdout.hasSuffix(hint + "\n"), "\(status)")
+        #expect(ledger.run("hydrate", "status", "--json", env: Self.at("09:30")).json["awaitsSetup"] == .bool(true))
+        let plan = ledger.run("hydrate", "plan", env: Self.at("09:30"))
+        #expect(plan.stdout.split(separator: "\n")[1] == Substring(hint), "\(plan)")
+        #expect(ledger.run("hydrate", "plan", "--json", env: Self.at("09:30")).json["awaitsSetup"] == .bool(true))
+        // `due` says it on a terminal only, on stderr: its stdout is a notification's text, and
+        // cron would mail the line every minute.
+        let dueOnTerminal = ledger.run(arguments: ["hydrate", "due"], env: Self.at("09:15"), terminal: true)
+        #expect(dueOnTerminal.stdout == "Still time for a glass of water.\n")
+        #expect(dueOnTerminal.stderr == hint + "\n")
+        let dueUnderCron = ledger.run("hydrate", "due", env: Self.at("09:15"))
+        #expect(dueUnderCron.stdout == "Still time for a glass of water.\n" && dueUnderCron.stderr.isEmpty)
+        #expect(ledger.run("hydrate", "due", "--json", env: Self.at("09:15")).json["awaitsSetup"] == .bool(true))
+        // Choosing a schedule — the defaults themselves — ends the first use.
+        let setup = ledger.run("hydrate", "setup", "--interval", "60")
+        #expect(setup.stdout.hasPrefix("Saved: 8 reminders a day"), "\(setup)")
+        #expect(ledger.document("hydrate/schedule.json")?["setUpAt"] == .string("2026-11-21T08:00:00+01:00"))
+        #expect(!ledger.run("hydrate", "status", env: Self.at("09:30")).stdout.contains("No schedule chosen yet"))
+        #expect(!ledger.run("hydrate", "plan", env: Self.at("09:30")).stdout.contains("No schedule chosen yet"))
+        #expect(ledger.run(arguments: ["hydrate", "due"], env: Self.at("09:15"), terminal: true).stderr.isEmpty)
+        #expect(ledger.run("hydrate", "status", "--json").json["awaitsSetup"] == .bool(false))
+        #expect(ledger.run("hydrate", "setup", "--interval", "60").stdout.hasPrefix("Unchanged"))
+        #expect(ledger.run("check").status == 0)
+    }
+
+    // MARK: - the interval range
+
+    @Test func theDocumentedIntervalRangeIsTheOneThatCanBeSaved() throws {
+        let ledger = try Self.ledger()
+        let one = ledger.run("hydrate", "setup", "--interval", "1", "--follow-up", "1")
+        #expect(one.status == 2)
+        #expect(one.stderr.contains("--interval (intervalMinutes) must be at least 2 minutes"), "\(one)")
+        #expect(ledger.run("hydrate", "setup", "--help").stdout.contains("Minutes between reminders (2–1440)"))
+        #expect(ledger.run("hydrate", "setup", "--interval", "2", "--follow-up", "1").status == 0)
+        #expect(ledger.run("hydrate", "setup", "--interval", "1440", "--follow-up", "1439").status == 0)
+        // The onboarding refuses 1 too, and says the range.
+        let asked = ledger.run(arguments: ["hydrate", "setup"], stdin: ["", "", "1", "30", ""], terminal: true)
+        #expect(asked.stdout.contains("give a number of minutes from 2 to 1440; try again."), "\(asked)")
+        #expect(ledger.document("hydrate/schedule.json")?["intervalMinutes"] == .number(30))
+    }
+
+    // MARK: - output safety
+
+    /// A value that would retitle the terminal, clear the screen and start a new line.
+    static let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\nrm -rf"
+
+    /// Every byte a command printed is free of ESC and BEL, on both streams.
+    static func printedSafely(_ r: CommandResult) -> Bool {
+        !(r.stdout + r.stderr).unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }
+    }
+
+    @Test func aHandEditedValueCannotDriveTheTerminal() throws {
+        let ledger = try Self.ledger()
+        ledger.run("hydrate", "drank", env: Self.at("09:10"))
+        let json = CanonicalJSON.compact(.string(Self.hostile))
+        var day = try #require(ledger.read(Self.dayPath))
+        day = day.replacingOccurrences(of: "\"timeZone\": \"Europe/Paris\"", with: "\"timeZone\": \(json)")
+        try ledger.write(Self.dayPath, day)
+        for command in [["hydrate", "status"], ["hydrate", "plan"], ["hydrate", "drank"], ["hydrate", "due"], ["status"],
+                        ["hydrate", "drank", "--slot", "09:00"], ["check", "hydrate"]] {
+            let r = ledger.run(arguments: command, env: Self.at("09:30"), terminal: true)
+            #expect(r.status != 0 || command == ["status"], "\(command): \(r)")
+            #expect(Self.printedSafely(r), "\(command): \(r)")
+            // The problem stays on one line, its value shown, not obeyed.
+            if command != ["status"] {
+                let line = try #require((r.stdout + r.stderr).split(separator: "\n").first { $0.contains("/timeZone") }, "\(command): \(r)")
+                #expect(line.contains("\\u001b]0;pwned\\u0007\\u001b[2J\\nrm -rf"), "\(line)")
+            }
+        }
+        // A schedule value too, and a flag's value echoed in a refusal.
+        try ledger.write("hydrate/schedule.json", """
+            {"createdAt": "2026-11-21T08:00:00+01:00", "updatedAt": "2026-11-21T08:00:00+01:00",
+             "startTime": \(json), "endTime": "17:00", "intervalMinutes": 60, "followUpIntervalMinutes": 15}
+            """)
+        for command in [["hydrate", "status"], ["hydrate", "due"], ["hydrate", "setup", "--start", Self.hostile]] {
+            let r = ledger.run(arguments: command, env: Self.at("09:30"), terminal: true)
+            #expect(r.status != 0, "\(command): \(r)")
+            #expect(Self.printedSafely(r), "\(command): \(r)")
+            #expect(r.stderr.contains("\\u001b]0;pwned\\u0007\\u001b[2J\\nrm -rf"), "\(command): \(r)")
+        }
     }
 
     // MARK: - sample data

@@ -142,6 +142,29 @@ import Testing
         #expect(MomentsFixture.experiences(ledger).isEmpty)
     }
 
+    @Test func aNoteHasALengthLimitAndSoDoesALink() throws {
+        let ledger = try TestLedger()
+        let longest = String(repeating: "a", count: Experience.maximumNoteLength)
+        #expect(ledger.run("moments", "add", longest).status == 0)
+        let long = ledger.run("moments", "add", String(repeating: "word ", count: 25_200))
+        #expect(long.status == 2)
+        #expect(long.stderr == "ledger: TEXT: a note is at most 1000 characters, a few sentences (found 125999); keep the moment short, or link to a longer text\n", "\(long)")
+        #expect(MomentsFixture.experiences(ledger).count == 1)
+        let link = ledger.run("moments", "add", "--link", "https://example.com/" + String(repeating: "x", count: 3000))
+        #expect(link.status == 2)
+        #expect(link.stderr.contains("--link: links are http or https URLs such as https://example.com/page of at most 2048 characters (found 3020)"), "\(link)")
+        // A hand-written one is an error for check, and the views refuse it.
+        let id = "longnote"
+        try ledger.write("moments/experiences/2026/11/\(id).json", """
+            {"id": "\(id)", "timestamp": "2026-11-21T10:00:00+01:00", "momentType": "now", "experienceType": "note",
+             "payload": "\(String(repeating: "b", count: 1001))", "createdAt": "2026-11-21T10:00:00+01:00", "updatedAt": "2026-11-21T10:00:00+01:00"}
+            """)
+        let check = ledger.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("moments/experiences/2026/11/\(id).json: /payload: error: a note is at most 1000 characters"), "\(check)")
+        #expect(ledger.run("moments", "show", "2026-11-21").status == 1)
+    }
+
     /// Four processes capturing at once, some with the same photo: every capture is kept and
     /// the photo is one file.
     @Test func concurrentCapturesAreAllKept() throws {

@@ -47,4 +47,34 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stdout.contains("moments/settings.json: /sentenceTemplate: error: the template must contain [moment]"), "\(r)")
     }
+
+    @Test(arguments: [["moments", "template", "reset"], ["moments", "template", "set", "Glad of [experience] [moment]"]])
+    func setAndResetRepairATemplateAHandEditMadeInvalid(repair: [String]) throws {
+        let ledger = try TestLedger()
+        try ledger.write("moments/settings.json", #"{"sentenceTemplate": "Thanks for [experience]", "createdAt": "2026-11-21T22:00:00+01:00", "updatedAt": "2026-11-21T22:00:00+01:00", "mine": 1}"#)
+        // What reads the template refuses, and says which command repairs it.
+        for command in [["moments", "add", "tea"], ["moments", "template"]] {
+            let r = ledger.run(arguments: command)
+            #expect(r.status == 1, "\(command): \(r)")
+            #expect(r.stderr.contains("moments/settings.json is invalid; `ledger moments template reset` (or `ledger moments template set TEXT`) repairs it:"), "\(r)")
+            #expect(r.stderr.contains("/sentenceTemplate: error: the template must contain [moment]"), "\(r)")
+        }
+        #expect(MomentsFixture.experiences(ledger).isEmpty)
+        let fixed = ledger.run(arguments: repair)
+        #expect(fixed.status == 0, "\(fixed)")
+        let settings = try #require(ledger.document("moments/settings.json"))
+        #expect(settings["createdAt"] == .string("2026-11-21T22:00:00+01:00"))
+        #expect(settings["mine"] == .number(1), "the rest of the file is kept")
+        #expect(ledger.run("check").status == 0)
+        #expect(ledger.run("moments", "add", "tea").status == 0)
+    }
+
+    @Test func settingsThatAreNotJSONAreLeftForAHandFix() throws {
+        let ledger = try TestLedger()
+        try ledger.write("moments/settings.json", "{\"sentenceTemplate\": ")
+        let r = ledger.run("moments", "template", "reset")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("moments/settings.json is invalid; fix it by hand"), "\(r)")
+        #expect(ledger.read("moments/settings.json") == "{\"sentenceTemplate\": ")
+    }
 }

@@ -130,8 +130,8 @@ import Testing
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout == """
             Wednesday 18 November 2026, 15:00–16:00  2026-11-18T15
-              15:55  note   note 2  · now
-              15:05  dot    ●  · today
+              15:55 -05:00  note   note 2  · now
+              15:05 +01:00  dot    ●  · today
 
             """)
         let week = ledger.run("moments", "show", "2026-W47", "--json")
@@ -172,6 +172,54 @@ import Testing
         #expect(r.status == 0, "\(r)")
         #expect(!r.stdout.contains("\u{1B}"))
         #expect(r.stdout.contains("\n  10:00  note   tea\\u001b[2J and\n                cake  · now\n"), "\(r)")
+    }
+
+    @Test func showNamesTheOffsetsWhenTheListSpansSeveral() throws {
+        let ledger = try TestLedger(now: "2026-11-21T22:30:00-05:00", timeZone: "America/New_York")
+        ledger.run("moments", "add", "in Paris", "--at", "2026-11-18T15:00:00+01:00")
+        ledger.run("moments", "add", "in New York", "--at", "2026-11-18T12:30")
+        ledger.run("moments", "add", "earlier in New York", "--at", "2026-11-18T10:30")
+        let day = ledger.run("moments", "show", "2026-11-18")
+        #expect(day.status == 0, "\(day)")
+        #expect(day.stdout.split(separator: "\n").dropFirst().map(String.init) == [
+            "  12:30 -05:00  note   in New York  · now",
+            "  10:30 -05:00  note   earlier in New York  · now",
+            "  15:00 +01:00  note   in Paris  · now",
+        ])
+        let week = ledger.run("moments", "show", "2026-W47")
+        #expect(week.stdout.contains("  Wed 18 Nov 12:30 -05:00  note   in New York  · now"), "\(week)")
+        // One offset: none shown.
+        #expect(ledger.run("moments", "show", "2026-11-18T10").stdout.contains("\n  10:30  note   earlier in New York  · now\n"))
+        // With --ids, each row starts with its id.
+        let ids = ledger.run("moments", "show", "2026-11-18", "--ids")
+        let rows = ledger.run("moments", "show", "2026-11-18", "--json").json["experiences"]?.arrayValue ?? []
+        let first = try #require(rows.first?["id"]?.stringValue)
+        #expect(ids.stdout.contains("\n  \(first)  12:30 -05:00  note   in New York  · now\n"), "\(ids)")
+    }
+
+    @Test func valuesThatWouldDriveTheTerminalAreShownNotObeyed() throws {
+        let ledger = try Self.ledger()
+        let hostile = "tea\u{1B}]0;pwned\u{07}\u{1B}[2J\nand cake"
+        let add = ledger.run("moments", "add", hostile, "--at", "2026-11-20T11:00", "--json")
+        #expect(add.status == 0, "\(add)")
+        let id = try #require(add.json["id"]?.stringValue)
+        #expect(ledger.document(add.json["path"]?.stringValue ?? "")?["payload"] == .string(hostile), "kept as written")
+        let shown = "tea\\u001b]0;pwned\\u0007\\u001b[2J"
+        for command in [["moments", "add", hostile], ["moments", "show", "2026-11-20"], ["moments", "show", "2026-W47", "--ids"],
+                        ["moments", "today"], ["moments", "week"], ["moments", "month"], ["moments", "year"],
+                        ["moments", "template", "set", hostile], ["moments", "delete", id]] {
+            let r = ledger.run(arguments: command, terminal: true)
+            let printed = r.stdout + r.stderr
+            #expect(!printed.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(command): \(r)")
+            if command.count > 2, command[1] != "today", command[1] != "week" {
+                #expect(printed.contains(shown), "\(command): \(r)")
+            }
+        }
+        // The multi-line display of `show`: the note's second line under its first, both safe.
+        let day = ledger.run("moments", "add", hostile, "--at", "2026-11-20T11:30", terminal: true)
+        #expect(day.stdout.hasPrefix("I appreciate \(shown)\\nand cake for now\n"), "\(day)")
+        let show = ledger.run("moments", "show", "2026-11-20T11", terminal: true)
+        #expect(show.stdout.contains("\n  11:30  note   \(shown)\n                and cake  · now\n"), "\(show)")
     }
 
     @Test(arguments: ["2026-W54", "yesterday", "2026-11-31", "11/18"])

@@ -46,14 +46,15 @@ import Testing
         #expect(ledger.run("check").stdout.contains("\(conflict): /: error: unresolved sync conflict"))
     }
 
-    /// The same set-up between two machines: plain `git pull` (through the driver) stops
-    /// with a conflict and `ledger sync` keeps a conflict file; neither blends the two.
+    /// The same set-up between two machines: plain `git pull` (through the driver), with or
+    /// without `--rebase`, stops with a conflict and `ledger sync` keeps a conflict file; none
+    /// blends the two, and each leaves this machine's version in place.
     @Test func plainGitAndSyncKeepBothDocuments() throws {
         let fixture = try SyncFixture()
         let a = try fixture.origin()
         let (path, other) = try Self.twoLogs(a)
         #expect(a.run("sync").status == 0)
-        let viaGit = try fixture.clone(), viaSync = try fixture.clone()
+        let viaGit = try fixture.clone(), viaRebase = try fixture.clone(), viaSync = try fixture.clone()
         // On a, another log's content lands at `path` (a copy made by hand, committed and
         // pushed with plain git: `ledger sync` would refuse it, its id is not its file name).
         let replaced = try #require(a.read(other))
@@ -62,15 +63,17 @@ import Testing
         #expect(try GitCLI.run(["push", "-q", "origin", "main"], in: a.root).status == 0)
         // On the other machines, the log at `path` is re-rated.
         let mine = try Self.rated(try #require(viaGit.read(path)), 1, at: "2026-11-21T23:00:00+01:00")
-        for c in [viaGit, viaSync] { try c.write(path, mine) }
+        for c in [viaGit, viaRebase, viaSync] { try c.write(path, mine) }
 
-        try GitCLI.run(["commit", "-q", "-am", "rated"], in: viaGit.root)
-        let pull = try GitCLI.run(["pull", "--no-rebase", "--no-edit", "origin", "main"], in: viaGit.root)
-        #expect(pull.status != 0, "\(pull)")
-        #expect(pull.stdout.contains("CONFLICT") || pull.stderr.contains("CONFLICT"), "\(pull)")
-        #expect(viaGit.read(path) == mine)
         let conflict = FileMerge.conflictPath(path, theirs: Array(replaced.utf8))
-        #expect(viaGit.read(conflict) == replaced)
+        for (c, mode) in [(viaGit, "--no-rebase"), (viaRebase, "--rebase")] {
+            try GitCLI.run(["commit", "-q", "-am", "rated"], in: c.root)
+            let pull = try GitCLI.run(["pull", mode, "--no-edit", "origin", "main"], in: c.root)
+            #expect(pull.status != 0, "\(mode): \(pull)")
+            #expect(pull.stdout.contains("CONFLICT") || pull.stderr.contains("CONFLICT"), "\(mode): \(pull)")
+            #expect(c.read(path) == mine, "\(mode)")
+            #expect(c.read(conflict) == replaced, "\(mode)")
+        }
 
         let sync = viaSync.run("sync")
         #expect(sync.status == 0, "\(sync)")

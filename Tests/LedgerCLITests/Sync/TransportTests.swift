@@ -6,8 +6,8 @@ import Testing
 
 /// Clone, sync and push over every transport, against real servers on 127.0.0.1.
 @Suite(.serialized) struct TransportTests {
-    /// How to run `ledger`: in-process, or as the built executable (for what libssh2 and
-    /// mbedTLS read from the process: `HOME`, `SSH_AUTH_SOCK`, the trusted CAs).
+    /// How to run `ledger`: in-process, or as the built executable (for what mbedTLS keeps
+    /// per process: the trusted certificate authorities).
     enum Runner { case inProcess, binary }
 
     static func ledger(_ l: TestLedger, _ runner: Runner, _ args: [String], env: [String: String] = [:]) throws -> CommandResult {
@@ -125,115 +125,99 @@ import Testing
         #expect(!untrusted.stderr.contains(password))
     }
 
-    // MARK: - ssh
+    /// `remote.<name>.pushurl`: fetches come from the URL, pushes go to the pushurl — here a
+    /// read-only HTTP remote (anonymous pushes refused) with pushes over a path to the same
+    /// repository, reached through an `insteadOf` rule (which git applies to a pushurl, while
+    /// `pushInsteadOf` it does not). Plain git on the same setup does the same.
+    @Test func pushesGoToThePushURL() throws {
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        let server = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("http"))
+        defer { server.stop() }
+        let url = server.url("remote.git")
+        let rules = ["url.\(fixture.directory.path)/.insteadOf": "disk:", "url./nowhere/.pushInsteadOf": "disk:", "remote.origin.pushurl": "disk:remote.git"]
 
-    struct SSHSetup {
-        let fixture: SyncFixture
-        let server: SSHServer
-        let key: String
-        var url: String { server.url(fixture.remote) }
+        let c = try TestLedger(initialize: false)
+        #expect(c.run("clone", url, c.root).status == 0)
+        try c.write("waterline/pushed.json", "{}\n")
+        let refused = c.run("sync", "--json")
+        #expect(refused.status == 3 && refused.stderr.contains("403"), "\(refused)")
+        for (key, value) in rules { try GitCLI.run(["config", key, value], in: c.root) }
+        let sync = c.run("sync", "--json")
+        #expect(sync.status == 0, "\(sync)")
+        #expect(sync.json["pushed"]?.arrayValue?.count == 1)
+        #expect(try GitCLI.run(["rev-parse", "main:waterline/pushed.json"], in: fixture.remote).status == 0)
+        let fetches = server.accessLog.filter { $0.contains("service=git-upload-pack") }.count
+        #expect(fetches >= 3, "\(server.accessLog)")
+        #expect(!server.accessLog.contains { $0.hasPrefix("POST /git/remote.git/git-receive-pack") && $0.contains(" 200") })
 
-        init(extraKeys: [String] = []) throws {
-            fixture = try SyncFixture()
-            key = fixture.directory.url("id_ed25519")
-            try SSHKeys.generate(key, type: "ed25519")
-            server = try SSHServer(directory: fixture.directory.url("sshd"),
-                                   authorizedKeys: [try SSHKeys.publicKey(key)] + extraKeys)
-        }
-
-        /// Writes `~/.ssh/known_hosts` (with this server's key) into a ledger's home.
-        func trustHost(_ l: TestLedger) throws {
-            let ssh = l.environment["HOME"]! + "/.ssh"
-            try FileManager.default.createDirectory(atPath: ssh, withIntermediateDirectories: true)
-            try (server.knownHostsLine + "\n").write(toFile: ssh + "/known_hosts", atomically: true, encoding: .utf8)
-        }
+        // git: the same settings, the same places.
+        let plain = fixture.directory.url("plain")
+        #expect(try GitCLI.run(["clone", "-q", url, plain], in: fixture.directory.path).status == 0)
+        for (key, value) in rules { try GitCLI.run(["config", key, value], in: plain) }
+        try "{}\n".write(toFile: plain + "/waterline/git-pushed.json", atomically: true, encoding: .utf8)
+        _ = try GitCLI.run(["add", "-A"], in: plain)
+        _ = try GitCLI.run(["commit", "-qm", "from git"], in: plain)
+        let push = try GitCLI.run(["push", "-q", "origin", "main"], in: plain)
+        #expect(push.status == 0, "\(push)")
+        #expect(try GitCLI.run(["rev-parse", "main:waterline/git-pushed.json"], in: fixture.remote).status == 0)
+        #expect(try GitCLI.run(["pull", "-q", "--no-rebase"], in: plain).status == 0)
+        #expect(server.accessLog.filter { $0.contains("service=git-upload-pack") }.count > fetches)
     }
+
+    /// A push to a URL that `insteadOf` rewrites to a local path holds the remote's push lock
+    /// like a push to the path itself: while another process holds it, the sync waits (the
+    /// kernel lists it as waiting on the lock) and the remote is untouched; then it pushes.
+    @Test func aURLRewrittenToALocalPathPushesUnderTheLock() throws {
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        let c = try fixture.clone()
+        try GitCLI.run(["config", "url.\(fixture.directory.path)/.insteadOf", "disk:"], in: c.root)
+        try GitCLI.run(["config", "remote.origin.url", "disk:remote.git"], in: c.root)
+        #expect(try GitCLI.run(["ls-remote", "origin", "main"], in: c.root).status == 0)  // git follows the rule too
+        try c.write("waterline/locked.json", "{}\n")
+        let before = try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout
+
+        let lock = try FileLock(path: fixture.remote + "/ledger-push.lock")
+        let sync = try Processes.spawn(LedgerBinary.path, ["sync"], environment: c.environment, currentDirectory: c.root)
+        let waited = Self.waitsOnALock(sync.pid)
+        #expect(waited, "the sync did not wait for the push lock")
+        #expect(try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout == before)
+        lock.release()
+        let r = sync.wait()
+        #expect(r.status == 0, "\(r)")
+        #expect(try GitCLI.run(["rev-parse", "main:waterline/locked.json"], in: fixture.remote).status == 0)
+    }
+
+    /// Whether process `pid` comes to wait on a file lock (a `->` line of /proc/locks) while
+    /// it runs (at most 30 s).
+    static func waitsOnALock(_ pid: Int32) -> Bool {
+        for _ in 0..<300 {
+            let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+            if locks.split(separator: "\n").contains(where: { $0.contains("->") && $0.split(separator: " ").contains("\(pid)") }) { return true }
+            guard kill(pid, 0) == 0 else { return false }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    // MARK: - ssh (more in SSHTransportTests)
 
     @Test func sshThroughAgent() throws {
-        let s = try SSHSetup()
-        defer { s.server.stop() }
-        let agent = try SSHAgent(directory: s.fixture.directory.path, keys: [s.key])
-        defer { agent.stop() }
-        try Self.roundTrip(s.url, runner: .binary, env: ["SSH_AUTH_SOCK": agent.socket], home: s.trustHost)
-    }
-
-    @Test func sshThroughKeyFiles() throws {
-        let s = try SSHSetup()
-        defer { s.server.stop() }
-        // LEDGER_SSH_KEY names the key.
-        try Self.roundTrip(s.url, runner: .binary, env: ["LEDGER_SSH_KEY": s.key], home: s.trustHost)
-        // ~/.ssh/id_ed25519 is found without being named.
-        let c = try TestLedger(initialize: false)
-        try s.trustHost(c)
-        let ssh = c.environment["HOME"]! + "/.ssh/"
-        try FileManager.default.copyItem(atPath: s.key, toPath: ssh + "id_ed25519")
-        try FileManager.default.copyItem(atPath: s.key + ".pub", toPath: ssh + "id_ed25519.pub")
-        let clone = try Self.ledger(c, .binary, ["clone", s.url, c.root])
-        #expect(clone.status == 0, "\(clone)")
-    }
-
-    @Test func sshWithAPassphrase() throws {
         let fixture = try SyncFixture()
-        let key = fixture.directory.url("id_locked")
-        try SSHKeys.generate(key, type: "ed25519", passphrase: "open sesame")
+        let key = fixture.directory.url("id_ed25519")
+        try SSHKeys.generate(key, type: "ed25519")
         let server = try SSHServer(directory: fixture.directory.url("sshd"), authorizedKeys: [try SSHKeys.publicKey(key)])
         defer { server.stop() }
-        let s = try TestLedger(initialize: false)
-        try FileManager.default.createDirectory(atPath: s.environment["HOME"]! + "/.ssh", withIntermediateDirectories: true)
-        try (server.knownHostsLine + "\n").write(toFile: s.environment["HOME"]! + "/.ssh/known_hosts", atomically: true, encoding: .utf8)
-        _ = try fixture.origin()
-        let r = try Self.ledger(s, .binary, ["clone", server.url(fixture.remote), s.root],
-                                env: ["LEDGER_SSH_KEY": key, "LEDGER_SSH_PASSPHRASE": "open sesame"])
-        #expect(r.status == 0, "\(r)")
-        #expect(!r.stdout.contains("open sesame") && !r.stderr.contains("open sesame"))
-    }
-
-    @Test func sshExplainsAnUnknownHostKey() throws {
-        let s = try SSHSetup()
-        defer { s.server.stop() }
-        _ = try s.fixture.origin()
-        let c = try TestLedger(initialize: false)
-        let r = try Self.ledger(c, .binary, ["clone", s.url, c.root], env: ["LEDGER_SSH_KEY": s.key])
-        #expect(r.status == 3, "\(r)")
-        #expect(r.stderr.contains("known_hosts"))
-        #expect(r.stderr.contains("ssh -p \(s.server.port)"))
-        #expect(!FileSystem.exists(c.root))
-    }
-
-    @Test func sshExplainsAWrongKey() throws {
-        let s = try SSHSetup()
-        defer { s.server.stop() }
-        _ = try s.fixture.origin()
-        let other = s.fixture.directory.url("id_other")
-        try SSHKeys.generate(other, type: "ed25519")
-        let c = try TestLedger(initialize: false)
-        try s.trustHost(c)
-        let r = try Self.ledger(c, .binary, ["clone", s.url, c.root], env: ["LEDGER_SSH_KEY": other])
-        #expect(r.status == 3, "\(r)")
-        #expect(r.stderr.contains("refused every ssh key offered"))
-        #expect(r.stderr.contains(other))
-        // No key at all.
-        let d = try TestLedger(initialize: false)
-        try s.trustHost(d)
-        let none = try Self.ledger(d, .binary, ["clone", s.url, d.root])
-        #expect(none.status == 3, "\(none)")
-        #expect(none.stderr.contains("no ssh key to offer"))
-    }
-
-    @Test func sshExplainsThatRSAKeysDoNotWork() throws {
-        let fixture = try SyncFixture()
-        let rsa = fixture.directory.url("id_rsa")
-        try SSHKeys.generate(rsa, type: "rsa")
-        let server = try SSHServer(directory: fixture.directory.url("sshd"), authorizedKeys: [try SSHKeys.publicKey(rsa)])
-        defer { server.stop() }
-        _ = try fixture.origin()
-        let c = try TestLedger(initialize: false)
-        try FileManager.default.createDirectory(atPath: c.environment["HOME"]! + "/.ssh", withIntermediateDirectories: true)
-        try (server.knownHostsLine + "\n").write(toFile: c.environment["HOME"]! + "/.ssh/known_hosts", atomically: true, encoding: .utf8)
-        let r = try Self.ledger(c, .binary, ["clone", server.url(fixture.remote), c.root], env: ["LEDGER_SSH_KEY": rsa])
-        #expect(r.status == 3, "\(r)")
-        #expect(r.stderr.contains("RSA keys do not work"))
-        #expect(r.stderr.contains("ed25519"))
+        let agent = try SSHAgent(directory: fixture.directory.path, keys: [key])
+        defer { agent.stop() }
+        let knownHosts = fixture.directory.url("known_hosts")
+        try (server.knownHostsLine + "\n").write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        // The account's own ~/.ssh stays out (-F, UserKnownHostsFile); the key is only in the agent.
+        let env = ["SSH_AUTH_SOCK": agent.socket, "GIT_SSH_COMMAND": "ssh -F /dev/null -o UserKnownHostsFile=\(knownHosts)"]
+        try Self.roundTrip(server.url(fixture.remote), runner: .inProcess, env: env)
+        let plain = fixture.directory.url("plain")
+        #expect(try GitCLI.run(["clone", "-q", server.url(fixture.remote), plain], in: fixture.directory.path, environment: env).status == 0)
     }
 
     /// A server that accepts connections (the kernel completes them) and never answers; or,
@@ -266,10 +250,24 @@ import Testing
         let a = try TestLedger()
         try GitCLI.run(["remote", "add", "silent", url], in: a.root)
         try a.write("moments/settings.json", (a.read("moments/settings.json") ?? "").replacingOccurrences(of: "[moment]", with: "[moment]!"))
-        let r = a.run("sync", "--remote", "silent", env: ["LEDGER_NETWORK_TIMEOUT": "1"])
+        // ssh runs as a child (kept off the account's own ~/.ssh): the watchdog ends it.
+        let r = a.run("sync", "--remote", "silent", env: ["LEDGER_NETWORK_TIMEOUT": "1", "GIT_SSH_COMMAND": "ssh -F /dev/null -o UserKnownHostsFile=/dev/null"])
         #expect(r.status == 3, "\(r)")
         #expect(r.stderr.contains("stopped answering (nothing came for 1 s)"), "\(r)")
+        #expect(Self.children(running: ["ssh", "\(port)"]).isEmpty, "an ssh child outlived the sync")
         #expect(try a.gitStatus().isEmpty)  // the local commit is kept
         #expect(a.run("sync", env: ["LEDGER_NETWORK_TIMEOUT": "soon"]).status == 2)
+    }
+
+    /// The PIDs of this process's children whose command line holds all of `words`.
+    static func children(running words: [String]) -> [Int32] {
+        let me = getpid()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")"), let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            let args = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return fields.count > 1 && Int32(fields[1]) == me && words.allSatisfy({ w in args.contains { $0.contains(w) } }) ? pid : nil
+        }
     }
 }

@@ -115,6 +115,90 @@ import Testing
         }
     }
 
+    /// US-035 of the later PRD: a session and a preset deleted on one machine stay deleted
+    /// when merged with unchanged copies — by `ledger sync` on one machine and by plain
+    /// `git pull` on another — while one deleted here and edited there survives.
+    @Test func deletedSessionsAndPresetsStayDeleted() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        #expect(a.run("waterline", "start", "--time", "21:00", env: Self.at("21:30:00")).status == 0)
+        #expect(a.run("waterline", "drink", "--time", "21:10", env: Self.at("21:30:00")).status == 0)
+        #expect(a.run("waterline", "end", "--yes", env: Self.at("21:30:00")).status == 0)
+        for name in ["Hazy IPA", "Cider"] { #expect(a.run("waterline", "presets", "add", name, "--type", "beer").status == 0) }
+        #expect(a.run("sync").status == 0)
+        let session = try #require(a.files(under: "waterline/sessions").first)
+        let b = try fixture.clone()
+        // A machine that uses plain git: a clone, with ledger's merge driver registered.
+        let c = try TestLedger(initialize: false)
+        #expect(try GitCLI.run(["clone", "-q", fixture.remote, c.root], in: "/").status == 0)
+        #expect(c.run("init").status == 0)
+
+        // Deleted here…
+        let id = (session as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "")
+        #expect(a.run("waterline", "sessions", "delete", id, "--yes").status == 0)
+        for name in ["Hazy IPA", "Cider"] { #expect(a.run("waterline", "presets", "delete", name).status == 0) }
+        #expect(a.run("sync").status == 0)
+        // …while the other machines changed something else (so that they merge), and one
+        // edited a deleted preset.
+        #expect(b.run("waterline", "presets", "add", "Stout", "--type", "beer").status == 0)
+        #expect(b.run("waterline", "presets", "edit", "cider", "--abv", "4.5").status == 0)
+        #expect(b.run("sync").status == 0)
+        #expect(c.run("waterline", "presets", "add", "Porter", "--type", "beer").status == 0)
+        #expect(try GitCLI.run(["add", "-A"], in: c.root).status == 0)
+        #expect(try GitCLI.run(["commit", "-q", "-m", "porter"], in: c.root).status == 0)
+        let pull = try GitCLI.run(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: c.root)
+        #expect(pull.status == 0, "\(pull)")
+        #expect(try GitCLI.run(["push", "-q", "origin", "main"], in: c.root).status == 0)
+        #expect(a.run("sync").status == 0)
+        #expect(b.run("sync").status == 0)
+
+        for l in [a, b, c] {
+            #expect(l.read(session) == nil, "the session stays deleted")
+            #expect(l.read("waterline/presets/hazy-ipa.json") == nil, "the preset stays deleted")
+            #expect(l.document("waterline/presets/cider.json")?["abv"] == .number(4.5), "an edit beats a deletion")
+            #expect(l.read("waterline/presets/stout.json") != nil && l.read("waterline/presets/porter.json") != nil)
+            #expect(l.run("waterline", "sessions", "--json").json.arrayValue?.isEmpty == true)
+            #expect(l.run("check").status == 0)
+        }
+        #expect(try a.headTree() == b.headTree())
+        #expect(try c.headTree() == a.headTree())
+    }
+
+    /// What the README says of a deleted session: the history keeps it until rewritten, and
+    /// its steps (git filter-repo in a mirror, a forced push, fresh clones) remove it for good.
+    @Test func aDeletedSessionLeavesTheHistoryOnlyWhenItIsRewritten() throws {
+        let filterRepo = try Processes.require("git-filter-repo", package: "git-filter-repo")
+        #expect(!filterRepo.isEmpty)
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        #expect(a.run("waterline", "start", "--time", "21:00", env: Self.at("21:30:00")).status == 0)
+        #expect(a.run("waterline", "drink", env: Self.at("21:30:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let path = try #require(a.files(under: "waterline/sessions").first)
+        let id = (path as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "")
+        #expect(a.run("waterline", "sessions", "delete", id, "--yes", env: Self.at("21:40:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        func history(_ repo: String) throws -> String { try GitCLI.run(["log", "--all", "--format=%H", "--", path], in: repo).stdout }
+        #expect(try !history(fixture.remote).isEmpty, "the deletion leaves the history as it was")
+        let first = try history(fixture.remote).split(separator: "\n").last.map(String.init) ?? ""
+        #expect(try GitCLI.run(["show", "\(first):\(path)"], in: fixture.remote).stdout.contains(id))
+
+        let mirror = fixture.directory.path + "/ledger-history"
+        for (args, dir) in [(["clone", "-q", "--mirror", "--no-local", fixture.remote, mirror], "/"),
+                            (["filter-repo", "--invert-paths", "--path", path, "--replace-refs", "delete-no-add"], mirror),
+                            (["push", "-q", "--force", "--mirror"], mirror)] {
+            let r = try GitCLI.run(args, in: dir)
+            #expect(r.status == 0, "git \(args): \(r)")
+        }
+        #expect(try history(fixture.remote).isEmpty)
+        let fresh = try fixture.clone()
+        #expect(try history(fresh.root).isEmpty)
+        #expect(try GitCLI.run(["rev-list", "--all", "--objects"], in: fresh.root).stdout.contains(path) == false)
+        #expect(fresh.run("check").status == 0)
+        #expect(fresh.run("waterline", "presets", "add", "Stout", "--type", "beer").status == 0)
+        #expect(fresh.run("sync").status == 0, "the new history syncs as any other")
+    }
+
     @Test func anInvalidSessionNeverLeavesTheMachine() throws {
         let fixture = try SyncFixture()
         let a = try fixture.origin()

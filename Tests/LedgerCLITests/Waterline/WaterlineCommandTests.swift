@@ -367,3 +367,24 @@ import Testing
         #expect(summary.status == 1 && summary.stderr.contains("there is no session with id \"../../etc/passwd\""))
     }
 }
+
+@Suite struct WaterlineSessionDeleteTests {
+    @Test func aWholeSessionIsDeletedAfterAConfirmation() throws {
+        let ledger = try TestLedger()
+        let env = ["LEDGER_NOW": "2026-11-21T21:30:00+01:00"]
+        let id = ledger.run("waterline", "start", "--time", "21:00", "--json", env: env).json["sessionId"]?.stringValue ?? ""
+        _ = ledger.run("waterline", "drink", env: env)
+        let refused = ledger.run("waterline", "sessions", "delete", id, env: env)
+        #expect(refused.status == 2 && refused.stderr.contains("--yes"), "\(refused)")
+        let no = ledger.run("waterline", "sessions", "delete", String(id.prefix(4)), env: env, stdin: ["n"], terminal: true)
+        #expect(no.status == 0 && no.stdout.contains("Delete session \(id) (Sat 21 Nov 2026, 1 drink, 0 water, active)?"), "\(no)")
+        #expect(ledger.files(under: "waterline/sessions").count == 1)
+        #expect(ledger.run("waterline", "sessions", "delete", String(id.prefix(3)), "--yes", env: env).status == 2, "a prefix needs 4 characters")
+        let yes = ledger.run("waterline", "sessions", "delete", id, env: env, stdin: ["y"], terminal: true)
+        #expect(yes.status == 0 && yes.stdout.contains("`ledger sync` deletes it on your other machines too"), "\(yes)")
+        #expect(ledger.files(under: "waterline/sessions").isEmpty)
+        #expect(ledger.run("waterline", "status", "--json", env: env).json["sessionId"] == .null)
+        #expect(ledger.run("waterline", "start", env: env).status == 0, "a new session may start")
+        #expect(ledger.run("check").status == 0)
+    }
+}

@@ -111,6 +111,39 @@ import Testing
         #expect(ledger.run("check").status == 0)
     }
 
+    @Test func anOldSessionReopenedInPlaceIsMergedAsCheckSays() throws {
+        let (ledger, path) = try night(end: true)
+        let tonight = ledger.run("waterline", "start", "--json", env: at(60)).json["sessionId"]?.stringValue ?? ""
+        _ = ledger.run("waterline", "drink", env: at(70))
+        // Re-opened by hand, in place (an editor writing into the same file).
+        try edit(ledger, path) {
+            $0 = $0.replacingOccurrences(of: "\"isActive\": false", with: "\"isActive\": true")
+                .replacingOccurrences(of: "\"endTime\": \"2026-11-21T21:40:00+01:00\"", with: "\"endTime\": null")
+        }
+        let check = ledger.run("check")
+        #expect(check.status == 1 && check.stdout.contains("the next `ledger waterline` command merges them"), "\(check)")
+        let status = ledger.run("waterline", "status", "--json", env: at(75))
+        #expect(status.status == 0)
+        #expect(status.stderr.contains("were both active"), "\(status)")
+        #expect(status.json["totalAlcoholCount"] == .number(3))
+        #expect(ledger.files(under: "waterline/sessions").count == 1, "merged into one night: \(tonight) went into the first")
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func anOversizeEndedSessionIsReportedAndSkipped() throws {
+        let (ledger, path) = try night(end: true)
+        let text = try #require(ledger.read(path))
+        // The same session, as ledger writes it, with a note too large for a document at its end.
+        let huge = text.replacingOccurrences(of: "\n  \"warningThreshold\"", with: "\n  \"warningThreshold\"")
+            .replacingOccurrences(of: "\n}\n", with: ",\n  \"zzzNotes\": \"" + String(repeating: "x", count: 4 * 1024 * 1024) + "\"\n}\n")
+        try ledger.write(path, huge)
+        #expect(ledger.run("waterline", "start", env: at(60)).status == 0)
+        #expect(ledger.run("waterline", "drink", env: at(70)).status == 0)
+        #expect(ledger.run("waterline", "status", env: at(71)).status == 0)
+        let check = ledger.run("check")
+        #expect(check.status == 1 && check.stdout.contains(path) && check.stdout.contains("larger than"), "\(check)")
+    }
+
     @Test func concurrentDrinkProcessesLoseNothing() throws {
         let ledger = try TestLedger()
         #expect(try ledger.runBinary("waterline", "start").status == 0)

@@ -47,7 +47,7 @@ import Testing
         other.defaultDose = 18
         other.defaultTargetYield = 300
         other.steps = other.scalingStepWater(to: 300)
-        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 20), choices: [.starter, other], logID: "x")
+        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 20), choices: [RecipeEntry(.starter), RecipeEntry(other)], logID: "x")
         f.handle(.changeRecipe, at: at(0))
         #expect(f.dialog == .chooseRecipe)
         f.handle(.chooseRecipe(7), at: at(0))  // no such recipe: nothing changes
@@ -303,5 +303,60 @@ import Testing
         h.press(at: at(3.5))
         h.press(at: at(3.7))
         #expect(h.isComplete)
+    }
+
+    /// The recipe list offers invalid recipes too, marked as `brew recipes` marks them;
+    /// choosing one says why it cannot be brewed and keeps the recipe on screen.
+    @Test func anInvalidRecipeIsListedAndRefused() throws {
+        var broken = Recipe.starter
+        broken.id = "broken"
+        broken.name = "Broken"
+        broken.steps[3].water = 95
+        let entry = RecipeEntry(id: "broken", name: "Broken", path: "brew/recipes/broken.json", recipe: nil,
+                                problems: broken.validate().map { Problem("brew/recipes/broken.json", $0) })
+        var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID), choices: [.starter, entry], logID: "x")
+        f.handle(.changeRecipe, at: at(0))
+        #expect(f.dialog == .chooseRecipe && f.choices.map(\.isValid) == [true, false])
+        f.handle(.chooseRecipe(1), at: at(1))
+        #expect(f.dialog == .none && f.plan.recipeId == Recipe.starterID)
+        #expect(f.message(at: at(1)) == "\"Broken\" is invalid; fix it first: `ledger brew recipe edit broken --editor`")
+    }
+
+    /// Discarding a brew in progress from the resume offer starts what was asked for.
+    @Test func startingOverStartsTheSelectionAskedFor() throws {
+        let saved = try #require(try atBloom().progress)
+        var other = Recipe.starter
+        other.id = "morning"
+        other.name = "Morning"
+        let asked = BrewSelection(recipe: other, inputs: BrewInputs(recipeId: "morning", dose: 18))
+        var f = try BrewFlow(recipe: .starter, inputs: saved.inputs, resuming: saved, startOver: asked, logID: "log2")
+        #expect(f.handle(.discardBrew, at: at(50)) == [.clearProgress])
+        #expect(f.startedOver && f.phase == .confirm && f.progress == nil)
+        #expect(f.recipe?.id == "morning" && f.plan.recipeId == "morning" && f.plan.dose == 18 && f.inputs == asked.inputs)
+        let effects = f.handle(.start, at: at(51))
+        #expect(effects.first == .rememberInputs(asked.inputs))
+    }
+
+    /// A brew left for hours: the offer knows for how long, and the time away is not counted
+    /// — its timers go on from where it was last seen, and the logged brew time is the brew's.
+    @Test func aBrewLeftForHoursDoesNotCountTheTimeAway() throws {
+        var f = try atBloom()  // the bloom started at 10 s
+        // Every few seconds the running brew is written with the instant it was seen.
+        #expect(f.handle(.tick, at: at(12)).isEmpty)
+        guard case .persist(let seen)? = f.handle(.tick, at: at(16)).first else { Issue.record("no heartbeat"); return }
+        #expect(seen.seenAt == at(16) && f.handle(.tick, at: at(17)).isEmpty)
+        // The terminal dies at 18 s; the brew is started again three hours later.
+        let later = at(16 + 3 * 3600)
+        var resumed = try BrewFlow(recipe: .starter, inputs: seen.inputs, resuming: seen, at: later, logID: "log2")
+        #expect(resumed.leftFor == 10_800.0)
+        #expect(resumed.progress?.clock(at: later) == 6)  // frozen where it was last seen
+        resumed.handle(.confirm, at: later)
+        #expect(resumed.message(at: later) == "Resumed after 3 h away; that time is not counted")
+        #expect(resumed.progress?.remainingSeconds(at: later.adding(seconds: 10)) == 45 - 16)
+        for i in 1...4 { resumed.handle(.next, at: later.adding(seconds: 10 * Double(i))) }
+        #expect(resumed.phase == .finished)
+        resumed.handle(.rate(4), at: later.adding(seconds: 50))
+        guard case .saveLog(let log)? = resumed.handle(.save, at: later.adding(seconds: 51)).first else { Issue.record("no log"); return }
+        #expect(log.brewSeconds == 6 + 40)
     }
 }

@@ -209,4 +209,27 @@ import Testing
         #expect(BrewFormat.number(15.5) == "15.5")
         #expect(BrewFormat.number(.infinity) == "inf")
     }
+
+    /// The drawdown's "target finish" follows the recipe's own timers: the seed's 3:00–3:30
+    /// is the starter's wait ending at 3:00, plus 30 s.
+    @Test func theTargetFinishFollowsTheRecipesTimers() throws {
+        var slow = starter
+        slow.steps[2].timerSeconds = 50  // a longer bloom, in a copy that kept the starter's text
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Target finish 3:05–3:35.")
+        slow.steps[5].instruction = "Swirl once"
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Swirl once. Target finish 3:05–3:35.")
+        slow.steps[5].instruction = "Swirl; target finish 2:50 - 3:20 and serve"
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Swirl; Target finish 3:05–3:35. and serve")
+        slow.steps[5].instruction = "Target finish soon"
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Target finish soon. Target finish 3:05–3:35.")
+        slow.steps[5].instruction = nil
+        slow.steps[5].timerSeconds = 60
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Target finish 3:20–3:50.")
+        // A wait that is not the last step, or has no timer, gets no target finish.
+        slow.steps[5].timerSeconds = nil
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == nil)
+        slow.steps.swapAt(4, 5)
+        slow.steps[4].timerSeconds = 30
+        #expect(try RecipeScaler.plan(slow).steps[4].instruction == nil)
+    }
 }

@@ -113,6 +113,18 @@ import Testing
         #expect(i.issues.first?.message.contains("2026-11-23") == true)
     }
 
+    @Test func aConfirmationsSlotIsChecked() {
+        var day = HydrationDay(date: LocalDate("2026-11-21")!, schedule: ReminderSchedule(), timeZone: H.paris, createdAt: H.t("2026-11-21T09:05:00+01:00"))
+        day.confirm(at: H.t("2026-11-21T10:05:00+01:00"), slot: H.t("2026-11-21T09:00:00+01:00"))
+        #expect(day.validate().isEmpty)
+        day.confirm(at: H.t("2026-11-21T11:05:00+01:00"), slot: H.t("2026-11-21T12:00:00+01:00"))  // before its reminder
+        day.confirm(at: H.t("2026-11-21T19:05:00+01:00"), slot: H.t("2026-11-21T18:00:00+01:00"))  // no reminder of the day
+        let issues = day.validate()
+        #expect(issues.map(\.pointer.description) == ["/confirmations/1/slot", "/confirmations/2/slot"])
+        #expect(issues.map(\.severity) == [.error, .warning])
+        #expect(issues[0].message.contains("a reminder is confirmed after it comes"))
+    }
+
     @Test func aDayRemembersTheScheduleItWasPlannedWith() {
         var day = HydrationDay(date: LocalDate("2026-11-21")!, schedule: H.schedule("22:00", "06:00", every: 120, followUp: 30),
                                timeZone: H.paris, createdAt: H.t("2026-11-21T22:05:00+01:00"))

@@ -35,7 +35,23 @@ import Testing
         let result = HydrationDay.merge(base: base.map { Self.day($0) }, ours: Self.day(ours, updated: "2026-11-21T12:00:00+01:00"),
                                         theirs: Self.day(theirs, updated: "2026-11-21T12:30:00+01:00"), context: MergeContext())
         #expect(Self.times(result.document) == merged)
-        #expect(result.document.completed == result.document.plan!.progress(confirmations: result.document.confirmationTimes).completed)
+        #expect(result.document.completed == result.document.plan!.progress(confirmations: result.document.confirmations).completed)
+    }
+
+    @Test func aLateConfirmationOfANamedReminderKeepsItsSlotThroughAMerge() {
+        let base = Self.day(["09:05"])
+        var ours = Self.day(["09:05"], updated: "2026-11-21T18:30:00+01:00")
+        ours.confirm(at: H.t("2026-11-21T18:30:00+01:00"), slot: H.t("2026-11-21T16:00:00+01:00"))  // the 16:00 notification, after 17:00
+        let theirs = Self.day(["09:05", "11:10"], updated: "2026-11-21T11:10:00+01:00")
+        let merged = HydrationDay.merge(base: base, ours: ours, theirs: theirs, context: MergeContext()).document
+        #expect(merged.confirmations.map(\.slot) == [nil, nil, H.t("2026-11-21T16:00:00+01:00")])
+        #expect(merged.completed == 3, "09:00, 11:00 and, late, 16:00")
+        // The same tap without its slot is another confirmation (it would confirm nothing).
+        var plain = base
+        plain.confirm(at: H.t("2026-11-21T18:30:00+01:00"))
+        plain.updatedAt = H.t("2026-11-21T18:31:00+01:00")
+        let both = HydrationDay.merge(base: base, ours: ours, theirs: plain, context: MergeContext()).document
+        #expect(both.confirmations.count == 3 && both.completed == 2)
     }
 
     @Test func theMergedDayIsRecountedAndTakesTheLaterTimestamps() {

@@ -18,6 +18,9 @@ enum H {
 
     static func t(_ iso: String) -> Timestamp { Timestamp(iso8601: iso)! }
 
+    /// A confirmation made at `iso`.
+    static func c(_ iso: String) -> HydrationConfirmation { HydrationConfirmation(at: t(iso)) }
+
     /// Instants as ISO text, for readable comparisons.
     static func iso(_ ts: [Timestamp]) -> [String] { ts.map(\.iso8601) }
 }
@@ -96,10 +99,10 @@ enum H {
     @Test func followUpsStopOnceConfirmed() {
         let plan = H.plan("2026-11-18", "09:00", "17:00", every: 60, followUp: 15)
         // Confirmed at 10:20 after the 10:15 follow-up: only that one was sent.
-        let p = plan.progress(confirmations: [H.t("2026-11-18T10:20:00+01:00")], at: H.t("2026-11-18T10:50:00+01:00"))
+        let p = plan.progress(confirmations: [H.c("2026-11-18T10:20:00+01:00")], at: H.t("2026-11-18T10:50:00+01:00"))
         #expect(p.slots[1].state == .done)
         #expect(H.iso(p.slots[1].followUps) == ["2026-11-18T10:15:00+01:00"])
-        #expect(plan.due(confirmations: [H.t("2026-11-18T10:20:00+01:00")], at: H.t("2026-11-18T10:30:00+01:00")) == nil)
+        #expect(plan.due(confirmations: [H.c("2026-11-18T10:20:00+01:00")], at: H.t("2026-11-18T10:30:00+01:00")) == nil)
         #expect(plan.due(confirmations: [], at: H.t("2026-11-18T10:30:00+01:00"))?.kind == .followUp)
     }
 
@@ -121,20 +124,20 @@ enum H {
         let plan = H.plan("2026-11-18", "09:00", "17:00", every: 60)
         let found = plan.slot(containing: H.t(at)).map { ClockTime(hour: $0.time.local.hour, minute: $0.time.local.minute)!.description }
         #expect(found == slot)
-        let p = plan.progress(confirmations: [H.t(at)])
+        let p = plan.progress(confirmations: [H.c(at)])
         #expect(p.completed == (slot == nil ? 0 : 1))
         #expect(p.total == 8)
     }
 
     @Test func aSlotCountsOnceAndLaterConfirmationsHaveNotHappenedYet() {
         let plan = H.plan("2026-11-18", "09:00", "17:00", every: 60)
-        let confirmations = ["09:05", "09:40", "11:10", "12:00", "12:01", "15:30"].map { H.t("2026-11-18T\($0):00+01:00") }
+        let confirmations = ["09:05", "09:40", "11:10", "12:00", "12:01", "15:30"].map { H.c("2026-11-18T\($0):00+01:00") }
         // "3 out of 8 reminders completed" at 13:30: 09:00, 11:00 and 12:00.
         let p = plan.progress(confirmations: confirmations, at: H.t("2026-11-18T13:30:00+01:00"))
         #expect((p.completed, p.total) == (3, 8))
         #expect(p.slots.map(\.state) == [.done, .unconfirmed, .done, .done, .due, .upcoming, .upcoming, .upcoming])
         #expect(p.upcoming == 3)
-        #expect(p.slots[0].confirmedAt == confirmations[0])
+        #expect(p.slots[0].confirmedAt == confirmations[0].confirmedAt)
         #expect(p.current?.slot.index == 4)
         #expect(p.next?.time == H.t("2026-11-18T14:00:00+01:00"))
         // Once the day is over every confirmation counts.
@@ -253,11 +256,11 @@ enum H {
 
     @Test func nothingIsDueForAConfirmedSlot() {
         let plan = H.plan("2026-11-18", "09:00", "17:00", every: 60)
-        let confirmed = [H.t("2026-11-18T09:10:00+01:00")]
+        let confirmed = [H.c("2026-11-18T09:10:00+01:00")]
         #expect(plan.due(confirmations: confirmed, at: H.t("2026-11-18T09:15:00+01:00")) == nil)
         #expect(plan.due(confirmations: confirmed, at: H.t("2026-11-18T10:00:00+01:00"))?.kind == .reminder)
         // A confirmation recorded later than now has not happened yet.
-        #expect(plan.due(confirmations: [H.t("2026-11-18T09:20:00+01:00")], at: H.t("2026-11-18T09:15:00+01:00"))?.kind == .followUp)
+        #expect(plan.due(confirmations: [H.c("2026-11-18T09:20:00+01:00")], at: H.t("2026-11-18T09:15:00+01:00"))?.kind == .followUp)
     }
 
     // MARK: - The current day

@@ -58,34 +58,4 @@ enum SampleImages {
         let text = Array("not really a photo".utf8)
         #expect(MomentsPhotos.inspect(name: SHA256Hash.hexDigest(text) + ".jpg", contents: text).first?.severity == .error)
     }
-
-    @Test func storingTheSamePhotoTwiceWritesOneFile() throws {
-        let dir = TemporaryDirectory()
-        let store = LedgerStore.plain(dir.path)
-        let first = try MomentsPhotos.store(SampleImages.gif, in: store, source: "a.gif")
-        let second = try MomentsPhotos.store(SampleImages.gif, in: store, source: "copy of a.gif")
-        #expect(first.written && !second.written)
-        #expect(first.name == second.name)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/moments/photos") == [first.name])
-        #expect(try FileSystem.read(dir.path + "/moments/photos/" + first.name) == SampleImages.gif)
-    }
-
-    @Test func aDamagedCopyIsRewritten() throws {
-        let dir = TemporaryDirectory()
-        let store = LedgerStore.plain(dir.path)
-        let name = try #require(MomentsPhotos.fileName(for: SampleImages.png))
-        try FileSystem.writeAtomically(dir.path + "/moments/photos/" + name, Array(SampleImages.png.prefix(20)))
-        #expect(try MomentsPhotos.store(SampleImages.png, in: store, source: "p.png").written)
-        #expect(try FileSystem.read(dir.path + "/moments/photos/" + name) == SampleImages.png)
-    }
-
-    @Test func photosOverTheLimitAndNonImagesAreRefused() throws {
-        let dir = TemporaryDirectory()
-        let store = LedgerStore.plain(dir.path)
-        let big = SampleImages.jpeg + [UInt8](repeating: 0, count: MomentsPhotos.maximumBytes)
-        #expect(throws: LedgerError.self) { try MomentsPhotos.store(big, in: store, source: "big.jpg") }
-        #expect(throws: LedgerError.self) { try MomentsPhotos.store(Array("hello".utf8), in: store, source: "notes.txt") }
-        #expect(!FileSystem.exists(dir.path + "/moments/photos"))
-        #expect(MomentsPhotos.maximumBytes == 10 * 1024 * 1024)
-    }
 }

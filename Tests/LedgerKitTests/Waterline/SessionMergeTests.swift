@@ -140,8 +140,8 @@ import Testing
     @Test func twoSessionsOfTheSameNightBecomeOneWithEveryEntry() {
         let phone = active("phone", startMinute: 0, entries: [WaterlineFixture.drink(10, id: "p1"), WaterlineFixture.drink(30, id: "p2")])
         let laptop = active("laptop", startMinute: 20, entries: [WaterlineFixture.water(25, id: "l1"), WaterlineFixture.drink(40, id: "l2")])
-        let r = SessionMerge.resolveActive([laptop, phone])
-        #expect(r == SessionMerge.resolveActive([phone, laptop]), "depends on the order")
+        let r = SessionMerge.reconcile([laptop, phone])
+        #expect(r == SessionMerge.reconcile([phone, laptop]), "depends on the order")
         #expect(r.removed == ["laptop"])
         #expect(r.updated.count == 1)
         let kept = r.updated[0]
@@ -153,13 +153,13 @@ import Testing
         #expect(r.notes == ["sessions phone and laptop were both active (started on two devices); merged laptop's 2 entries into phone"])
         // One entry is one entry.
         let single = active("laptop", startMinute: 20, entries: [WaterlineFixture.water(25, id: "l1")])
-        #expect(SessionMerge.resolveActive([phone, single]).notes.first?.hasSuffix("merged laptop's 1 entry into phone") == true)
+        #expect(SessionMerge.reconcile([phone, single]).notes.first?.hasSuffix("merged laptop's 1 entry into phone") == true)
     }
 
     @Test func aForgottenSessionFromAnEarlierNightIsEndedAtItsLastLog() {
         let friday = active("friday", startMinute: 0, entries: [WaterlineFixture.drink(10, id: "f1"), WaterlineFixture.water(90, id: "f2")])
         let saturday = active("saturday", startMinute: 24 * 60, entries: [WaterlineFixture.drink(24 * 60 + 5, id: "s1")])
-        let r = SessionMerge.resolveActive([saturday, friday])
+        let r = SessionMerge.reconcile([saturday, friday])
         #expect(r.removed.isEmpty)
         let byID = Dictionary(uniqueKeysWithValues: r.updated.map { ($0.id, $0) })
         #expect(byID["saturday"]?.isActive == true)
@@ -174,13 +174,13 @@ import Testing
         let a = active("a", startMinute: 0, entries: [WaterlineFixture.drink(5, id: "a1")])
         let b = active("b", startMinute: 30, entries: [WaterlineFixture.drink(35, id: "b1")])
         let c = active("c", startMinute: 3 * 24 * 60, entries: [])
-        let r = SessionMerge.resolveActive([c, b, a])
+        let r = SessionMerge.reconcile([c, b, a])
         #expect(r.updated.filter(\.isActive).map(\.id) == ["c"])
         #expect(r.removed == ["b"])
         #expect(r.updated.first { $0.id == "a" }?.entries.map(\.id) == ["a1", "b1"])
         #expect(r.updated.first { $0.id == "a" }?.endTime == WaterlineFixture.at(35))
         // Nothing to do with one active session.
-        #expect(SessionMerge.resolveActive([c]).updated.isEmpty)
+        #expect(SessionMerge.reconcile([c]).updated.isEmpty)
     }
 }
 
@@ -213,5 +213,46 @@ import Testing
         resized.updatedAt = WaterlineFixture.at(6)
         let p = try #require(presets.merge(base: beer.json, ours: renamed.json, theirs: resized.json)?.result)
         #expect(p["name"] == .string("Lager") && p["sizeOz"] == .number(16) && p["standardDrinkEstimate"] == .number(1.3))
+    }
+}
+
+/// Sessions two devices let overlap (one ended a night while the other started one, or kept
+/// logging into it) become one when a sync brings them together.
+@Suite struct OverlappingSessionMergeTests {
+    func session(_ id: String, start: Int, end: Int?, entries: [LogEntry]) -> Session {
+        var s = Session(id: id, start: WaterlineFixture.at(start), rules: WaterlineRules())
+        s.entries = entries
+        if let end {
+            s.endTime = WaterlineFixture.at(end)
+            s.isActive = false
+        }
+        s.updatedAt = WaterlineFixture.at(end ?? start)
+        return s.recomputed
+    }
+
+    @Test func overlappingEndedSessionsBecomeOne() {
+        let laptop = session("laptop", start: 0, end: 120, entries: [WaterlineFixture.drink(10, id: "l1")])
+        let phone = session("phone", start: 60, end: 180, entries: [WaterlineFixture.water(90, id: "p1")])
+        let later = session("later", start: 180, end: 200, entries: [])
+        let r = SessionMerge.reconcile([phone, later, laptop])
+        #expect(r == SessionMerge.reconcile([laptop, phone, later]), "depends on the order")
+        #expect(r.removed == ["phone"])
+        let kept = r.updated.first { $0.id == "laptop" }
+        #expect(kept?.entries.map(\.id) == ["l1", "p1"])
+        #expect(kept?.endTime == WaterlineFixture.at(180) && kept?.isActive == false)
+        #expect(r.updated.allSatisfy { $0.id != "later" || $0 == later })
+        #expect(r.notes.first?.contains("overlapped") == true)
+        // Nothing to do when nothing overlaps.
+        #expect(SessionMerge.reconcile([laptop, later]).updated.isEmpty)
+    }
+
+    @Test func anActiveSessionStartedInsideAnEndedOneTakesItsEntries() {
+        let ended = session("ended", start: 0, end: 120, entries: [WaterlineFixture.drink(10, id: "e1")])
+        let running = session("running", start: 60, end: nil, entries: [WaterlineFixture.drink(70, id: "r1")])
+        let r = SessionMerge.reconcile([running, ended])
+        #expect(r.removed == ["running"])
+        #expect(r.updated.map(\.id) == ["ended"])
+        #expect(r.updated.first?.isActive == true && r.updated.first?.endTime == nil)
+        #expect(r.updated.first?.entries.map(\.id) == ["e1", "r1"])
     }
 }

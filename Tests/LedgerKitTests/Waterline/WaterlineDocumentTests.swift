@@ -1,3 +1,4 @@
+import Foundation
 import LedgerKit
 import LedgerTestSupport
 import Testing
@@ -90,7 +91,7 @@ import Testing
         Invalid(path: ["entries", "1", "timestamp"], value: .string("21:30"), pointer: "/entries/1/timestamp", says: "ISO-8601"),
         Invalid(path: ["entries", "1", "id"], value: .string("e0"), pointer: "/entries/1/id", says: "duplicate entry id"),
         Invalid(path: ["entries", "1", "id"], value: .string("E 1"), pointer: "/entries/1/id", says: "not a valid entry id"),
-        Invalid(path: ["waterEveryNDrinks"], value: .number(0), pointer: "/waterEveryNDrinks", says: "between 1 and 100"),
+        Invalid(path: ["waterEveryNDrinks"], value: .number(0), pointer: "/waterEveryNDrinks", says: "a whole number of drinks from 1"),
         Invalid(path: ["warningThreshold"], value: .number(0), pointer: "/warningThreshold", says: "between 1 and 100"),
         Invalid(path: ["isActive"], value: .bool(false), pointer: "/isActive", says: "endTime is null"),
         Invalid(path: ["endTime"], value: .string("2026-11-21T20:00:00+01:00"), pointer: "/isActive", says: "endTime is set"),
@@ -156,5 +157,30 @@ import Testing
         let problems = try Checker(store: store, useCache: false).check().problems
         #expect(problems.map(\.path) == ["waterline/sessions/2026/a.json", "waterline/sessions/2026/b.json"])
         #expect(problems.allSatisfy { $0.severity == .error && $0.issue.pointer.description == "/isActive" && $0.message.contains("only one session may be active") })
+    }
+}
+
+@Suite struct OverlappingSessionsTests {
+    let dir = TemporaryDirectory("waterline-overlap")
+    var store: LedgerStore { LedgerStore.plain(dir.path) }
+
+    func ended(_ id: String, from start: Int, to end: Int) -> Session {
+        var s = WaterlineFixture.session("", id: id, endAfter: end)
+        s.startTime = WaterlineFixture.at(start)
+        s.createdAt = s.startTime
+        return s.recomputed
+    }
+
+    @Test func overlappingEndedSessionsAreAnErrorNamingBoth() throws {
+        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
+        for s in [ended("first", from: 0, to: 120), ended("second", from: 60, to: 180), ended("after", from: 180, to: 200)] {
+            try store.write(s.path, s.json)
+        }
+        let problems = try Checker(store: store, useCache: false).check().problems
+        #expect(problems.map(\.path).sorted() == ["waterline/sessions/2026/first.json", "waterline/sessions/2026/second.json"])
+        #expect(problems.allSatisfy { $0.severity == .error && $0.message.contains("sessions first (") && $0.message.contains("and second (") })
+        // Sessions that only touch (one ends as the next starts) do not overlap.
+        try FileManager.default.removeItem(atPath: dir.path + "/waterline/sessions/2026/first.json")
+        #expect(try Checker(store: store).check().problems.isEmpty)
     }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import LedgerKit
+import LedgerTestSupport
 
 /// Building sessions for tests from a compact pattern: `D` a 1.0 drink, `X` a double (2.0),
 /// `H` a 1.5 drink, `W` water (8 oz); one entry per `spacing` minutes from `start` + 5 min.
@@ -6,6 +8,14 @@ enum WaterlineFixture {
     static let start = Timestamp(iso8601: "2026-11-21T21:00:00+01:00")!
 
     static func at(_ minutes: Int) -> Timestamp { start.adding(minutes: Double(minutes)) }
+
+    /// A new ledger in `dir` (a plain folder), with Waterline's initial documents.
+    static func ledger(in dir: TemporaryDirectory) throws -> LedgerStore {
+        let store = LedgerStore.plain(dir.path)
+        try store.write("ledger.json", LedgerManifest(createdAt: start).json)
+        for (path, doc) in WaterlineApp.initialDocuments(now: start) { try store.write(path, doc) }
+        return store
+    }
 
     static func drink(_ minute: Int, std: Double = 1, id: String? = nil) -> LogEntry {
         LogEntry.alcohol(id: id ?? "d\(minute)", at: at(minute),
@@ -37,5 +47,18 @@ enum WaterlineFixture {
         }
         s.recomputeDerived()
         return s
+    }
+}
+
+/// Ids handed out in the order given, for tests that name what they create.
+final class FixedIDs: IDSource, @unchecked Sendable {
+    // @unchecked: `ids` is only touched under `lock`.
+    private var ids: [String]
+    private let lock = NSLock()
+
+    init(_ ids: String...) { self.ids = ids }
+
+    func next() -> String {
+        lock.withLock { ids.isEmpty ? "extra\(Int.random(in: 0..<1_000_000))" : ids.removeFirst() }
     }
 }

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import LedgerKit
+
+extension MomentsCommand {
+    /// `ledger moments add [TEXT] [--moment now|today|week] [--dot | --link URL | --photo PATH] [--at WHEN]`
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Capture an experience: a note (the default), a dot, a link or a photo.",
+            discussion: "Prints the sentence of your template, filled in. A photo is copied into the ledger "
+                + "(moments/photos/<SHA-256>.<ext>); adding the same photo again reuses the file. "
+                + "Photos are JPEG, PNG, GIF, WebP, HEIC or AVIF files of at most 10 MiB.")
+
+        @Argument(help: ArgumentHelp("The note: what you appreciate (several words are joined with spaces).", valueName: "text"))
+        var text: [String] = []
+
+        @Option(help: ArgumentHelp("The moment it is for: now, today or week.", valueName: "moment"))
+        var moment = "now"
+
+        @Flag(help: "Just a dot, without words.")
+        var dot = false
+
+        @Option(help: ArgumentHelp("A link (http or https).", valueName: "url"))
+        var link: String?
+
+        @Option(help: ArgumentHelp("A photo file to copy into the ledger.", valueName: "path"))
+        var photo: String?
+
+        @Option(help: ArgumentHelp("When it happened, if not now: 15:30, 2026-11-18T15:30 or a timestamp with its offset.", valueName: "when"))
+        var at: String?
+
+        @Flag(help: "Print the new experience as JSON.")
+        var json = false
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let env = try global.environment()
+            guard let momentType = MomentType(argument: moment) else {
+                throw LedgerError.usage("--moment is now, today or week (found \"\(moment)\")"
+                    + Suggestion.didYouMean(moment, among: ["now", "today", "week"]))
+            }
+            let kinds = [dot ? "--dot" : nil, link.map { _ in "--link" }, photo.map { _ in "--photo" }].compactMap { $0 }
+            if kinds.count > 1 { throw LedgerError.usage("give one of \(kinds.joined(separator: ", ")) at a time") }
+            let note = text.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+            if let kind = kinds.first, !text.isEmpty {
+                throw LedgerError.usage("an experience is a note or a \(kind.dropFirst(2)), so TEXT cannot go with \(kind); add the note on its own")
+            }
+            if kinds.isEmpty, note.isEmpty {
+                throw LedgerError.usage("say what you appreciate: ledger moments add TEXT (or --dot, --link URL, --photo PATH)")
+            }
+            if kinds.isEmpty, let problem = Experience.noteProblem(note) { throw LedgerError.usage("TEXT: \(problem)") }
+            let timestamp = try captureTime(env)
+            if let link, let problem = LinkURL.problem(link) { throw LedgerError.usage("--link: \(problem)") }
+            let content: MomentsStore.Capture.Content
+            if dot {
+                content = .dot
+            } else if let link {
+                content = .link(link)
+            } else if let photo {
+                let file = try readPhoto(photo)
+                content = .photo(bytes: file.bytes, source: file.shown)
+            } else {
+                content = .note(note)
+            }
+            let captured = try MomentsStore(env.store).capture(.init(content, moment: momentType, at: timestamp), at: env.now, ids: env.ids)
+            let experience = captured.experience
+            if json {
+                var o: JSONObject = ["id": .string(experience.id), "path": .string(experience.path),
+                                     "sentence": .string(captured.sentence), "experience": experience.json]
+                if experience.experienceType == .photo { o["photoAdded"] = .bool(captured.photoAdded) }
+                Output.json(.object(o))
+                return
+            }
+            Console.print(Style.bold(captured.sentence))
+            let local = experience.timestamp.local
+            var detail = "\(experience.experienceType.rawValue) · \(MomentsFormat.shortDate(local.date)) \(MomentsFormat.clock(local)) · \(experience.path)"
+            if let payload = experience.payload, experience.experienceType == .photo {
+                detail += " · " + payload + (captured.photoAdded ? "" : " (this photo was already in the ledger)")
+            }
+            Console.print(Style.dim("  " + detail))
+        }
+
+        /// `--at`, or now; never later than now.
+        func captureTime(_ env: CommandEnvironment) throws -> Timestamp {
+            try at.map { try TimeArgument.parse($0, option: "--at", clock: env.clock) } ?? env.now
+        }
+
+        /// The photo file's bytes, refusing what is not a regular file or is over the size limit.
+        func readPhoto(_ path: String) throws -> (bytes: [UInt8], shown: String) {
+            let absolute = CLIContext.current.absolutePath(path)
+            let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
+            guard let stamp = FileSystem.stamp(resolved) else {
+                throw LedgerError.usage("--photo: there is no file at \(path)")
+            }
+            guard stamp.type == .file else { throw LedgerError.usage("--photo: \(path) is not a regular file") }
+            if let problem = MomentsPhotos.sizeProblem(path, bytes: Int(stamp.size)) { throw LedgerError.invalid("--photo: " + problem) }
+            guard let bytes = try FileSystem.read(resolved, limit: MomentsPhotos.maximumBytes) else {
+                throw LedgerError.usage("--photo: there is no file at \(path)")
+            }
+            if ImageFormat.detect(bytes) == nil { throw LedgerError.invalid("--photo: " + MomentsPhotos.notAnImage(path)) }
+            return (bytes, path)
+        }
+    }
+
+    /// `ledger moments delete REF [--json]`
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete an experience (and its photo, when no other experience shows it).",
+            discussion: "REF is the experience's id, at least 4 characters of it, or the path `add` printed "
+                + "(`ledger moments show BUCKET --json` lists ids). The deletion syncs: another machine's "
+                + "unchanged copy does not bring it back. Git keeps it in the history until you remove it "
+                + "for good (the README's \"Deleting for good\" says how).")
+
+        @Argument(help: ArgumentHelp("The experience: its id, a 4-character prefix or more, or its file's path.", valueName: "ref"))
+        var reference: String
+
+        @Flag(help: "Print what was deleted as JSON: id, path, experience, photo.")
+        var json = false
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let env = try global.environment()
+            let deleted = try MomentsStore(env.store).delete(reference)
+            let e = deleted.experience
+            if json {
+                Output.json(.object(["id": .string(e.id), "path": .string(e.path), "experience": e.json,
+                                     "photo": deleted.photo.map(JSONValue.string) ?? .null]))
+                return
+            }
+            let local = e.timestamp.local
+            let words = e.experienceType == .note || e.experienceType == .link ? ": " + e.sentencePhrase : ""
+            Console.print("Deleted the \(e.experienceType.rawValue) of \(MomentsFormat.shortDate(local.date)) \(MomentsFormat.clock(local)) (\(e.path))" + words)
+            if let photo = deleted.photo { Console.print("Removed its photo, which no other experience shows: \(photo).") }
+            Console.print(Style.dim("Git keeps it in the history; the README's \"Deleting for good\" says how to remove it from there."))
+        }
+    }
+}

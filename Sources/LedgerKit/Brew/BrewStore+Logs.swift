@@ -1,0 +1,151 @@
+import Foundation
+
+/// Brew logs (BrewGuide §3.8): logging a brew, reading them in order — all, one recipe's, or
+/// only the most recent (which reads only the newest years' folders) — and deleting one.
+extension BrewStore {
+    // MARK: - Logging a brew
+
+    /// A brew logged after it was made without the guided flow (`brew save`): the recipe and
+    /// inputs as for a plan, and how it turned out.
+    public struct BrewRecord: Sendable {
+        /// The recipe (an id, a name or a unique id prefix); nil: the last selected one.
+        public var recipe: String?
+        /// Inputs laid over the remembered ones. Both a dose and a yield: a brew made at its
+        /// own ratio, logged as measured.
+        public var inputs = BrewInputs()
+        /// Forget the remembered inputs and start from the recipe's defaults.
+        public var resetInputs = false
+        public var rating = 0
+        public var tasteTag: TasteTag?
+        public var note: String?
+        /// When it was brewed; nil: now.
+        public var brewedAt: Timestamp?
+
+        public init(rating: Int) { self.rating = rating }
+    }
+
+    /// What logging a brew did: the log, the warnings of its inputs and anything to know
+    /// about the selection.
+    public struct LoggedBrew: Sendable {
+        public var log: BrewLog
+        /// Inputs outside the recommended V60 ranges (never clamped).
+        public var warnings: [String]
+        /// The remembered recipe no longer exists, so the starter was used.
+        public var notice: String?
+    }
+
+    /// Logs `record` as a new brew log and remembers its recipe as the selection (BrewGuide
+    /// US-017). A rating outside 1–5 or a note over the limit is refused.
+    public func logBrew(_ record: BrewRecord, now: Timestamp, ids: any IDSource) throws -> LoggedBrew {
+        try store.withWriterLock {
+            let s = try selection(record.recipe, changes: record.inputs, reset: record.resetInputs)
+            var plan = try RecipeScaler.plan(s.recipe, inputs: s.inputs)
+            if let d = record.inputs.dose, let y = record.inputs.targetYield { plan = plan.measured(dose: d, targetYield: y) }
+            var log = BrewLog(id: try newID(in: logRepository, ids), plan: plan, rating: record.rating, tasteTag: record.tasteTag,
+                              note: record.note?.trimmingCharacters(in: .whitespacesAndNewlines), at: record.brewedAt ?? now)
+            log.createdAt = now
+            log.updatedAt = now
+            try logRepository.save(log)
+            try remember(s.recipe.id, inputs: nil, at: now)
+            return LoggedBrew(log: log, warnings: plan.warnings, notice: s.notice)
+        }
+    }
+
+    /// Saves the log of a finished guided brew (`BrewFlow`'s `.saveLog`) and, when its recipe
+    /// still exists, remembers it as the selection.
+    public func saveBrew(_ log: BrewLog, now: Timestamp) throws {
+        try store.withWriterLock {
+            try logRepository.save(log)
+            if try log.recipeId == Recipe.starterID || recipeRepository.contains(id: log.recipeId) {
+                try remember(log.recipeId, inputs: nil, at: now)
+            }
+        }
+    }
+
+    // MARK: - Reading logs
+
+    /// Logs in chronological order (by timestamp, then id): with `recipe`, only that recipe's
+    /// (an id, a name or a unique id prefix; a deleted recipe's id is accepted, its logs
+    /// remain); with `limit`, the `limit` most recent. Throws on the first invalid log read.
+    public func logs(recipe reference: String? = nil, limit: Int? = nil) throws -> [BrewLog] {
+        let recipeID = try reference.map { ref -> String in
+            do {
+                return try recipe(ref).id
+            } catch LedgerError.Code.notFound where DocumentID.isValid(ref.lowercased()) {
+                return ref.lowercased()
+            }
+        }
+        return try logs(recipeID: recipeID, limit: limit)
+    }
+
+    func logs(recipeID: String?, limit: Int?) throws -> [BrewLog] {
+        // Year folders newest first, each listed only when it is needed.
+        var found: [BrewLog] = []
+        for year in try logRepository.files.shards() {
+            let paths = try logFiles(in: year)
+            if let limit, recipeID == nil {
+                found += try logRepository.load(newest(limit - found.count, of: paths))
+            } else {
+                found += try logRepository.load(paths).filter { recipeID == nil || $0.recipeId == recipeID }
+            }
+            if let limit, found.count >= limit { break }
+        }
+        found.sort { ($0.timestamp, $0.id) < ($1.timestamp, $1.id) }
+        if let limit, found.count > limit { found.removeFirst(found.count - limit) }
+        return found
+    }
+
+    /// The log files of one year folder (relative paths).
+    private func logFiles(in folder: String) throws -> [String] { try logRepository.files.files(in: folder).map(\.path) }
+
+    /// The files of the `n` most recent logs among `paths` (by timestamp, then id), chosen
+    /// from the bytes of each file without decoding it (`MemberPeek`); files whose timestamp
+    /// cannot be found that way are all kept, to be decoded.
+    private func newest(_ n: Int, of paths: [String]) throws -> [String] {
+        guard paths.count > n else { return paths }
+        let store = store
+        let stamps = try Parallel.map(paths, threads: store.workerThreads) { path in
+            Result { try store.read(path).flatMap(Self.quickTimestamp) }
+        }.map { try $0.get() }
+        var dated: [(timestamp: Timestamp, id: String, path: String)] = []
+        var undated: [String] = []
+        for (path, stamp) in zip(paths, stamps) {
+            if let stamp {
+                dated.append((stamp, ((path as NSString).lastPathComponent as NSString).deletingPathExtension, path))
+            } else {
+                undated.append(path)
+            }
+        }
+        dated.sort { ($0.timestamp, $0.id) > ($1.timestamp, $1.id) }
+        return dated.prefix(n).map(\.path) + undated
+    }
+
+    /// The `timestamp` of a log as ledger writes it, or nil for a file in another form.
+    static func quickTimestamp(_ bytes: [UInt8]) -> Timestamp? {
+        MemberPeek.topLevelString("timestamp", in: bytes).flatMap(Timestamp.init(iso8601:))
+    }
+
+    /// The most recent log.
+    public func latestLog() throws -> BrewLog? { try logs(recipeID: nil, limit: 1).last }
+
+    /// How many logs there are (from the file names alone).
+    public func logCount() throws -> Int { try logRepository.files.shards().reduce(0) { try $0 + logFiles(in: $1).count } }
+
+    /// The id of the log `reference` names: an id or a unique prefix of one.
+    public func logID(_ reference: String) throws -> String {
+        try logRepository.resolve(reference, describe: "brew log")
+    }
+
+    /// Log `id`; throws `.notFound` when there is none and `.invalid` when it is invalid.
+    public func log(id: String) throws -> BrewLog {
+        try logRepository.load(id: id)
+    }
+
+    // MARK: - Deleting a log
+
+    /// Deletes log `id` (BrewGuide US-023), an invalid one included; the deletion syncs like
+    /// any change.
+    public func deleteLog(id: String) throws {
+        try store.withWriterLock { try logRepository.delete(id: id) }
+    }
+}

@@ -1,0 +1,147 @@
+/// The quick taste tag of a brew log (BrewGuide §3.8.2), with its static `hint`.
+public enum TasteTag: String, JSONEnum {
+    case tooBitter = "too-bitter"
+    case tooSour = "too-sour"
+    case tooWeak = "too-weak"
+    case tooStrong = "too-strong"
+    case perfect
+
+    /// "too bitter".
+    public var title: String { rawValue.replacingOccurrences(of: "-", with: " ") }
+
+    /// The tag a person typed: `too-sour`, `too sour`, `Too_Sour` or just `sour`.
+    public init?(lenient text: String) {
+        var t = text.lowercased().trimmingCharacters(in: .whitespaces)
+        t = t.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: "_", with: "-")
+        if let tag = TasteTag(rawValue: t) ?? TasteTag(rawValue: "too-" + t) { self = tag } else { return nil }
+    }
+}
+
+/// Whether a log's recipe was the built-in starter or a custom one.
+public enum RecipeType: String, JSONEnum {
+    case starter, custom
+}
+
+/// One brew as logged after it (BrewGuide §3.8.2): what was brewed, with which parameters,
+/// and how it turned out.
+public struct BrewLog: CollectionDocument, Equatable {
+    public static let kind = DocumentKind("brew.log", app: .brew, .collection("brew/logs", .year))
+
+    /// The longest note accepted, in characters.
+    public static let maximumNoteLength = 280
+    /// The ratings allowed.
+    public static let ratings = 1...5
+
+    public var id = ""
+    /// When the brew was logged (its wall-clock time chooses the `<YYYY>` folder).
+    public var timestamp = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var method = BrewMethod.v60
+    public var recipeId = ""
+    /// The recipe's name when it was brewed (kept if the recipe is renamed or deleted).
+    public var recipeName = ""
+    /// Derived from `recipeId`: `starter` for the built-in V60 starter, else `custom`.
+    public var recipeType = RecipeType.custom
+    /// Coffee dose, grams.
+    public var dose = 0.0
+    /// Target yield, grams.
+    public var targetYield = 0.0
+    /// Water temperature, °C.
+    public var waterTemperature = 0.0
+    public var grindLabel = GrindLabel.medium
+    /// 1 to 5.
+    public var rating = 0
+    public var tasteTag: TasteTag?
+    /// At most 280 characters.
+    public var note: String?
+    /// The brew clock at the end of a guided brew (from the bloom to the last Next), seconds.
+    public var brewSeconds: Int?
+    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    public static let fields: [Field<BrewLog>] = [
+        .required("id", \.id),
+        .required("timestamp", \.timestamp),
+        .required("method", \.method),
+        .required("recipeId", \.recipeId),
+        .required("recipeName", \.recipeName),
+        .required("recipeType", \.recipeType),
+        .required("dose", \.dose),
+        .required("targetYield", \.targetYield),
+        .required("waterTemperature", \.waterTemperature),
+        .required("grindLabel", \.grindLabel),
+        .required("rating", \.rating),
+        .optional("tasteTag", \.tasteTag),
+        .optional("note", \.note),
+        .optional("brewSeconds", \.brewSeconds),
+        .required("createdAt", \.createdAt),
+        .required("updatedAt", \.updatedAt),
+    ]
+
+    /// A log of a brew of `plan` at `now`.
+    public init(id: String, plan: BrewPlan, rating: Int, tasteTag: TasteTag?, note: String?, brewSeconds: Int? = nil, at now: Timestamp) {
+        self.id = id
+        timestamp = now
+        method = plan.method
+        recipeId = plan.recipeId
+        recipeName = plan.recipeName
+        dose = plan.dose
+        targetYield = plan.targetYield
+        waterTemperature = plan.waterTemperature
+        grindLabel = plan.grindLabel
+        self.rating = rating
+        self.tasteTag = tasteTag
+        self.note = (note?.isEmpty ?? true) ? nil : note
+        self.brewSeconds = brewSeconds
+        createdAt = now
+        updatedAt = now
+        recomputeDerived()
+    }
+
+    public static func == (a: BrewLog, b: BrewLog) -> Bool { a.json == b.json }
+
+    public var shardDate: LocalDate? { timestamp.local.date }
+
+    /// yield ÷ dose, to 0.1.
+    public var ratio: Double { dose > 0 ? (targetYield / dose * 10).rounded() / 10 : 0 }
+
+    public mutating func recomputeDerived() {
+        recipeType = recipeId == Recipe.starterID ? .starter : .custom
+    }
+
+    public var references: [DocumentReference] {
+        recipeId == Recipe.starterID ? [] : [DocumentReference(.root.appending("recipeId"), kind: Recipe.kind, id: recipeId)]
+    }
+
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
+        let root = JSONPointer.root
+        if let problem = Self.ratingProblem(rating) { issues.append(.error(root.appending("rating"), problem)) }
+        if let note, let problem = Self.noteProblem(note) { issues.append(.error(root.appending("note"), problem)) }
+        if !DocumentID.isValid(recipeId) {
+            issues.append(.error(root.appending("recipeId"), "\"\(recipeId)\" is not a recipe id (\(DocumentID.rule))"))
+        }
+        if recipeName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            issues.append(.error(root.appending("recipeName"), "the recipe name is empty"))
+        }
+        if let p = BrewLimits.doseProblem(dose) { issues.append(.error(root.appending("dose"), "the dose " + p)) }
+        if let p = BrewLimits.yieldProblem(targetYield) { issues.append(.error(root.appending("targetYield"), "the target yield " + p)) }
+        issues += Recipe.temperatureIssues(waterTemperature, at: root.appending("waterTemperature"))
+        if let s = brewSeconds, s < 0 {
+            issues.append(.error(root.appending("brewSeconds"), "the brew time must be 0 s or more (found \(s))"))
+        }
+        return issues
+    }
+
+    /// Why `rating` is not allowed, or nil.
+    public static func ratingProblem(_ rating: Int) -> String? {
+        ratings.contains(rating) ? nil : "the rating must be 1 to 5 (found \(rating))"
+    }
+
+    /// Why `note` is not allowed, or nil.
+    public static func noteProblem(_ note: String) -> String? {
+        note.count <= maximumNoteLength ? nil : "the note is \(note.count) characters long; the limit is \(maximumNoteLength)"
+    }
+}

@@ -1,0 +1,193 @@
+/// What may be changed on the confirm-inputs screen before a brew starts; nil means "the
+/// recipe's default".
+///
+/// Dose and target yield follow "last edited wins": at most one of them is set, and the
+/// other follows from the recipe's ratio.
+public struct BrewInputs: JSONModel, Equatable {
+    /// The recipe these inputs were chosen for (remembered inputs apply only to it).
+    public var recipeId: String?
+    /// Coffee dose, grams.
+    public var dose: Double?
+    /// Target yield, grams.
+    public var targetYield: Double?
+    /// Water temperature, °C.
+    public var waterTemperature: Double?
+    public var grindLabel: GrindLabel?
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    public init(recipeId: String?, dose: Double? = nil, targetYield: Double? = nil, waterTemperature: Double? = nil,
+                grindLabel: GrindLabel? = nil) {
+        self.recipeId = recipeId
+        self.dose = dose
+        self.targetYield = targetYield
+        self.waterTemperature = waterTemperature
+        self.grindLabel = grindLabel
+    }
+
+    public static let fields: [Field<BrewInputs>] = [
+        .optional("recipeId", \.recipeId),
+        .optional("dose", \.dose),
+        .optional("targetYield", \.targetYield),
+        .optional("waterTemperature", \.waterTemperature),
+        .optional("grindLabel", \.grindLabel),
+    ]
+
+    /// Whether nothing differs from the recipe's defaults.
+    public var isDefault: Bool { dose == nil && targetYield == nil && waterTemperature == nil && grindLabel == nil }
+
+    /// Sets the dose; the yield will follow from the ratio (last edited wins).
+    public mutating func setDose(_ grams: Double) {
+        dose = grams
+        targetYield = nil
+    }
+
+    /// Sets the target yield; the dose will follow from the ratio (last edited wins).
+    public mutating func setTargetYield(_ grams: Double) {
+        targetYield = grams
+        dose = nil
+    }
+
+    /// These inputs with `other`'s values laid over them (dose and yield as one: the one
+    /// `other` sets wins).
+    public func applying(_ other: BrewInputs) -> BrewInputs {
+        var r = self
+        if let d = other.dose { r.setDose(d) }
+        if let y = other.targetYield { r.setTargetYield(y) }
+        if let t = other.waterTemperature { r.waterTemperature = t }
+        if let g = other.grindLabel { r.grindLabel = g }
+        return r
+    }
+
+    /// Problems with values no brew can have (`BrewLimits`: a dose that rounds to 0.0 g, water
+    /// at 120 °C), each with the field it is about.
+    public func problems() -> [(field: String, message: String)] {
+        var out: [(field: String, message: String)] = []
+        if let d = dose, let p = BrewLimits.doseProblem(d) { out.append(("dose", p)) }
+        if let y = targetYield, let p = BrewLimits.yieldProblem(y) { out.append(("targetYield", p)) }
+        if let t = waterTemperature, let p = BrewLimits.temperatureProblem(t) { out.append(("waterTemperature", p)) }
+        return out
+    }
+
+    /// `problems()` as sentences naming the command-line flag that gave each value, or the
+    /// input in words when `flags` is false.
+    public func impossibleValues(flags: Bool = true) -> [String] {
+        let names = flags ? ["dose": "--dose", "targetYield": "--yield", "waterTemperature": "--temp"]
+            : ["dose": "The dose", "targetYield": "The yield", "waterTemperature": "The temperature"]
+        return problems().map { "\(names[$0.field]!) \($0.message)" }
+    }
+}
+
+/// Which of dose and yield the user set, the other following from the ratio.
+public enum EditedQuantity: String, JSONEnum {
+    case dose, targetYield
+}
+
+/// One step of a plan: the recipe's step with its water for this brew.
+public struct PlannedStep: JSONModel, Equatable {
+    /// 1-based position.
+    public var number = 0
+    public var kind = StepKind.instruction
+    public var title = ""
+    public var instruction: String?
+    /// Grams poured in this step (0 for steps without water).
+    public var water = 0.0
+    /// Grams on the scale once this step's water is in.
+    public var totalWater = 0.0
+    /// The step's countdown, seconds.
+    public var timerSeconds: Int?
+    /// When this step should be done on the brew clock (which starts with the first timed
+    /// step), seconds: the "by 1:30" of "Pour to 150 g by 1:30".
+    public var endsAtSeconds: Int?
+    /// The step in one line, with its quantities ("Pour to 150 g by 1:30").
+    public var headline = ""
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    public static let fields: [Field<PlannedStep>] = [
+        .required("number", \.number),
+        .required("kind", \.kind),
+        .required("title", \.title),
+        .optional("instruction", \.instruction),
+        .required("water", \.water),
+        .required("totalWater", \.totalWater),
+        .optional("timerSeconds", \.timerSeconds),
+        .optional("endsAtSeconds", \.endsAtSeconds),
+        .required("headline", \.headline),
+    ]
+
+    public static func == (a: PlannedStep, b: PlannedStep) -> Bool { a.json == b.json }
+}
+
+/// A recipe scaled to the inputs of one brew: what the confirm-inputs screen shows and what
+/// a brew locks once it starts.
+public struct BrewPlan: JSONModel, Equatable {
+    public var recipeId = ""
+    public var recipeName = ""
+    /// Whether the recipe is the built-in starter.
+    public var starter = false
+    public var method = BrewMethod.v60
+    /// Coffee dose, grams (0.1 g).
+    public var dose = 0.0
+    /// Target yield, grams (1 g); the steps' water adds up to it exactly.
+    public var targetYield = 0.0
+    /// targetYield ÷ dose, to 0.1.
+    public var ratio = 0.0
+    /// Water temperature, °C.
+    public var waterTemperature = 0.0
+    public var grindLabel = GrindLabel.medium
+    public var grindDescriptor = ""
+    /// Which quantity was set by the user (the other follows from the ratio); nil at the
+    /// recipe's defaults.
+    public var edited: EditedQuantity?
+    /// Whether the recipe keeps its steps' water as written: the yield is then their total,
+    /// and a dose set by the user changes the ratio instead of the yield.
+    public var fixedStepWeights = false
+    /// Inputs outside the recommended V60 ranges (never clamped).
+    public var warnings: [String] = []
+    public var steps: [PlannedStep] = []
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    public static let fields: [Field<BrewPlan>] = [
+        .required("recipeId", \.recipeId),
+        .required("recipeName", \.recipeName),
+        .required("starter", \.starter),
+        .required("method", \.method),
+        .required("dose", \.dose),
+        .required("targetYield", \.targetYield),
+        .required("ratio", \.ratio),
+        .required("waterTemperature", \.waterTemperature),
+        .required("grindLabel", \.grindLabel),
+        .required("grindDescriptor", \.grindDescriptor),
+        .optional("edited", \.edited, writeNull: true),
+        .defaulted("fixedStepWeights", \.fixedStepWeights, false),
+        .required("warnings", \.warnings),
+        .required("steps", \.steps),
+    ]
+
+    public static func == (a: BrewPlan, b: BrewPlan) -> Bool { a.json == b.json }
+
+    /// The steps' water, grams.
+    public var totalWater: Double { steps.reduce(0) { $0 + $1.water } }
+}
+
+/// Which recipe and inputs a brew uses: the recipe named, else the last selected one; the
+/// inputs remembered for it (unless reset) with the ones given laid over them.
+public struct BrewSelection: Sendable {
+    /// The recipe to brew (valid).
+    public var recipe: Recipe
+    /// The inputs for it (`recipeId` set).
+    public var inputs: BrewInputs
+    /// Something the person should know (the remembered recipe no longer exists).
+    public var notice: String?
+
+    public init(recipe: Recipe, inputs: BrewInputs, notice: String? = nil) {
+        self.recipe = recipe
+        self.inputs = inputs
+        self.notice = notice
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+// MARK: - hydrate/days/<YYYY>/<YYYY-MM-DD>.json
+
+/// One "I Drank": when it was tapped and, when the tap named one, the reminder it confirms.
+public struct HydrationConfirmation: JSONModel, Equatable {
+    /// When, with the UTC offset where it happened.
+    public var confirmedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    /// The reminder it confirms (that reminder's instant), when the tap named one: a
+    /// notification's "I Drank" clicked late, `ledger hydrate drank --slot`. Without it, a
+    /// confirmation confirms the reminder whose period holds `confirmedAt`.
+    public var slot: Timestamp?
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    /// A confirmation at `t`, of the reminder at `slot` when given.
+    public init(at t: Timestamp, slot: Timestamp? = nil) {
+        confirmedAt = t
+        self.slot = slot
+    }
+
+    public static let fields: [Field<HydrationConfirmation>] = [.required("confirmedAt", \.confirmedAt), .optional("slot", \.slot)]
+
+    /// The instant whose reminder period says which reminder this confirms.
+    public var confirmsInstant: Timestamp { slot ?? confirmedAt }
+
+    /// The order confirmations are kept in: by instant, then offset, then slot.
+    public static func inTimeOrder(_ a: HydrationConfirmation, _ b: HydrationConfirmation) -> Bool {
+        (a.confirmedAt.epochMilliseconds, a.confirmedAt.utcOffsetSeconds, a.slot?.epochMilliseconds ?? .min)
+            < (b.confirmedAt.epochMilliseconds, b.confirmedAt.utcOffsetSeconds, b.slot?.epochMilliseconds ?? .min)
+    }
+}
+
+/// `hydrate/days/<YYYY>/<YYYY-MM-DD>.json`: one day's confirmations, with the schedule and time
+/// zone the day was planned with, so that changing the schedule later never rewrites the
+/// totals of past days. Its id is the date. Written the first time a reminder of the day is
+/// confirmed; a day without a document had no confirmation.
+///
+/// `completed` and `total` are derived ("3 out of 8"), stored for readers and recomputed on
+/// every write. Two machines' versions merge by uniting their confirmations (a confirmation
+/// removed on one side and untouched on the other stays removed) and merging the schedule
+/// field by field.
+public struct HydrationDay: CollectionDocument, Equatable {
+    public static let kind = DocumentKind("hydrate.day", app: .hydrate, .collection("hydrate/days", .year))
+
+    /// The date, `YYYY-MM-DD`: the day the reminder window starts.
+    public var id = ""
+    /// The schedule the day is planned with.
+    public var schedule = ReminderSchedule()
+    /// The IANA zone the day is planned in (`Europe/Paris`), so every reader sees the same plan.
+    public var timeZone = "UTC"
+    /// Every confirmation, in time order.
+    public var confirmations: [HydrationConfirmation] = []
+    /// Derived: reminders confirmed.
+    public var completed = 0
+    /// Derived: reminders in the day.
+    public var total = 0
+    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    /// A new, empty day planned with `schedule` in `timeZone`.
+    public init(date: LocalDate, schedule: ReminderSchedule, timeZone: TimeZone, createdAt now: Timestamp) {
+        id = date.description
+        self.schedule = schedule
+        self.timeZone = timeZone.identifier
+        createdAt = now
+        updatedAt = now
+        recomputeDerived()
+    }
+
+    public static let fields: [Field<HydrationDay>] = [
+        .required("id", \.id),
+        .required("schedule", \.schedule),
+        .required("timeZone", \.timeZone),
+        .defaulted("confirmations", \.confirmations, []),
+        .defaulted("completed", \.completed, 0),
+        .defaulted("total", \.total, 0),
+        .required("createdAt", \.createdAt),
+        .required("updatedAt", \.updatedAt),
+    ]
+
+    /// The day, when the id is a date.
+    public var date: LocalDate? { LocalDate(id) }
+    public var shardDate: LocalDate? { date }
+
+    /// The zone, when the system knows its name.
+    public var zone: TimeZone? { TimeZone(identifier: timeZone) }
+
+    /// The day's plan, when the document is valid enough to have one.
+    public var plan: HydrationPlan? {
+        guard let date, let zone, schedule.validate(at: .root).isEmpty else { return nil }
+        return HydrationPlan(date: date, schedule: schedule, timeZone: zone)
+    }
+
+    /// Records a confirmation at `t` (of the reminder at `slot`, when given), keeping them in
+    /// time order.
+    public mutating func confirm(at t: Timestamp, slot: Timestamp? = nil) {
+        confirmations.append(HydrationConfirmation(at: t, slot: slot))
+        confirmations.sort(by: HydrationConfirmation.inTimeOrder)
+    }
+
+    public mutating func recomputeDerived() {
+        guard let plan else { return }
+        completed = plan.confirmedSlotCount(confirmations)
+        total = plan.slots.count
+    }
+
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
+        if date == nil {
+            issues.append(.error(.root.appending("id"), "must be the day's date written YYYY-MM-DD, like 2026-11-21 (found \"\(id)\")"))
+        }
+        issues += schedule.validate(at: .root.appending("schedule"))
+        if zone == nil {
+            issues.append(.error(.root.appending("timeZone"),
+                                 "must be a time zone name like \"Europe/Paris\" or \"UTC\" that this system knows (found \"\(timeZone)\")"))
+        }
+        if let date {
+            // A day's confirmations happen on its date, or the next morning for a window past midnight.
+            for (i, c) in confirmations.enumerated() {
+                let at = JSONPointer.root.appending("confirmations").appending(i)
+                let d = c.confirmedAt.local.date
+                if d != date, d != date.adding(days: 1) {
+                    issues.append(.warning(at.appending("confirmedAt"),
+                                           "was recorded on \(d), not on this day (\(date)) or the morning after; it confirms no reminder of this day"))
+                }
+                guard let slot = c.slot else { continue }
+                if slot > c.confirmedAt {
+                    issues.append(.error(at.appending("slot"),
+                                         "is later than confirmedAt (\(c.confirmedAt.iso8601)): a reminder is confirmed after it comes, not before"))
+                } else if let plan, plan.slot(containing: slot) == nil {
+                    issues.append(.warning(at.appending("slot"),
+                                           "\(slot.iso8601) is outside this day's reminder window; it confirms no reminder of this day"))
+                }
+            }
+        }
+        return issues
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// `moments/settings.json`: the sentence shown after each capture.
+public struct MomentsSettings: SingletonDocument, Equatable {
+    public static let kind = DocumentKind("moments.settings", app: .moments, .singleton("moments/settings.json"))
+
+    /// The sentence, with `[experience]` and `[moment]` placeholders.
+    public var sentenceTemplate = SentenceTemplate.defaultText
+    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    /// Default settings created at `now`.
+    public init(createdAt now: Timestamp) {
+        createdAt = now
+        updatedAt = now
+    }
+
+    public static let fields: [Field<MomentsSettings>] = [
+        .defaulted("sentenceTemplate", \.sentenceTemplate, SentenceTemplate.defaultText),
+        .required("createdAt", \.createdAt),
+        .required("updatedAt", \.updatedAt),
+    ]
+
+    public static var defaultValue: MomentsSettings { MomentsSettings() }
+
+    public func validate() -> [DocumentIssue] {
+        SentenceTemplate.problems(sentenceTemplate).map { .error(.root.appending("sentenceTemplate"), $0) }
+    }
+}

@@ -1,0 +1,151 @@
+/// `waterline/sessions/<YYYY>/<id>.json`: one night out with its entries (seeds: Session).
+///
+/// `state` and `computedSummary` are derived: stored for readers, recomputed from the entries
+/// on every write, and reported by `check` when they disagree. They depend on this file alone:
+/// each entry records the N and warning threshold in force when it was logged (its reminder
+/// point and warning are judged by them), and the session records the ones in force now —
+/// copied from the settings at its start and by every write while it is active — which judge
+/// the final state and entries that record none. A stored derived value of the wrong shape is
+/// not an error, only stale.
+public struct Session: CollectionDocument, Equatable {
+    public static let kind = DocumentKind("waterline.session", app: .waterline, .collection("waterline/sessions", .year))
+
+    /// The file name.
+    public var id = ""
+    /// When the session started; its local date chooses the year folder.
+    public var startTime = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    /// Nil while the session is active.
+    public var endTime: Timestamp?
+    /// True exactly when `endTime` is nil (both are kept, as in the seeds).
+    public var isActive = true
+    /// N in force for this session now (or when it ended).
+    public var waterEveryNDrinks = 1
+    /// The warning threshold in force for this session now (or when it ended).
+    public var warningThreshold = 2
+    /// The entries, in timestamp order as ledger writes them (any order is accepted).
+    public var entries: [LogEntry] = []
+    /// The stored `WaterlineState` (derived).
+    public var storedState = JSONValue.null
+    /// The stored summary (derived; null while active).
+    public var storedSummary = JSONValue.null
+    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    /// A new active session starting at `start`, with the rules in force.
+    public init(id: String, start: Timestamp, rules: WaterlineRules) {
+        self.id = id
+        startTime = start
+        createdAt = start
+        updatedAt = start
+        self.rules = rules
+        recomputeDerived()
+    }
+
+    public static let fields: [Field<Session>] = [
+        .required("id", \.id),
+        .required("startTime", \.startTime),
+        .optional("endTime", \.endTime, writeNull: true),
+        .required("isActive", \.isActive),
+        .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1),
+        .defaulted("warningThreshold", \.warningThreshold, 2),
+        .defaulted("entries", \.entries, []),
+        .defaulted("state", \.storedState, .null),
+        .defaulted("computedSummary", \.storedSummary, .null),
+        .required("createdAt", \.createdAt),
+        .required("updatedAt", \.updatedAt),
+    ]
+
+    public var shardDate: LocalDate? { startTime.local.date }
+
+    /// The rules in force for this session now (or when it ended).
+    public var rules: WaterlineRules {
+        get { WaterlineRules(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold) }
+        set {
+            waterEveryNDrinks = newValue.waterEveryNDrinks
+            warningThreshold = newValue.warningThreshold
+        }
+    }
+
+    /// Puts new rules in force from now on: entries that record none (written by an older
+    /// ledger, or by hand) first record the ones they were judged by, so that nothing logged
+    /// so far is judged again.
+    public mutating func applyFromNowOn(_ new: WaterlineRules) {
+        guard new != rules else { return }
+        for i in entries.indices where entries[i].recordedRules == nil { entries[i].recordedRules = entries[i].rules(in: rules) }
+        rules = new
+    }
+
+    /// The Waterline state after every entry (US-034), its warning judged by the session's
+    /// threshold.
+    public var state: WaterlineState { WaterlineEngine.state(of: self) }
+
+    /// The summary of an ended session, or of an active one up to `now`.
+    public func summary(now: Timestamp) -> SessionSummary {
+        WaterlineEngine.summary(of: self, now: now)
+    }
+
+    /// The entry with this id, and its index.
+    public func entry(id: String) -> (index: Int, entry: LogEntry)? {
+        entries.firstIndex { $0.id == id }.map { ($0, entries[$0]) }
+    }
+
+    /// The time of the last log, or the start when there is none.
+    public var lastActivity: Timestamp { entries.map(\.timestamp).max().map { max($0, startTime) } ?? startTime }
+
+    /// Recomputes `state` and `computedSummary` — unless an entry lacks what its type needs
+    /// (a drink without its estimate): then nothing can be derived without guessing, and the
+    /// stored values stay as they are until the entry is repaired.
+    public mutating func recomputeDerived() {
+        guard entries.allSatisfy(\.isComputable) else { return }
+        storedState = state.json
+        storedSummary = isActive || endTime == nil ? .null : WaterlineEngine.summary(of: self, now: endTime!).json
+    }
+
+    /// `active` while it runs, its span once it has ended, for the rules across sessions
+    /// (`WaterlineApp`).
+    public var tags: [String] {
+        guard !isActive, let end = endTime else { return [WaterlineApp.activeTag] }
+        return [Self.spanTag + startTime.iso8601 + "/" + end.iso8601]
+    }
+
+    /// The prefix of the tag holding an ended session's span: `span:START/END`.
+    static let spanTag = "span:"
+
+    public func validate() -> [DocumentIssue] {
+        var issues = WaterlineRules.problems(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold, at: .root)
+        if isActive, endTime != nil {
+            issues.append(.error(.root.appending("isActive"), "is true but endTime is set; set isActive to false, or endTime to null to reopen the session"))
+        } else if !isActive, endTime == nil {
+            issues.append(.error(.root.appending("isActive"), "is false but endTime is null; set endTime to when the session ended, or isActive to true"))
+        }
+        if let end = endTime, end < startTime {
+            issues.append(.error(.root.appending("endTime"), "is before startTime (\(startTime.iso8601)); a session cannot end before it starts"))
+        }
+        var seen: [String: Int] = [:]
+        for (i, e) in entries.enumerated() {
+            let p = JSONPointer.root.appending("entries").appending(i)
+            issues += e.validate(at: p)
+            if let first = seen[e.id] {
+                issues.append(.error(p.appending("id"), "duplicate entry id \"\(e.id)\" (also /entries/\(first)); give each entry its own id"))
+            } else {
+                seen[e.id] = i
+            }
+            if e.timestamp < startTime {
+                issues.append(.error(p.appending("timestamp"),
+                                     "\(e.timestamp.iso8601) is before the session started (\(startTime.iso8601)); correct the time, or move startTime earlier"))
+            } else if let end = endTime, e.timestamp > end {
+                issues.append(.warning(p.appending("timestamp"),
+                                       "\(e.timestamp.iso8601) is after the session ended (\(end.iso8601)); correct the time, or move endTime later"))
+            }
+        }
+        return issues
+    }
+
+    /// The session's shared merge rule (SPEC §6); see `SessionMerge`.
+    public static func merge(base: Session?, ours: Session, theirs: Session, context: MergeContext) -> Merged<Session> {
+        SessionMerge.merge(base: base, ours: ours, theirs: theirs)
+    }
+}

@@ -1,0 +1,234 @@
+/// A unit of liquid volume, as the user chose it in the settings.
+public enum VolumeUnit: String, JSONEnum, Sendable {
+    case oz, ml
+
+    /// Millilitres in one US fluid ounce.
+    public static let millilitresPerOunce = 29.5735
+
+    /// The default amount of one water entry in this unit (the seeds' 8 oz / 250 ml).
+    public var defaultWaterAmount: Double { self == .oz ? 8 : 250 }
+
+    /// `amount` of `unit` expressed in this unit.
+    public func convert(_ amount: Double, from unit: VolumeUnit) -> Double {
+        switch (unit, self) {
+        case (.oz, .ml): amount * Self.millilitresPerOunce
+        case (.ml, .oz): amount / Self.millilitresPerOunce
+        default: amount
+        }
+    }
+
+    /// An amount in this unit, rounded for people: whole millilitres, tenths of an ounce.
+    public func rounded(_ amount: Double) -> Double {
+        self == .ml ? amount.rounded() : (amount * 10).rounded() / 10
+    }
+
+    /// An amount of `unit` shown in this unit, rounded for people: "16 oz", "473 ml".
+    public func describe(_ amount: Double, from unit: VolumeUnit) -> String {
+        CanonicalJSON.formatNumber(rounded(convert(amount, from: unit))) + " " + rawValue
+    }
+
+    /// A size in ounces shown in this unit.
+    public func describe(ounces: Double) -> String { describe(ounces, from: .oz) }
+}
+
+/// `waterline/settings.json`: the user's pacing preferences (seeds: UserSettings).
+///
+/// Every field has the seeds' default, so a missing field is reported by `check` and
+/// restored by `--fix` rather than being an error. `defaultWaterAmount` is in `units`; when it
+/// is absent the unit's default applies (8 oz or 250 ml).
+public struct WaterlineSettings: SingletonDocument, Equatable {
+    public static let kind = DocumentKind("waterline.settings", app: .waterline, .singleton("waterline/settings.json"))
+
+    /// Per-drink reminders: water is due after this many alcoholic drinks (N ≥ 1; default 1).
+    public var waterEveryNDrinks = 1
+    /// Whether time-based reminders fire during a session.
+    public var timeRemindersEnabled = true
+    /// Minutes between time-based reminders, counted from the session start.
+    public var timeReminderIntervalMinutes = 20
+    /// The Waterline value at and above which the warning state shows (≥ 1; default 2).
+    public var warningThreshold = 2
+    /// The amount of one water entry, in `units`; nil means the unit's default.
+    public var defaultWaterAmount: Double?
+    /// The unit volumes are shown and entered in.
+    public var units = VolumeUnit.oz
+    /// Whether notification previews hide counts and any mention of alcohol (US-036).
+    public var discreetNotifications = true
+    /// Hours after its start at which an active session is flagged as abandoned.
+    public var abandonedAfterHours = 12
+    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    /// The seeds' defaults, created at `now`.
+    public init(createdAt now: Timestamp) {
+        createdAt = now
+        updatedAt = now
+        defaultWaterAmount = units.defaultWaterAmount
+    }
+
+    public static let fields: [Field<WaterlineSettings>] = [
+        .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1),
+        .defaulted("timeRemindersEnabled", \.timeRemindersEnabled, true),
+        .defaulted("timeReminderIntervalMinutes", \.timeReminderIntervalMinutes, 20),
+        .defaulted("warningThreshold", \.warningThreshold, 2),
+        .optional("defaultWaterAmount", \.defaultWaterAmount),
+        .defaulted("units", \.units, .oz),
+        .defaulted("discreetNotifications", \.discreetNotifications, true),
+        .defaulted("abandonedAfterHours", \.abandonedAfterHours, 12),
+        .required("createdAt", \.createdAt),
+        .required("updatedAt", \.updatedAt),
+    ]
+
+    public static var defaultValue: WaterlineSettings { WaterlineSettings() }
+
+    /// The amount of one water entry, in `units`.
+    public var waterAmount: Double { defaultWaterAmount ?? units.defaultWaterAmount }
+
+    /// The rules a session started now records (see `Session.waterEveryNDrinks`).
+    public var rules: WaterlineRules {
+        WaterlineRules(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold)
+    }
+
+    public func validate() -> [DocumentIssue] {
+        var issues = WaterlineRules.problems(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold, at: .root)
+        func within(_ name: String, _ value: Int, _ range: ClosedRange<Int>, _ what: String) {
+            if !range.contains(value) {
+                issues.append(.error(.root.appending(name), "must be \(what) between \(range.lowerBound) and \(range.upperBound) (found \(value))"))
+            }
+        }
+        within("timeReminderIntervalMinutes", timeReminderIntervalMinutes, Self.intervalMinutes, "a number of minutes")
+        within("abandonedAfterHours", abandonedAfterHours, Self.abandonedHours, "a number of hours")
+        if let a = defaultWaterAmount {
+            let ml = VolumeUnit.ml.convert(a, from: units)
+            if !(ml > 0 && ml <= WaterMeta.maximumMillilitres) {
+                issues.append(.error(.root.appending("defaultWaterAmount"),
+                                     "must be more than 0 and at most \(WaterMeta.describeMaximum(in: units)) (found \(CanonicalJSON.formatNumber(a)))"))
+            }
+        }
+        return issues
+    }
+
+    /// The accepted time-reminder intervals, in minutes, and abandonment delays, in hours.
+    public static let intervalMinutes = 1...1440
+    public static let abandonedHours = 1...720
+}
+
+/// The pacing rules: N and the warning threshold. Each entry records the rules in force when
+/// it was logged, and a session the rules in force now (while it is active: kept equal to the
+/// settings by every write) or when it ended, so that a session's derived values depend on
+/// its file alone.
+public struct WaterlineRules: Sendable, Hashable {
+    /// N: water is due after this many alcoholic drinks.
+    public var waterEveryNDrinks: Int
+    /// The Waterline value at and above which the warning state shows.
+    public var warningThreshold: Int
+
+    /// Rules with the seeds' defaults unless given.
+    public init(waterEveryNDrinks: Int = 1, warningThreshold: Int = 2) {
+        self.waterEveryNDrinks = waterEveryNDrinks
+        self.warningThreshold = warningThreshold
+    }
+
+    /// The accepted thresholds. N is any whole number from 1 (the owner: "any number greater
+    /// than 0"), up to what a JSON number holds exactly.
+    public static let warningThresholds = 1...100
+
+    /// Problems with rules read from a document (either may be absent), at `pointer`.
+    static func problems(waterEveryNDrinks n: Int?, warningThreshold t: Int?, at pointer: JSONPointer) -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
+        if let n, n < 1 {
+            issues.append(.error(pointer.appending("waterEveryNDrinks"), "must be a whole number of drinks from 1 (found \(n))"))
+        }
+        if let t, !warningThresholds.contains(t) {
+            issues.append(.error(pointer.appending("warningThreshold"),
+                                 "must be a Waterline value between \(warningThresholds.lowerBound) and \(warningThresholds.upperBound) (found \(t))"))
+        }
+        return issues
+    }
+}
+
+// MARK: - Keys
+
+extension WaterlineSettings {
+    /// One setting as `ledger waterline settings set KEY VALUE` names it (the field's name):
+    /// what it means, how a typed value is read, and how it is shown.
+    public struct Key: Sendable {
+        public var name: String
+        public var help: String
+        /// Sets the value read from `text`; a value that cannot be right is a usage error
+        /// naming the key.
+        public var apply: @Sendable (inout WaterlineSettings, String) throws -> Void
+        /// The value as people read it ("8 oz", "true").
+        public var show: @Sendable (WaterlineSettings) -> String
+    }
+
+    /// The settable keys, with the seeds' names.
+    public static let keys: [Key] = [
+        Key(name: "waterEveryNDrinks", help: "water is due after this many drinks (any whole number from 1)",
+            apply: { s, text in
+                guard let n = Int(text.trimmingCharacters(in: .whitespaces)), n >= 1, Double(n) < 9e15 else {
+                    throw LedgerError.usage("waterEveryNDrinks must be a whole number of drinks from 1 (found \"\(text)\")")
+                }
+                s.waterEveryNDrinks = n
+            },
+            show: { String($0.waterEveryNDrinks) }),
+        Key(name: "timeRemindersEnabled", help: "time-based reminders during a session",
+            apply: { $0.timeRemindersEnabled = try boolean($1, "timeRemindersEnabled") },
+            show: { String($0.timeRemindersEnabled) }),
+        Key(name: "timeReminderIntervalMinutes", help: "minutes between time-based reminders, from the session start",
+            apply: { $0.timeReminderIntervalMinutes = try integer($1, "timeReminderIntervalMinutes", intervalMinutes, "a number of minutes") },
+            show: { String($0.timeReminderIntervalMinutes) }),
+        Key(name: "warningThreshold", help: "the Waterline value at which the warning shows (1–100)",
+            apply: { $0.warningThreshold = try integer($1, "warningThreshold", WaterlineRules.warningThresholds, "a Waterline value") },
+            show: { String($0.warningThreshold) }),
+        Key(name: "defaultWaterAmount", help: "the amount `water` logs, in your units (or 250ml, 8oz)",
+            apply: { s, text in
+                let volume = Volume(parsing: text)
+                let amount = volume.map { s.units.rounded($0.amount(in: s.units, units: s.units)) } ?? 0
+                guard amount > 0, VolumeUnit.ml.convert(amount, from: s.units) <= WaterMeta.maximumMillilitres else {
+                    throw LedgerError.usage("defaultWaterAmount must be more than 0 and at most 2000 ml (found \"\(text)\")")
+                }
+                s.defaultWaterAmount = amount
+            },
+            show: { $0.units.describe($0.waterAmount, from: $0.units) }),
+        Key(name: "units", help: "oz or ml, for sizes, water amounts and totals",
+            apply: { s, text in
+                guard let u = VolumeUnit(rawValue: text.lowercased()) else { throw LedgerError.usage("units must be oz or ml (found \"\(text)\")") }
+                guard u != s.units else { return }
+                // Keep the default amount meaningful: the other unit's default, or the same volume.
+                let amount = s.waterAmount
+                s.defaultWaterAmount = amount == s.units.defaultWaterAmount ? u.defaultWaterAmount : u.rounded(u.convert(amount, from: s.units))
+                s.units = u
+            },
+            show: { $0.units.rawValue }),
+        Key(name: "discreetNotifications", help: "notification previews without counts or mention of alcohol",
+            apply: { $0.discreetNotifications = try boolean($1, "discreetNotifications") },
+            show: { String($0.discreetNotifications) }),
+        Key(name: "abandonedAfterHours", help: "hours after which an active session is flagged as abandoned",
+            apply: { $0.abandonedAfterHours = try integer($1, "abandonedAfterHours", abandonedHours, "a number of hours") },
+            show: { String($0.abandonedAfterHours) }),
+    ]
+
+    /// The key called `name` (exactly, else in any case).
+    public static func key(_ name: String) throws -> Key {
+        if let k = keys.first(where: { $0.name == name }) ?? keys.first(where: { $0.name.lowercased() == name.lowercased() }) { return k }
+        throw LedgerError.usage("there is no setting \"\(name)\"\(Suggestion.didYouMean(name, among: keys.map(\.name))); the settings are \(keys.map(\.name).joined(separator: ", "))")
+    }
+
+    static func integer(_ text: String, _ key: String, _ range: ClosedRange<Int>, _ what: String) throws -> Int {
+        guard let n = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(n) else {
+            throw LedgerError.usage("\(key) must be \(what) from \(range.lowerBound) to \(range.upperBound) (found \"\(text)\")")
+        }
+        return n
+    }
+
+    static func boolean(_ text: String, _ key: String) throws -> Bool {
+        switch text.lowercased() {
+        case "true", "on", "yes", "1": return true
+        case "false", "off", "no", "0": return false
+        default: throw LedgerError.usage("\(key) must be true or false (found \"\(text)\")")
+        }
+    }
+}

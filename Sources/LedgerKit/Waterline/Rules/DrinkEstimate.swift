@@ -1,0 +1,95 @@
+/// How a drink's standard-drink estimate is chosen from what the user said (US-012).
+///
+/// A US standard drink holds 0.6 fl oz of pure alcohol, so a serving of `s` ounces at `a` %
+/// ABV is `s × a / 100 / 0.6` standard drinks (12 oz beer at 5 % = 1.0, a 3 oz double at
+/// 40 % = 2.0). A drink starts from a base — a preset, or the entry being edited — and the
+/// values given override it. In order of precedence:
+/// 1. an explicit estimate (`--std`) is used as given;
+/// 2. the base's estimate, when neither size nor ABV is overridden;
+/// 3. size × ABV, from the flags, the base or the drink type's typical serving and ABV;
+/// 4. the base's estimate scaled by a new size (16 oz of a 12 oz 1.0 beer is 1.3);
+/// 5. otherwise the base's estimate, or one standard drink (a cocktail, a plain "+ Drink").
+/// Computed estimates are rounded to 0.1.
+public struct DrinkEstimate: Sendable, Equatable {
+    /// The alcohol meta to record.
+    public var meta: AlcoholMeta
+    /// How the estimate was reached, for the user ("16 oz at 5% ABV, typical for beer").
+    public var reason: String
+
+    /// US fluid ounces of pure alcohol in one standard drink.
+    public static let ouncesOfAlcoholPerStandardDrink = 0.6
+
+    /// What a drink starts from before the given values override it.
+    public struct Base: Sendable {
+        /// How the reason names it ("preset Beer").
+        var label: String
+        var meta: AlcoholMeta
+    }
+
+    /// A drink logged from `preset` (or from nothing) with the given overrides; sizes in the
+    /// reason are shown in `units`.
+    public static func resolve(preset: DrinkPreset?, type: DrinkType?, sizeOz: Double?, abv: Double?,
+                               standardDrinks: Double?, units: VolumeUnit = .oz) -> DrinkEstimate {
+        let base = preset.map {
+            Base(label: "preset \($0.name)", meta: AlcoholMeta(drinkType: $0.drinkType, sizeOz: $0.sizeOz, abv: $0.abv,
+                                                                standardDrinkEstimate: $0.standardDrinkEstimate, presetId: $0.id,
+                                                                presetName: $0.name))
+        }
+        return resolve(base: base, type: type, sizeOz: sizeOz, abv: abv, standardDrinks: standardDrinks, units: units)
+    }
+
+    /// An existing drink (an entry being edited) with the given overrides.
+    public static func adjusting(_ meta: AlcoholMeta, type: DrinkType?, sizeOz: Double?, abv: Double?,
+                                 standardDrinks: Double?, units: VolumeUnit = .oz) -> DrinkEstimate {
+        var result = resolve(base: Base(label: "the previous estimate", meta: meta), type: type, sizeOz: sizeOz, abv: abv,
+                             standardDrinks: standardDrinks, units: units)
+        result.meta.unknownFields = meta.unknownFields
+        return result
+    }
+
+    static func resolve(base: Base?, type: DrinkType?, sizeOz: Double?, abv: Double?, standardDrinks: Double?,
+                        units: VolumeUnit) -> DrinkEstimate {
+        let drinkType = type ?? base?.meta.drinkType
+        let size = sizeOz ?? base?.meta.sizeOz ?? (base == nil ? drinkType?.typicalSizeOz : nil)
+        let givenABV = abv ?? base?.meta.abv
+        var meta = AlcoholMeta(drinkType: drinkType, sizeOz: size, abv: givenABV, standardDrinkEstimate: 1, presetId: base?.meta.presetId,
+                               presetName: base?.meta.presetName)
+        let reason: String
+        if let std = standardDrinks {
+            meta.standardDrinkEstimate = std
+            reason = "as given"
+        } else if let b = base, sizeOz == nil, abv == nil, type == nil || type == b.meta.drinkType {
+            meta.standardDrinkEstimate = b.meta.standardDrinkEstimate
+            reason = b.label
+        } else if let s = size, let a = givenABV ?? drinkType?.typicalABV {
+            meta.standardDrinkEstimate = rounded(s * a / 100 / ouncesOfAlcoholPerStandardDrink)
+            let typical = givenABV == nil ? ", typical for \(drinkType!.rawValue)" : ""
+            reason = "\(units.describe(ounces: s)) at \(format(a))% ABV\(typical)"
+        } else if let b = base, let s = size, let bs = b.meta.sizeOz, bs > 0 {
+            meta.standardDrinkEstimate = rounded(b.meta.standardDrinkEstimate * s / bs)
+            reason = "\(b.label) scaled to \(units.describe(ounces: s))"
+        } else if let b = base {
+            meta.standardDrinkEstimate = b.meta.standardDrinkEstimate
+            reason = b.label
+        } else {
+            meta.standardDrinkEstimate = 1
+            reason = drinkType == nil ? "one standard drink" : "one standard drink, typical for a \(drinkType!.rawValue)"
+        }
+        return DrinkEstimate(meta: meta, reason: reason)
+    }
+
+    /// Refuses an estimate worked out from the values given (size × ABV, or a preset scaled
+    /// to a new size) that no single drink can have, naming the values that gave it.
+    func check(given: [String]) throws {
+        guard meta.standardDrinkEstimate > AlcoholMeta.maximumEstimate else { return }
+        let shown = CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)
+        let std = String(format: "%.1f", meta.standardDrinkEstimate)
+        throw LedgerError.usage("\(given.joined(separator: " and ")) give \(std) standard drinks (\(reason)); "
+            + "one entry counts at most \(shown): check the size, or say what it counts for with --std")
+    }
+
+    /// An estimate rounded to 0.1, and never below 0.1.
+    static func rounded(_ x: Double) -> Double { max(0.1, (x * 10).rounded() / 10) }
+
+    static func format(_ x: Double) -> String { CanonicalJSON.formatNumber(x) }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import LedgerKit
+
+/// The systemd user unit that keeps `ledger remind` running in the user's graphical session:
+/// `~/.config/systemd/user/ledger-remind.service`.
+///
+/// The binary and the ledger are absolute paths resolved when it is installed, so the service
+/// does not depend on the session's `PATH`, working directory or `LEDGER_REPO`. It starts with
+/// the graphical session (whose environment has the session bus), stops with it, and is
+/// restarted when it fails (the bus or the notification server went away) but not when it
+/// exits cleanly.
+public struct ReminderUnit: Sendable, Hashable {
+    /// The unit's file name.
+    public static let name = "ledger-remind.service"
+
+    /// The `ledger` binary, absolute.
+    public var executable: String
+    /// The ledger it reminds about, absolute.
+    public var ledger: String
+
+    public init(executable: String, ledger: String) {
+        self.executable = executable
+        self.ledger = ledger
+    }
+
+    /// The unit file's text.
+    public var text: String {
+        """
+        [Unit]
+        Description=ledger reminders (Water Reminder and Waterline notifications)
+        PartOf=graphical-session.target
+        After=graphical-session.target
+
+        [Service]
+        Type=exec
+        ExecStart=\([executable, "remind", "--repo", ledger].map(Self.quoted).joined(separator: " "))
+        Restart=on-failure
+        RestartSec=10s
+
+        [Install]
+        WantedBy=graphical-session.target
+
+        """
+    }
+
+    /// One `ExecStart=` word: quoted when it holds a space, a quote or a backslash (with C-style
+    /// escapes inside), `%` doubled (specifiers) and `$` doubled (variable expansion).
+    static func quoted(_ word: String) -> String {
+        var text = word.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
+        guard text.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" || $0 == "\\" || $0 == ";" }) || text.isEmpty else {
+            return text
+        }
+        text = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"" + text + "\""
+    }
+
+    /// The directory of the user's own units: `$XDG_CONFIG_HOME/systemd/user`, else
+    /// `$HOME/.config/systemd/user`.
+    public static func directory(environment: [String: String]) throws(RemindError) -> String {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/systemd/user" }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw RemindError(.system, "cannot find the systemd user unit directory: neither XDG_CONFIG_HOME nor HOME is an absolute path")
+        }
+        return home + "/.config/systemd/user"
+    }
+
+    /// The unit for the binary and ledger at these paths, both resolved now (symbolic links,
+    /// `..`, a relative path) so the unit keeps working whatever the session's directory.
+    public static func resolving(executable: String, ledger: String) throws(RemindError) -> ReminderUnit {
+        ReminderUnit(executable: try resolved(executable, "the ledger binary"), ledger: try resolved(ledger, "the ledger"))
+    }
+
+    private static func resolved(_ path: String, _ what: String) throws(RemindError) -> String {
+        guard let real = realpath(path, nil) else {
+            throw RemindError(.system, "cannot resolve \(what) at \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { free(real) }
+        let text = String(cString: real)
+        guard !text.contains("\n") else { throw RemindError(.system, "\(what) at \(path) has a line break in its path, which a unit file cannot hold") }
+        return text
+    }
+
+    /// Starts the service now and with every graphical session (and makes systemd read the
+    /// unit file again: `enable` reloads).
+    public static let startCommand = "systemctl --user enable --now \(name)"
+    /// Stops the service and disables it; run it before `uninstall(from:)` — systemd cannot
+    /// disable a unit whose file is gone.
+    public static let stopCommand = "systemctl --user disable --now \(name)"
+
+    /// Writes the unit into `directory` atomically (creating the directory) and returns its path.
+    @discardableResult
+    public func install(in directory: String) throws -> String {
+        let path = directory + "/" + Self.name
+        try FileSystem.writeAtomically(path, Array(text.utf8))
+        return path
+    }
+
+    /// Removes the unit from `directory`, and the link that enables it when `stopCommand` could
+    /// not remove it (no user manager running), and returns the paths removed.
+    public static func uninstall(from directory: String) throws -> [String] {
+        let unit = directory + "/" + name
+        let link = directory + "/graphical-session.target.wants/" + name
+        var removed: [String] = []
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link), target == unit, try FileSystem.remove(link) {
+            removed.append(link)
+        }
+        if try FileSystem.remove(unit) { removed.append(unit) }
+        return removed
+    }
+}

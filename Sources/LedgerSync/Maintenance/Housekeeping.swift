@@ -1,0 +1,103 @@
+import CGit2
+import Foundation
+import LedgerKit
+
+/// What every ledger command does first in a ledger's repository, so that plain git and ledger
+/// keep agreeing: repairs after a crash, and the merge driver's registration.
+///
+/// - A sync commits before it writes the index (the index is written once, at its end). A
+///   crash in between leaves HEAD ahead of the index, and `git status` shows the commit's
+///   changes undone as staged changes. The sync marks that window with a file
+///   (`.git/ledger/index-stale`); the next command that finds it resets the index to HEAD
+///   (`git reset --mixed`, keeping the work tree and the stat data of unchanged entries).
+/// - A checkout interrupted before it wrote the index (a killed `ledger clone`) leaves HEAD
+///   with no index at all, and files missing from the work tree — which a sync would have
+///   committed as deletions. The next command finishes the checkout: missing files are
+///   written from HEAD, files already there are kept.
+/// - A repository without `merge.ledger.driver` (a plain `git clone`) gets it registered, so
+///   that its first `git pull` merges documents the way `ledger sync` does.
+///
+/// Repairs happen only when no other process holds the ledger's writer lock (a running sync
+/// is not interrupted; whoever comes after it repairs what it left). It costs a `stat` of
+/// two files and a read of git's configuration when there is nothing to do.
+public enum Housekeeping {
+    /// Runs the checks on the ledger at `store`; returns a sentence per thing done.
+    public static func prepare(_ store: LedgerStore) -> [String] {
+        guard FileSystem.exists(store.root + "/.git"), let repo = try? Repository.open(store.root) else { return [] }
+        var notes: [String] = []
+        if let note = repairAfterCrash(repo, store) { notes.append(note) }
+        if store.exists, repo.config("merge.ledger.driver") == nil, (try? LedgerSetup.registerMergeDriver(repo)) != nil {
+            notes.append("registered ledger's merge driver in \(repo.gitDirectory)/config (merge.ledger.driver = \(LedgerSetup.mergeDriverCommand)), so that plain `git pull` and `git merge` merge documents the way `ledger sync` does")
+        }
+        return notes
+    }
+
+    /// The file a sync keeps while HEAD is ahead of the index on disk.
+    static func staleIndexMarker(_ store: LedgerStore) -> String { store.localStateDirectory + "/index-stale" }
+
+    /// Marks (or clears) the window in which HEAD is ahead of the index on disk. The marker
+    /// is not flushed: it guards against a killed process, whose writes the system keeps.
+    static func markIndexStale(_ store: LedgerStore, _ stale: Bool) {
+        let path = staleIndexMarker(store)
+        if stale {
+            try? FileSystem.makeDirectories(store.localStateDirectory)
+            let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+            if fd >= 0 { close(fd) }
+        } else {
+            unlink(path)
+        }
+    }
+
+    /// Repairs what a crash between moving HEAD and writing the index left; nil when there
+    /// was nothing to repair (or another process holds the writer lock).
+    static func repairAfterCrash(_ repo: Repository, _ store: LedgerStore) -> String? {
+        let indexPath = repo.gitDirectory + "/index"
+        guard FileSystem.exists(staleIndexMarker(store)) || !FileSystem.exists(indexPath),
+              let head = repo.headCommit(), let tree = try? repo.treeOf(commit: head) else { return nil }
+        guard let lock = WriterLock(tryingFor: store) else { return nil }
+        defer { lock.release() }
+        do {
+            if !FileSystem.exists(indexPath) {
+                // Only in a ledger: another repository's missing index is none of ledger's business.
+                guard try repo.entry(at: LedgerManifest.kind.path(), inTree: tree) != nil else { return nil }
+                try repo.populateWorkTree(from: tree)
+                markIndexStale(store, false)
+                return "finished the checkout of \(head.short), which was interrupted before it wrote the index: the files missing from the work tree were written, the others kept as they were"
+            }
+            guard FileSystem.exists(staleIndexMarker(store)) else { return nil }
+            let index = try repo.index()
+            try index.readTree(tree)
+            try index.refreshStatData()
+            try index.write()
+            markIndexStale(store, false)
+            return "reset the index to HEAD (\(head.short)), which an interrupted sync had left behind it (git showed that commit's changes undone, as staged changes)"
+        } catch {
+            return nil
+        }
+    }
+}
+
+/// The ledger's writer lock (`.git/ledger/lock`, the `flock` LedgerKit's store takes), taken
+/// only when it is free: a repair never waits for, nor runs beside, a command that writes.
+final class WriterLock {
+    private var fd: Int32
+
+    init?(tryingFor store: LedgerStore) {
+        try? FileSystem.makeDirectories(store.localStateDirectory)
+        fd = open(store.localStateDirectory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+    }
+
+    func release() {
+        guard fd >= 0 else { return }
+        flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// `ledger moments delete`: a user-visible way to delete a moment.
+@Suite struct MomentsDeleteTests {
+    @Test func aMomentIsDeletedByIdPrefixOrPath() throws {
+        let ledger = try TestLedger()
+        var ids: [String] = []
+        for text in ["tea", "cake", "a walk"] {
+            let r = ledger.run("moments", "add", text, "--json")
+            ids.append(try #require(r.json["id"]?.stringValue, "\(r)"))
+        }
+        let byID = ledger.run("moments", "delete", ids[0])
+        #expect(byID.status == 0, "\(byID)")
+        #expect(byID.stdout.hasPrefix("Deleted the note of Sat 21 Nov 22:30 (moments/experiences/2026/11/\(ids[0]).json): tea\n"), "\(byID)")
+        #expect(byID.stdout.contains("Git keeps it in the history"))
+        let byPrefix = ledger.run("moments", "delete", String(ids[1].prefix(4)), "--json")
+        #expect(byPrefix.json["id"] == .string(ids[1]) && byPrefix.json["photo"] == .null, "\(byPrefix)")
+        #expect(ledger.run("moments", "delete", "moments/experiences/2026/11/\(ids[2]).json").status == 0)
+        #expect(MomentsFixture.experiences(ledger).isEmpty)
+        #expect(ledger.files(under: "moments/experiences").isEmpty)
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test(arguments: [
+        (["moments", "delete", "zzzzzzzzzz"], Int32(1), "there is no moment with id \"zzzzzzzzzz\""),
+        (["moments", "delete", "z"], 2, "give its whole id or at least 4 characters of it"),
+        (["moments", "delete"], 2, "Missing expected argument '<ref>'"),
+    ])
+    func whatNamesNoMomentIsRefused(arguments: [String], status: Int32, message: String) throws {
+        let ledger = try TestLedger()
+        ledger.run("moments", "add", "tea")
+        let r = ledger.run(arguments: arguments)
+        #expect(r.status == status, "\(r)")
+        #expect(r.stderr.contains(message), "\(r)")
+        #expect(MomentsFixture.experiences(ledger).count == 1)
+    }
+
+    @Test func aPhotoGoesWithTheLastMomentThatShowsIt() throws {
+        let ledger = try TestLedger()
+        let photo = try MomentsFixture.file(ledger, "p.png", MomentsFixture.png)
+        let first = ledger.run("moments", "add", "--photo", photo, "--json").json["id"]?.stringValue ?? ""
+        let second = ledger.run("moments", "add", "--photo", photo, "--at", "2025-06-01T10:00", "--json").json["id"]?.stringValue ?? ""
+        let name = "moments/photos/" + SHA256Hash.hexDigest(MomentsFixture.png) + ".png"
+        let kept = ledger.run("moments", "delete", first)
+        #expect(kept.status == 0 && !kept.stdout.contains("Removed its photo"), "\(kept)")
+        #expect(ledger.files(under: "moments/photos") == [name])
+        let removed = ledger.run("moments", "delete", second)
+        #expect(removed.stdout.contains("Removed its photo, which no other experience shows: \(name)."), "\(removed)")
+        #expect(ledger.files(under: "moments/photos").isEmpty)
+        #expect(ledger.run("check").status == 0)
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+@testable import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// BrewGuide's façade, intent by intent, on a ledger in a plain folder (no git): recipes
+/// duplicated, edited and deleted; brews planned, logged and saved from a guided flow; the
+/// brew in progress; reading logs in order, and the shortcut that finds the newest without
+/// decoding them all.
+@Suite struct BrewStoreTests {
+    let dir = TemporaryDirectory("brew-store")
+    var store: LedgerStore { LedgerStore.plain(dir.path) }
+    var brew: BrewStore { BrewStore(store) }
+    let now = Timestamp(iso8601: "2026-11-21T08:00:00+01:00")!
+    let ids = SeededIDSource(seed: 7)
+
+    init() throws {
+        try store.write("ledger.json", LedgerManifest(createdAt: now).json)
+        for (path, doc) in BrewApp.initialDocuments(now: now) { try store.write(path, doc) }
+    }
+
+    func at(_ seconds: Double) -> Timestamp { now.adding(seconds: seconds) }
+
+    func log(_ id: String, _ time: String, note: String? = nil) throws -> BrewLog {
+        BrewLog(id: id, plan: try RecipeScaler.plan(.starter), rating: 4, tasteTag: nil, note: note, at: Timestamp(iso8601: time)!)
+    }
+
+    /// Everything written is valid, as `ledger check` sees it.
+    func expectClean(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let report = try Checker(store: store, useCache: false).check()
+        #expect(report.problems.filter { $0.severity == .error }.isEmpty, "\(report.problems)", sourceLocation: sourceLocation)
+    }
+
+    // MARK: - Recipes
+
+    @Test func duplicateNamesCopiesGivesFreshIdsAndRefusesATakenName() throws {
+        let first = try brew.duplicateRecipe("v60-starter", now: at(1), ids: ids)
+        let second = try brew.duplicateRecipe("V60 STARTER", now: at(2), ids: ids)
+        #expect(first.name == "V60 starter copy" && second.name == "V60 starter copy 2")
+        #expect(first.id != second.id && first.id != Recipe.starterID)
+        #expect(first.createdAt == at(1) && first.updatedAt == at(1))
+        #expect(first.steps == Recipe.starter.steps)
+        #expect(try brew.recipeEntries().map(\.name) == ["V60 starter", "V60 starter copy", "V60 starter copy 2"])
+        #expect(throws: LedgerError.self) { try brew.duplicateRecipe(first.id, name: " v60 starter COPY 2 ", now: at(3), ids: ids) }
+        let named = try brew.duplicateRecipe(first.id, name: " Sunday ", now: at(4), ids: ids)
+        #expect(named.name == "Sunday")
+        #expect(try brew.recipeEntries().count == 4)
+        try expectClean()
+    }
+
+    @Test func editChangesFieldsAndStepsAndRefusesWhatWouldBeInvalid() throws {
+        let r = try brew.duplicateRecipe("v60-starter", name: "Mine", now: at(0), ids: ids)
+        var edit = BrewStore.RecipeEdit()
+        edit.name = "Bright"
+        (edit.defaultDose, edit.defaultTargetYield, edit.scaleSteps) = (18, 300, true)
+        edit.defaultWaterTemperature = 97
+        edit.stepTimers = [.init(step: 3, value: 40, label: "step 3")]
+        let saved = try brew.editRecipe("mine", edit, now: at(5))
+        #expect(saved.recipe.id == r.id && saved.recipe.name == "Bright" && saved.recipe.updatedAt == at(5) && saved.recipe.createdAt == at(0))
+        #expect(saved.recipe.steps.compactMap(\.water) == [54, 126, 120])
+        #expect(saved.recipe.steps[2].timerSeconds == 40)
+        #expect(saved.warnings == ["water temperature 97 °C is outside the recommended 90–96 °C for a V60"])
+        let path = try #require(try brew.recipe(r.id).path)
+        let before = try store.read(path)
+
+        // Pours that no longer add up to the yield: refused with the pointer, nothing written.
+        var bad = BrewStore.RecipeEdit()
+        bad.defaultTargetYield = 320
+        do {
+            _ = try brew.editRecipe(r.id, bad, now: at(6))
+            Issue.record("an invalid edit was saved")
+        } catch let e as LedgerError {
+            #expect(e.code == .invalid && e.problems.map(\.issue.pointer.description) == ["/steps"])
+        }
+        var missing = BrewStore.RecipeEdit()
+        missing.stepWater = [.init(step: 9, value: 20, label: "--step-water 9=20")]
+        #expect(throws: LedgerError.self) { try brew.editRecipe(r.id, missing, now: at(6)) }
+        #expect(try store.read(path) == before)
+        // The starter is read-only.
+        #expect(throws: LedgerError.self) { try brew.editRecipe("v60-starter", edit, now: at(6)) }
+        try expectClean()
+    }
+
+    @Test func deletingTheSelectedRecipeResetsTheSelection() throws {
+        let r = try brew.duplicateRecipe("v60-starter", now: at(0), ids: ids)
+        _ = try brew.confirmInputs(r.id, changes: BrewInputs(recipeId: nil, dose: 20), reset: false, now: at(1))
+        #expect(try brew.preferences().lastRecipeId == r.id)
+        #expect(throws: LedgerError.self) { try brew.deletableRecipe("v60-starter") }
+        #expect(try brew.deletableRecipe(r.name).id == r.id)
+        #expect(try brew.deleteRecipe(id: r.id, now: at(2)))
+        #expect(try brew.preferences().selectedRecipeID == Recipe.starterID && brew.preferences().inputs == nil)
+        #expect(try brew.recipeEntries().count == 1)
+        #expect(throws: LedgerError.self) { try brew.deleteRecipe(id: r.id, now: at(3)) }
+        try expectClean()
+    }
+
+    @Test func theEditorCopyIsSavedOnlyWhenValidAndUnchangedMeanwhile() throws {
+        let r = try brew.duplicateRecipe("v60-starter", now: at(0), ids: ids)
+        let copy = try brew.beginRecipeEdit(r.id)
+        #expect(copy.path.hasPrefix(store.localStateDirectory))
+        guard case .unchanged = try brew.finishRecipeEdit(copy, now: at(1)) else { Issue.record("not unchanged"); return }
+        #expect(!FileManager.default.fileExists(atPath: copy.path))
+
+        func edit(_ from: String, _ to: String) throws -> BrewStore.RecipeEditorCopy {
+            let c = try brew.beginRecipeEdit(r.id)
+            let text = try String(contentsOfFile: c.path, encoding: .utf8).replacingOccurrences(of: from, with: to)
+            try text.write(toFile: c.path, atomically: true, encoding: .utf8)
+            return c
+        }
+        let invalid = try edit("\"water\": 100", "\"water\": 80")
+        guard case .invalid(let errors) = try brew.finishRecipeEdit(invalid, now: at(2)) else { Issue.record("saved"); return }
+        #expect(errors.map(\.issue.pointer.description) == ["/steps"])
+        #expect(FileManager.default.fileExists(atPath: invalid.path))  // the typing is kept
+
+        let good = try edit("\"defaultWaterTemperature\": 94", "\"defaultWaterTemperature\": 92")
+        guard case .saved(let saved, _) = try brew.finishRecipeEdit(good, now: at(3)) else { Issue.record("not saved"); return }
+        #expect(saved.defaultWaterTemperature == 92 && saved.updatedAt == at(3) && saved.createdAt == at(0))
+
+        // The file changed while the editor was open: refused, the copy kept.
+        let late = try edit("\"defaultWaterTemperature\": 92", "\"defaultWaterTemperature\": 91")
+        var change = BrewStore.RecipeEdit()
+        change.defaultDose = 16
+        _ = try brew.editRecipe(r.id, change, now: at(4))
+        #expect(throws: LedgerError.self) { try brew.finishRecipeEdit(late, now: at(5)) }
+        #expect(try brew.usableRecipe(r.id).defaultWaterTemperature == 92)
+        #expect(FileManager.default.fileExists(atPath: late.path))
+    }
+
+    // MARK: - Brewing
+
+    @Test func confirmedInputsAreRememberedAndAMissingRecipeFallsBackToTheStarter() throws {
+        let r = try brew.duplicateRecipe("v60-starter", name: "Sunday", now: at(0), ids: ids)
+        let confirmed = try brew.confirmInputs("sunday", changes: BrewInputs(recipeId: nil, targetYield: 300), reset: false, now: at(1))
+        #expect(confirmed.plan.recipeId == r.id && confirmed.plan.dose == 18)
+        #expect(try brew.selection(nil, changes: BrewInputs(), reset: false).inputs == BrewInputs(recipeId: r.id, targetYield: 300))
+        #expect(try brew.selection(nil, changes: BrewInputs(), reset: true).inputs == BrewInputs(recipeId: r.id))
+        // The recipe vanishes behind ledger's back (a sync): the starter, with a notice.
+        try FileManager.default.removeItem(atPath: store.absolute(r.path))
+        let s = try brew.selection(nil, changes: BrewInputs(), reset: false)
+        #expect(s.recipe.id == Recipe.starterID && s.notice?.contains("no longer exists") == true)
+    }
+
+    @Test func loggingABrewSavesItRemembersTheRecipeAndReportsItsWarnings() throws {
+        var record = BrewStore.BrewRecord(rating: 4)
+        record.inputs = BrewInputs(recipeId: nil, dose: 16, targetYield: 180)  // measured: 1:11.3
+        record.tasteTag = .tooStrong
+        record.note = "  Kenya  "
+        record.brewedAt = at(-3600)
+        let logged = try brew.logBrew(record, now: at(0), ids: ids)
+        #expect(logged.log.dose == 16 && logged.log.targetYield == 180 && logged.log.ratio == 11.3)
+        #expect(logged.log.timestamp == at(-3600) && logged.log.createdAt == at(0))
+        #expect(logged.log.note == "Kenya")
+        #expect(logged.warnings == ["ratio 1:11.3 is outside the recommended 1:14–1:18 for a V60"])
+        #expect(try brew.log(id: logged.log.id) == logged.log)
+        #expect(try brew.preferences().selectedRecipeID == Recipe.starterID)
+        var bad = BrewStore.BrewRecord(rating: 9)
+        bad.note = "x"
+        #expect(throws: LedgerError.self) { try brew.logBrew(bad, now: at(1), ids: ids) }
+        #expect(try brew.logCount() == 1)
+        try expectClean()
+    }
+
+    /// A guided brew's effects, carried out by the façade: Start remembers the inputs and
+    /// writes the brew in progress; Save logs it and clears it.
+    @Test func aGuidedBrewsEffectsGoThroughTheFacade() throws {
+        let start = try brew.startBrew(nil, changes: BrewInputs(recipeId: nil, dose: 20), reset: false, now: at(0), ids: ids)
+        var flow = start.flow
+        try brew.perform(flow.handle(.start, at: at(0)), now: at(0))
+        #expect(try brew.brewInProgress().progress?.plan.dose == 20)
+        #expect(try brew.preferences().inputs == BrewInputs(recipeId: Recipe.starterID, dose: 20))
+        for i in 1...6 { try brew.perform(flow.handle(.next, at: at(Double(i * 10))), now: at(Double(i * 10))) }
+        try brew.perform(flow.handle(.rate(5), at: at(70)), now: at(70))
+        try brew.perform(flow.handle(.save, at: at(71)), now: at(71))
+        #expect(try brew.brewInProgress().progress == nil)
+        let logs = try brew.logs()
+        #expect(logs.count == 1 && logs[0].id == flow.logID && logs[0].dose == 20 && logs[0].rating == 5)
+        #expect(start.notices(after: flow).isEmpty)
+        #expect(try brew.status().latest?.id == flow.logID)
+        try expectClean()
+    }
+
+    /// BrewGuide item: a brew in progress, then `brew start v60-starter` and "discard it and
+    /// start over" starts the recipe asked for, at the inputs asked for.
+    @Test func startingOverAfterABrewInProgressStartsTheRecipeAskedFor() throws {
+        let r = try brew.duplicateRecipe("v60-starter", name: "Quick", now: at(0), ids: ids)
+        /// Starts a brew of `r` at `t` and leaves it in progress.
+        func leaveABrewInProgress(at t: Double) throws {
+            var flow = try brew.startBrew(r.id, changes: BrewInputs(), reset: false, now: at(t), ids: ids).flow
+            try brew.perform(flow.handle(.start, at: at(t)) + flow.handle(.leave, at: at(t + 1)) + flow.handle(.leaveKeepingBrew, at: at(t + 1)),
+                             now: at(t + 1))
+            #expect(try brew.brewInProgress().progress?.plan.recipeId == r.id)
+        }
+        try leaveABrewInProgress(at: 1)
+        let asked = try brew.startBrew("v60-starter", changes: BrewInputs(recipeId: nil, dose: 18), reset: false, now: at(3), ids: ids)
+        var flow = asked.flow
+        #expect(flow.dialog == .resumeOffer && flow.startOver?.recipe.id == Recipe.starterID)
+        try brew.perform(flow.handle(.discardBrew, at: at(3)), now: at(3))
+        #expect(flow.phase == .confirm && flow.plan.recipeId == Recipe.starterID && flow.plan.dose == 18)
+        #expect(try brew.brewInProgress().progress == nil)
+        #expect(asked.notices(after: flow).isEmpty)
+
+        // Resumed instead, the request was not used, and it is said.
+        try leaveABrewInProgress(at: 5)
+        let again = try brew.startBrew("v60-starter", changes: BrewInputs(), reset: false, now: at(7), ids: ids)
+        var resumed = again.flow
+        resumed.handle(.confirm, at: at(7))
+        #expect(resumed.plan.recipeId == r.id)
+        #expect(again.notices(after: resumed) == ["a brew of Quick was in progress, so the recipe and inputs given were not used"])
+        // Asking for a recipe that does not exist fails before the screen.
+        #expect(throws: LedgerError.self) { try brew.startBrew("nothing-like-it", changes: BrewInputs(), reset: false, now: at(8), ids: ids) }
+    }
+
+    @Test func aBrokenBrewInProgressIsMovedAside() throws {
+        try FileSystem.makeDirectories(store.localStateDirectory)
+        try FileSystem.writeAtomically(store.localState("brew-in-progress.json"), Array("{\"plan\": 3}".utf8))
+        let (progress, aside) = try brew.brewInProgress()
+        #expect(progress == nil && aside?.contains("moved to") == true)
+        #expect(FileManager.default.fileExists(atPath: store.localState("brew-in-progress.json.broken")))
+        #expect(try brew.brewInProgress().progress == nil)
+    }
+
+    // MARK: - Logs
+
+    @Test func theTimestampIsFoundInCanonicalTextOnly() throws {
+        // A note that quotes the member's text cannot fool it: a JSON string holds no raw newline.
+        let tricky = try log("a1", "2026-11-21T08:10:00+01:00", note: "\n  \"timestamp\": \"2030-01-01T00:00:00Z\"")
+        let canonical = CanonicalJSON.encode(tricky.json)
+        #expect(BrewStore.quickTimestamp(canonical) == Timestamp(iso8601: "2026-11-21T08:10:00+01:00"))
+        #expect(BrewStore.quickTimestamp(Array(CanonicalJSON.compact(tricky.json).utf8)) == nil)
+    }
+
+    @Test func theNewestAreChosenWithoutDecodingAndHandEditedFilesStillCount() throws {
+        let repo = store.repository(BrewLog.self)
+        for (i, day) in (1...30).enumerated() {
+            try repo.save(try log("log\(i)", "2026-10-\(day < 10 ? "0" : "")\(day)T08:00:00+01:00"))
+        }
+        // A hand edit in compact form, the latest of all; and two logs at the same instant.
+        let late = try log("zz-hand", "2026-11-02T09:00:00+01:00")
+        try FileSystem.writeAtomically(store.absolute(late.path), Array(CanonicalJSON.compact(late.json).utf8))
+        try repo.save(try log("tie-a", "2026-11-01T08:00:00+01:00"))
+        try repo.save(try log("tie-b", "2026-11-01T08:00:00+01:00"))
+        let all = try brew.logs()
+        #expect(all.count == 33)
+        #expect(all.map(\.timestamp) == all.map(\.timestamp).sorted())
+        #expect(try brew.logs(limit: 3).map(\.id) == ["tie-a", "tie-b", "zz-hand"])
+        #expect(try brew.logs(limit: 2).map(\.id) == ["tie-b", "zz-hand"])
+        #expect(try brew.latestLog()?.id == "zz-hand")
+        #expect(try brew.logs(limit: 50).count == 33)
+        #expect(try brew.logCount() == 33)
+    }
+
+    @Test func logsOfADeletedRecipeRemainAndALogCanBeDeleted() throws {
+        let r = try brew.duplicateRecipe("v60-starter", now: at(0), ids: ids)
+        var record = BrewStore.BrewRecord(rating: 3)
+        record.recipe = r.id
+        let logged = try brew.logBrew(record, now: at(1), ids: ids)
+        var starter = BrewStore.BrewRecord(rating: 5)
+        starter.recipe = Recipe.starterID
+        _ = try brew.logBrew(starter, now: at(2), ids: ids)
+        try brew.deleteRecipe(id: r.id, now: at(3))
+        #expect(try brew.logs(recipe: r.id).map(\.id) == [logged.log.id])
+        #expect(try brew.logID(String(logged.log.id.prefix(6))) == logged.log.id)
+        try brew.deleteLog(id: logged.log.id)
+        #expect(try brew.logs().count == 1)
+        #expect(throws: LedgerError.self) { try brew.log(id: logged.log.id) }
+        #expect(throws: LedgerError.self) { try brew.deleteLog(id: logged.log.id) }
+        try expectClean()
+    }
+}
