@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 BENCH_SCALE ?= 1
 
-.PHONY: all deps test-deps build release test demo bench install uninstall clean
+.PHONY: all deps test-deps build release test demo bench fuzz install uninstall clean
 
 all: build
 
@@ -32,6 +32,11 @@ test: test-deps
 demo: deps
 	$(SWIFT) build
 	@scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/ledger"
+
+## fuzz: hostile hand edits against the debug build, bounded (`scripts/fuzz.py --help` for a long run).
+fuzz: deps
+	$(SWIFT) build
+	@scripts/fuzz.py "$$($(SWIFT) build --show-bin-path)/ledger" --quick
 
 ## bench: ledger against git, jq and python on a generated ten-year ledger (BENCH_SCALE=10 for 10×).
 bench: test-deps release

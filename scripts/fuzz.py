@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Hostile hand edits against ledger: a deterministic fuzz harness.
 
-Usage: fuzz.py LEDGER [--seed N] [--mutations N] [--jobs N] [--timeout S] [--only I] [--keep DIR]
+Usage: fuzz.py LEDGER [--quick] [--seed N] [--mutations N] [--jobs N] [--timeout S] [--budget S]
+                      [--only I] [--keep DIR]
+
+  make fuzz            the quick run, on the debug build: scripts/fuzz.py LEDGER --quick
+  --quick              200 mutations on every core, a 10 s hang limit, stopped after 10 minutes
+  --budget S           start no new mutation after S seconds (the figures say how many ran)
 
 Builds a sample ledger (sample-data/ in a git repository with a bare remote), then, for each
 mutation i (its random choices seeded by SEED and i, so a run is reproducible), copies it,
@@ -27,7 +32,7 @@ status`, `check`, `check --json`, `check --fix`, the merge driver and `sync`. It
                may appear
 
 Prints the figures and the first failures (with the mutation to rerun with --only); exits 1
-when any count is not zero. --keep DIR keeps each mutation's ledger in DIR/<i>.
+when any count is not zero (or no mutation ran). --keep DIR keeps each mutation's ledger in DIR/<i>.
 """
 import argparse
 import json
@@ -41,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOW = "2026-11-21T23:30:00+01:00"
@@ -501,13 +506,22 @@ def one(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("ledger", help="the ledger executable")
+    parser.add_argument("--quick", action="store_true", help="200 mutations, every core, 10 s hang limit, 600 s budget")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--mutations", type=int, default=100)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=20.0, help="seconds before a run counts as a hang")
+    parser.add_argument("--mutations", type=int)
+    parser.add_argument("--jobs", type=int)
+    parser.add_argument("--timeout", type=float, help="seconds before a run counts as a hang (20)")
+    parser.add_argument("--budget", type=float, help="seconds after which no new mutation starts")
     parser.add_argument("--only", type=int, help="run this mutation only")
     parser.add_argument("--keep", help="keep each mutation's ledger under this directory")
     a = parser.parse_args()
+    defaults = {"mutations": 200, "jobs": os.cpu_count() or 1, "timeout": 10.0, "budget": 600.0} if a.quick else \
+        {"mutations": 100, "jobs": 1, "timeout": 20.0, "budget": None}
+    for name, value in defaults.items():
+        if getattr(a, name) is None:
+            setattr(a, name, value)
+    if not os.access(a.ledger, os.X_OK):
+        sys.exit(f"fuzz.py: {a.ledger} is not an executable; build it first (swift build) and pass its path")
     started = time.monotonic()
     base_dir = tempfile.mkdtemp(prefix="ledger-fuzz-base-")
     os.makedirs(os.path.join(base_dir, "home"))
@@ -519,20 +533,32 @@ def main():
         kinds = {}
         failures = []
         invocations = 0
+        ran = 0
         with ProcessPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-            for i, kind, n, counts, fails in pool.map(one, jobs):
-                invocations += n
-                kinds[kind] = kinds.get(kind, 0) + 1
-                for k, v in counts.items():
-                    totals[k] += v
-                failures += fails
-        print(f"seed {a.seed}: {len(indices)} mutations, {invocations} invocations in {time.monotonic() - started:.0f} s")
+            # At most `jobs` mutations in flight, so that the budget stops new ones promptly.
+            pending, queue = set(), list(reversed(jobs))
+            while queue or pending:
+                while queue and len(pending) < max(1, a.jobs) and (a.budget is None or time.monotonic() - started < a.budget):
+                    pending.add(pool.submit(one, queue.pop()))
+                if not pending:
+                    break
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    i, kind, n, counts, fails = future.result()
+                    ran += 1
+                    invocations += n
+                    kinds[kind] = kinds.get(kind, 0) + 1
+                    for k, v in counts.items():
+                        totals[k] += v
+                    failures += fails
+        stopped = f" (stopped by the {a.budget:.0f} s budget)" if ran < len(indices) else ""
+        print(f"seed {a.seed}: {ran} of {len(indices)} mutations{stopped}, {invocations} invocations in {time.monotonic() - started:.0f} s")
         print("mutations: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
         print("  ".join(f"{k} {v}" for k, v in totals.items()))
         for counter in totals:
             for f in [f for f in failures if f.startswith(counter + ":")][:3]:
                 print("  " + f[:600])
-        return 1 if any(totals.values()) else 0
+        return 1 if any(totals.values()) or ran == 0 else 0
     finally:
         shutil.rmtree(base_dir, ignore_errors=True)
 
