@@ -111,6 +111,21 @@ import Testing
         #expect(ledger.run("brew", "logs", "--json").json.arrayValue?.isEmpty == true)
     }
 
+    /// A photo is a file of the ledger too: never copied into a linked `moments/photos`, and
+    /// the experience that would show it is not written either.
+    @Test func aPhotoIsNeverCopiedThroughALinkedFolder() throws {
+        let ledger = try TestLedger()
+        let photo = try MomentsFixture.file(ledger, "IMG_0001.PNG", MomentsFixture.png)
+        let outside = ledger.directory.url("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: ledger.root + "/" + MomentsPhotos.directory, withDestinationPath: outside)
+        let r = ledger.run("moments", "add", "--photo", photo)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("\(MomentsPhotos.directory) is a symbolic link, and ledger never follows one inside a ledger"), "\(r)")
+        #expect(Self.snapshot(outside).isEmpty, "\(r)")
+        #expect(MomentsFixture.experiences(ledger).isEmpty)
+    }
+
     @Test func checkFixDoesNotWriteThroughALink() throws {
         let (ledger, outside) = try Self.linkedLedger("hydrate/days/2026", activeSession: false)
         // A day document in the wrong year folder: --fix would move it into the linked one.
