@@ -417,7 +417,7 @@ def timed_syncs(bench, h, clones, env, name, target=None):
 
     bench.compare(name, [(label, [bench.ledger, "--repo", path, "sync"], {"cwd": path, "env": env}) for label, path, _ in clones],
                   runs=5 if target else 3, setup=setup, target=target, note="commit, fetch the other device's sync, merge, push")
-    assert git_out("rev-parse", "main", cwd=clones[0][2]) != r_head, "the timed sync did not push"
+    assert git_out("rev-parse", "main", cwd=clones[-1][2]) != r_head, "the timed sync did not push"  # setup runs before each candidate: the last one pushed last
     setup()
     for path in git_dirs:
         git("reflog", "expire", "--expire-unreachable=now", "--all", cwd=path)
