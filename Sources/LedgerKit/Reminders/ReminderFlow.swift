@@ -57,8 +57,9 @@ public struct ReminderFlow: Sendable {
     }
 
     /// The button `id` of the notice under `key` was pressed: the action to carry out (nil
-    /// for a key or button this flow does not show). The notice counts as answered; what the
-    /// action changes in the documents shows in the next board.
+    /// for a key or button this flow does not show). The notice counts as answered and the
+    /// front end takes it down; what the action changes in the documents shows in the next
+    /// board.
     public mutating func pressed(_ key: String, action id: String) -> ReminderNotice.Action? {
         guard let notice = showing.first(where: { $0.key == key }), let action = notice.actions.first(where: { $0.id == id }) else { return nil }
         closed(key)

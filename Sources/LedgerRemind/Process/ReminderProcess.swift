@@ -104,7 +104,10 @@ public final class ReminderProcess {
                 switch answer {
                 case .closed(let key): flow.closed(key)
                 case .pressed(let key, let id):
-                    if let action = flow.pressed(key, action: id) { perform(&report) { try reminders.perform(action, at: $0, timeZone: clock.timeZone, ids: ids) } }
+                    guard let action = flow.pressed(key, action: id) else { break }
+                    // Answered: taken down now (a server that closed it already ignores this).
+                    try frontEnd.carryOut([.withdraw(key)], at: now)
+                    perform(&report) { try reminders.perform(action, at: $0, timeZone: clock.timeZone, ids: ids) }
                 case .act(let action): perform(&report) { try reminders.perform(action, at: $0, timeZone: clock.timeZone, ids: ids) }
                 case .drankNow: perform(&report) { try reminders.drank(at: $0, timeZone: clock.timeZone) }
                 case .quit: return report
