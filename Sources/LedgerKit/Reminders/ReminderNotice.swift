@@ -47,16 +47,6 @@ public struct ReminderNotice: Sendable, Hashable {
     /// When it fell due. The same key with a later `since` is a new alert (a follow-up), shown
     /// again even after the person closed the earlier one.
     public var since: Timestamp
-
-    public init(key: String, app: App, title: String, body: String, detail: String, actions: [Action], since: Timestamp) {
-        self.key = key
-        self.app = app
-        self.title = title
-        self.body = body
-        self.detail = detail
-        self.actions = actions
-        self.since = since
-    }
 }
 
 /// Everything due at an instant, over the apps that remind: what should be showing, and the
@@ -72,7 +62,7 @@ public struct ReminderBoard: Sendable {
     /// change.
     public var problems: [String]
 
-    public init(notices: [ReminderNotice], wake: Timestamp?, problems: [String] = []) {
+    init(notices: [ReminderNotice], wake: Timestamp?, problems: [String] = []) {
         self.notices = notices
         self.wake = wake
         self.problems = problems
