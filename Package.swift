@@ -48,4 +48,6 @@ package.targets += [
     .target(name: "LedgerRemind", dependencies: ["LedgerKit", "CDBus", "CLinux"]),
     .testTarget(name: "LedgerRemindTests", dependencies: ["LedgerRemind", "LedgerKit", "CLinux", "LedgerTestSupport"]),
 ]
+// `ledger remind` runs the reminder process (elsewhere it says it is not available).
+package.targets.first { $0.name == "LedgerCLI" }!.dependencies.append("LedgerRemind")
 #endif

@@ -19,7 +19,7 @@ public struct LedgerCommand: ParsableCommand {
         version: version,
         subcommands: [
             InitCommand.self, CloneCommand.self, CheckCommand.self, StatusCommand.self, SyncCommand.self, GcCommand.self, MergeDriverCommand.self,
-            WaterlineCommand.self, BrewCommand.self, HydrateCommand.self, MomentsCommand.self,
+            WaterlineCommand.self, BrewCommand.self, HydrateCommand.self, MomentsCommand.self, RemindCommand.self,
         ]
     )
 

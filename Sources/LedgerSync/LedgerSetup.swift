@@ -151,10 +151,7 @@ public struct RepositoryStatus: Sendable {
         let repo = try Repository.open(path)
         let branchRef = repo.headReferenceName
         let branch = branchRef.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
-        // A ledger that cannot be written (a read-only mount) has its device named by nothing
-        // yet: status shows the host name rather than failing.
-        let device = (try? Device.current(in: LedgerStore(gitWorkTree: path), defaultName: Device.hostName))
-            ?? Device(id: "", name: Device.hostName)
+        let device = try Device.current(in: LedgerStore(gitWorkTree: path), defaultName: Device.hostName)
         var status = RepositoryStatus(branch: branch, uncommitted: try repo.workTreeChanges().map(\.path), device: device,
                                       operation: repo.operationInProgress)
         if let branch {

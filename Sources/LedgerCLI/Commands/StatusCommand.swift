@@ -33,6 +33,7 @@ struct StatusCommand: ParsableCommand {
         let env = try global.environment()
         let git = try RepositoryStatus.read(at: env.store.root)
         let apps = try StatusBoard.providers.map { try $0(env) }
+        let reminders = ReminderStore(env.store).runningProcess()
         if json {
             var sync: JSONObject = ["uncommitted": .number(Double(git.uncommitted.count))]
             sync["branch"] = git.branch.map(JSONValue.string) ?? .null
@@ -43,6 +44,7 @@ struct StatusCommand: ParsableCommand {
             var o: JSONObject = ["path": .string(env.store.root), "sync": .object(sync),
                                  "device": .object(["id": .string(git.device.id), "name": .string(git.device.name)])]
             for a in apps { o[a.app.rawValue] = .object(a.json) }
+            o["remind"] = .object(["running": .bool(reminders != nil), "pid": reminders?.pid.map { .number(Double($0)) } ?? .null])
             Output.json(.object(o))
             return
         }
@@ -50,11 +52,18 @@ struct StatusCommand: ParsableCommand {
         for a in apps {
             Console.print("  " + a.app.title.padding(toLength: 16, withPad: " ", startingAt: 0) + a.summary)
         }
+        Console.print("  " + "Reminders".padding(toLength: 16, withPad: " ", startingAt: 0) + remindLine(reminders))
         Console.print("")
         Console.print(syncLine(git))
         if let operation = git.operation {
             Console.print(Style.yellow("git is in the middle of \(operation.name)") + ": \(operation.waysOut); `ledger sync` waits for it.")
         }
+    }
+
+    /// Whether `ledger remind` runs for this ledger on this device.
+    func remindLine(_ running: (pid: Int32?, command: String)?) -> String {
+        guard let running else { return "not running (`ledger remind install` keeps desktop reminders running)" }
+        return running.pid.map { "running (process \($0))" } ?? "running"
     }
 
     func syncLine(_ git: RepositoryStatus) -> String {

@@ -534,6 +534,21 @@ public final class FileLock {
         return lock.fd >= 0 ? lock : nil
     }
 
+    /// What the process holding the lock on `path` recorded (empty while it is about to
+    /// record it), or nil when no process holds it. Takes a shared lock for the instant of the
+    /// probe and writes nothing, so a holder's record is never disturbed.
+    public static func holder(of path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var err: Int32 = EINTR
+        while err == EINTR { err = flock(fd, LOCK_SH | LOCK_NB) == 0 ? 0 : errno }
+        guard err == EWOULDBLOCK else { return nil }  // free (the lock goes with the descriptor)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        return String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     private init(path: String, holder: String, block: Bool, waiting: ((String) -> Void)?) throws {
         do {
             try FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)

@@ -15,6 +15,8 @@ public enum LoopEvent: Sendable, Hashable {
     case clockChanged
     /// The machine slept (suspend, hibernate) for about `seconds` since the last call.
     case resumed(seconds: Double)
+    /// The descriptor `EventLoop.input` can be read (keys typed, or its end).
+    case input
     /// The user pressed the button `key` of notification `id` (one this process posted).
     case action(id: UInt32, key: String)
     /// The server closed notification `id` (one this process posted).
@@ -36,6 +38,9 @@ public final class EventLoop {
     public let clock: ReminderClock
     /// The notification connection whose signals arrive here, if any.
     public let notifications: NotificationClient?
+    /// A descriptor to wake for when it can be read (a terminal's keys); nil for none. Set it
+    /// to nil once it reaches its end.
+    public var input: Int32?
     /// How many times `poll` returned since the loop was made.
     public private(set) var wakeUps = 0
 
@@ -74,15 +79,18 @@ public final class EventLoop {
         var terminate = false
         var clockWasSet = false
         var changed: Set<String> = []
+        var inputReady = false
         while true {
             let wake = min(due ?? .distantFuture, clock.nextDay(after: clock.now))
             if try timer.arm(atRealNanoseconds: clock.realNanoseconds(at: wake)) { clockWasSet = true }
-            let events = try pending(due: dueNanoseconds, clockWasSet: clockWasSet, changed: changed)
+            let events = try pending(due: dueNanoseconds, clockWasSet: clockWasSet, changed: changed, input: inputReady)
             if terminate || !events.isEmpty { return (terminate ? [.terminate] : []) + events }
 
             var entries = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: watcher.fd, events: Int16(POLLIN), revents: 0)]
+            if let input { entries.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+            let busStart = entries.count
             let bus = notifications?.pollEntries() ?? []
             entries += bus.map(\.entry)
             guard poll(&entries, nfds_t(entries.count), -1) >= 0 else {
@@ -93,15 +101,16 @@ public final class EventLoop {
             if entries[0].revents != 0 { terminate = signals.drain() }
             if entries[1].revents != 0, try timer.read() == .clockWasSet { clockWasSet = true }
             if entries[2].revents != 0 { changed = try watcher.changes() }
-            for (i, (watch, _)) in bus.enumerated() where entries[3 + i].revents != 0 {
-                notifications?.handle(watch, revents: entries[3 + i].revents)
+            if input != nil, entries[3].revents != 0 { inputReady = true }
+            for (i, (watch, _)) in bus.enumerated() where entries[busStart + i].revents != 0 {
+                notifications?.handle(watch, revents: entries[busStart + i].revents)
             }
         }
     }
 
     /// The events that have happened, in the order a caller should handle them: stop, the
     /// clock, the ledger, the user's answers, then what is due.
-    private func pending(due: Int64?, clockWasSet: Bool, changed: Set<String>) throws(RemindError) -> [LoopEvent] {
+    private func pending(due: Int64?, clockWasSet: Bool, changed: Set<String>, input: Bool) throws(RemindError) -> [LoopEvent] {
         var events: [LoopEvent] = []
         if let seconds = sleep.update(suspendedNanoseconds: SleepDetector.suspendedNanoseconds()) {
             events.append(.resumed(seconds: seconds))
@@ -115,6 +124,7 @@ public final class EventLoop {
             events.append(.newDay)
         }
         if !changed.isEmpty { events.append(.ledgerChanged(changed.sorted())) }
+        if input { events.append(.input) }
         if let notifications {
             // Also what arrived while a call waited for its reply, which `poll` would not report.
             try notifications.dispatch()

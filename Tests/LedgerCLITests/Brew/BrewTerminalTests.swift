@@ -21,13 +21,7 @@ import Testing
     /// The pane's command: `ledger ARGS` in a clean environment (`now` for its clock, else the
     /// ledger's), under a shell that prints `[exit N]` when it ends; `pause` seconds first.
     func command(_ ledger: TestLedger, _ args: String, now: String? = nil, pause: Int = 0) -> String {
-        func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let env = ["HOME": ledger.environment["HOME"]!, "PATH": "/usr/bin:/bin", "LEDGER_REPO": ledger.root,
-                   "LEDGER_NOW": now ?? ledger.environment["LEDGER_NOW"]!, "TZ": "Europe/Paris", "LANG": "C.UTF-8", "TERM": "xterm",
-                   "NO_COLOR": "1"]
-        let inner = (pause > 0 ? "sleep \(pause); " : "") + q(LedgerBinary.path) + " " + args + "; echo \"[exit $?]\""
-        return "exec env -i " + env.sorted { $0.key < $1.key }.map { q("\($0.key)=\($0.value)") }.joined(separator: " ")
-            + " /bin/sh -c " + q(inner)
+        TmuxTerminal.ledgerCommand(ledger, args, now: now, pause: pause)
     }
 
     /// The line of the screen containing `text`.

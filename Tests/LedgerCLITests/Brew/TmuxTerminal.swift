@@ -34,6 +34,20 @@ final class TmuxTerminal {
 
     deinit { stop() }
 
+    /// A pane's command: `ledger ARGS` in a clean environment (`now` for its clock, else the
+    /// ledger's; `environment` added), under a shell that prints `[exit N]` when it ends and
+    /// then runs `after`; `pause` seconds first.
+    static func ledgerCommand(_ ledger: TestLedger, _ args: String, now: String? = nil, pause: Int = 0,
+                              environment: [String: String] = [:], after: String = "") -> String {
+        func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let env = ["HOME": ledger.environment["HOME"]!, "PATH": "/usr/bin:/bin", "LEDGER_REPO": ledger.root,
+                   "LEDGER_NOW": now ?? ledger.environment["LEDGER_NOW"]!, "TZ": "Europe/Paris", "LANG": "C.UTF-8", "TERM": "xterm",
+                   "NO_COLOR": "1"].merging(environment) { $1 }
+        let inner = (pause > 0 ? "sleep \(pause); " : "") + q(LedgerBinary.path) + " " + args + "; echo \"[exit $?]\"" + (after.isEmpty ? "" : "; " + after)
+        return "exec env -i " + env.sorted { $0.key < $1.key }.map { q("\($0.key)=\($0.value)") }.joined(separator: " ")
+            + " /bin/sh -c " + q(inner)
+    }
+
     /// Kills the server (by socket, then by PID if it is still there).
     func stop() {
         _ = try? tmux(["kill-server"], capture: false)

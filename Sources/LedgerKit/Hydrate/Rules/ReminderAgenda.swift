@@ -35,3 +35,18 @@ public struct ReminderAgenda: Sendable {
         pending?.slot.time.epochMilliseconds == slot.epochMilliseconds
     }
 }
+
+extension ReminderAgenda {
+    /// The notification a reminder process shows (at most one): the pending reminder or
+    /// follow-up, keyed by its slot — a follow-up replaces its reminder's notification — with
+    /// "I Drank" confirming that slot. Withdrawn (the key disappears) once the slot is
+    /// confirmed by any means or its period is over.
+    public var notices: [ReminderNotice] {
+        guard let pending else { return [] }
+        let local = day.plan.local(pending.slot.time).local
+        let clock = (local.hour < 10 ? "0" : "") + "\(local.hour):" + (local.minute < 10 ? "0" : "") + "\(local.minute)"
+        return [ReminderNotice(
+            key: "hydrate/" + pending.slot.time.iso8601, app: .hydrate, title: App.hydrate.title, body: pending.text,
+            detail: pending.text + " (the \(clock) reminder)", actions: [.drank(slot: pending.slot.time)], since: pending.time)]
+    }
+}

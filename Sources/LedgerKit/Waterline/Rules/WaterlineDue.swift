@@ -90,3 +90,14 @@ public struct WaterlineDue: Sendable, Equatable {
         return crossing
     }
 }
+
+extension WaterlineDue {
+    /// The notifications a reminder process shows, one per item, with "Log Water" and
+    /// "Dismiss"; the title and body are discreet unless the settings ask for detailed text.
+    public var notices: [ReminderNotice] {
+        items.map { item in
+            ReminderNotice(key: "waterline/" + item.key, app: .waterline, title: item.notification.title, body: item.notification.body,
+                           detail: item.notification.detail, actions: [.logWater, .dismiss], since: item.since)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import LedgerKit
+#if os(Linux)
+import LedgerRemind
+#endif
+
+extension RemindCommand {
+    /// `ledger remind install`: the systemd user service that keeps `ledger remind` running.
+    struct Install: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "install",
+            abstract: "Write the systemd user service that runs `ledger remind` with your graphical session, and start it.",
+            discussion: """
+                Writes ~/.config/systemd/user/ledger-remind.service ($XDG_CONFIG_HOME when set) \
+                for this ledger and this ledger binary, both resolved now, so the service does not \
+                depend on your PATH or $LEDGER_REPO. When `systemctl --user` can reach your user \
+                manager it runs `systemctl --user enable --now ledger-remind.service`; otherwise it \
+                prints that command. Running it again rewrites the unit (another ledger, a moved \
+                binary).
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            #if os(Linux)
+            let store = try global.store()
+            let ctx = CLIContext.current
+            let unit: ReminderUnit
+            let path: String
+            do {
+                unit = try ReminderUnit.resolving(executable: try Self.ledgerExecutable(), ledger: store.root)
+                path = try unit.install(in: try ReminderUnit.directory(environment: ctx.environment))
+            } catch let error as RemindError {
+                throw LedgerError.failure(error.message)
+            }
+            Console.print("Wrote \(path) (reminders for \(unit.ledger)).")
+            if Systemctl.reachesUserManager() {
+                guard Systemctl.run(ReminderUnit.startCommand) else {
+                    throw LedgerError.failure("`\(ReminderUnit.startCommand)` failed (see its message above); the unit is written")
+                }
+                Console.print("Started it: \(ReminderUnit.startCommand)")
+            } else {
+                Console.print("Start it now and with every graphical session with:")
+                Console.print("  " + ReminderUnit.startCommand)
+            }
+            #else
+            throw LedgerError.failure("`ledger remind install` is not available on this system: it installs a systemd user service, on Linux")
+            #endif
+        }
+
+        /// The `ledger` binary to run: this one when it is running as `ledger`, else the
+        /// `ledger` found on the PATH (ledger run from another program, as in tests).
+        static func ledgerExecutable() throws -> String {
+            if let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), (me as NSString).lastPathComponent == "ledger" {
+                return me
+            }
+            let path = CLIContext.current.environment["PATH"] ?? ""
+            for dir in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: dir + "/ledger") {
+                return dir + "/ledger"
+            }
+            throw LedgerError.failure("cannot find the ledger binary to run from the service: it is not on the PATH")
+        }
+    }
+
+    /// `ledger remind uninstall`: stops and removes the service.
+    struct Uninstall: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "uninstall",
+            abstract: "Stop the reminder service and remove its unit file.",
+            discussion: """
+                Runs `systemctl --user disable --now ledger-remind.service` when your user manager \
+                can be reached, then removes the unit file (and the link that enabled it, if \
+                systemctl could not). Saying it is not installed is not an error.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            #if os(Linux)
+            let directory: String
+            do {
+                directory = try ReminderUnit.directory(environment: CLIContext.current.environment)
+            } catch {
+                throw LedgerError.failure(error.message)
+            }
+            if Systemctl.reachesUserManager(), FileSystem.exists(directory + "/" + ReminderUnit.name) {
+                _ = Systemctl.run(ReminderUnit.stopCommand)
+            }
+            let removed = try ReminderUnit.uninstall(from: directory)
+            if removed.isEmpty {
+                Console.print("\(ReminderUnit.name) is not installed (there is no \(directory)/\(ReminderUnit.name)).")
+            }
+            for path in removed { Console.print("Removed \(path).") }
+            #else
+            throw LedgerError.failure("`ledger remind uninstall` is not available on this system: it removes a systemd user service, on Linux")
+            #endif
+        }
+    }
+}
+
+/// `systemctl --user`, run with the command's environment.
+enum Systemctl {
+    /// Whether `systemctl --user` reaches a running user manager.
+    static func reachesUserManager() -> Bool {
+        run("systemctl --user show-environment", quiet: true)
+    }
+
+    /// Runs `command` (words separated by spaces, the first `systemctl`); true when it exits 0.
+    /// Its messages go to stderr unless `quiet`.
+    @discardableResult
+    static func run(_ command: String, quiet: Bool = false) -> Bool {
+        let ctx = CLIContext.current
+        let words = command.split(separator: " ").map(String.init)
+        let path = (ctx.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { $0 + "/" + words[0] }
+        guard let program = path.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return false }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program)
+        p.arguments = Array(words.dropFirst())
+        p.environment = ctx.environment
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        if quiet { p.standardError = FileHandle.nullDevice }
+        Console.flush()
+        do { try p.run() } catch { return false }
+        p.waitUntilExit()
+        return p.terminationReason == .exit && p.terminationStatus == 0
+    }
+}

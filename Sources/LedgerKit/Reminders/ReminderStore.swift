@@ -1,0 +1,126 @@
+import Foundation
+
+/// What a resident reminder process asks of a ledger, over the apps that remind (Water
+/// Reminder and Waterline): what is due now and until when (`board`), what a button does
+/// (`perform`), which documents to watch, and the claim that makes it the only reminder
+/// process of this ledger on this device.
+///
+/// Reads take no lock; `perform` goes through the apps' façades, which take the writer lock
+/// for the write alone — a process never holds it while it waits.
+public struct ReminderStore: Sendable {
+    public let store: LedgerStore
+
+    public init(_ store: LedgerStore) {
+        self.store = store
+    }
+
+    /// What should be showing at `now` and when that can next change, Water Reminder first.
+    /// A document that cannot be read (a hand edit gone wrong) silences its app and is named in
+    /// `problems`; the other app still reminds.
+    public func board(at now: Timestamp, timeZone: TimeZone) -> ReminderBoard {
+        var notices: [ReminderNotice] = []
+        var wakes: [Timestamp] = []
+        var problems: [String] = []
+        do {
+            let agenda = try HydrateStore(store).agenda(at: now, timeZone: timeZone)
+            notices += agenda.notices
+            wakes.append(agenda.wake)
+        } catch {
+            problems.append("Water Reminder: " + Self.sentence(error))
+        }
+        do {
+            let due = try WaterlineStore(store).due(now: now)
+            notices += due.notices
+            if let next = due.nextChange { wakes.append(next) }
+        } catch {
+            problems.append("Waterline: " + Self.sentence(error))
+        }
+        return ReminderBoard(notices: notices, wake: wakes.min(), problems: problems)
+    }
+
+    /// What pressing a button did.
+    public enum Outcome: Sendable {
+        /// "I Drank": the hydrate façade's answer.
+        case drank(ConfirmationOutcome)
+        /// "Log Water": the entry logged.
+        case loggedWater(WaterlineStore.Logged)
+        /// "Dismiss": nothing recorded.
+        case dismissed
+    }
+
+    /// Carries out `action` at `now` through the app's façade (which takes the writer lock for
+    /// its write). Throws what the façade throws (no active session for "Log Water", say).
+    public func perform(_ action: ReminderNotice.Action, at now: Timestamp, timeZone: TimeZone, ids: any IDSource) throws -> Outcome {
+        switch action {
+        case .drank(let slot): .drank(try HydrateStore(store).confirm(.instant(slot), at: now, timeZone: timeZone))
+        case .logWater: .loggedWater(try WaterlineStore(store).logWater(now: now, ids: ids))
+        case .dismiss: .dismissed
+        }
+    }
+
+    /// "I Drank" without a notice (a key pressed in the terminal with nothing showing): the
+    /// reminder whose period holds `now`, as `ledger hydrate drank` confirms it.
+    public func drank(at now: Timestamp, timeZone: TimeZone) throws -> Outcome {
+        .drank(try HydrateStore(store).confirm(at: now, timeZone: timeZone))
+    }
+
+    /// A path, relative to the ledger, whose changes can change the board.
+    public enum Dependency: Sendable, Hashable {
+        case file(String)
+        /// A directory's entries (not recursive).
+        case directory(String)
+    }
+
+    /// What the board at `now` depends on: the schedule and the settings, and the year
+    /// folders of days and sessions from the year before `now`'s (a window past midnight on
+    /// New Year's Eve, a session started last year) to the year after (a day or session
+    /// created past New Year). A year folder that does not exist yet is still named: a watcher
+    /// waits for it to appear.
+    public func dependencies(at now: Timestamp) -> [Dependency] {
+        let year = now.local.date.year
+        var out: [Dependency] = [.file(HydrationSchedule.kind.path()), .file(WaterlineSettings.kind.path())]
+        for kind in [HydrationDay.kind, Session.kind] {
+            guard case .collection(let directory, _) = kind.location else { continue }
+            for y in (year - 1)...(year + 1) { out.append(.directory(directory + "/" + String(y))) }
+        }
+        return out
+    }
+
+    // MARK: - One reminder process per ledger and device
+
+    /// The lock file a reminder process holds while it runs (device-local state).
+    public var processLockPath: String { store.localState("remind.lock") }
+
+    /// The outcome of `claimProcess`.
+    public enum Claim {
+        /// This process is the ledger's reminder process for as long as it keeps the lock.
+        case claimed(FileLock)
+        /// Another process is (`holder`: what it recorded, "PID COMMAND…").
+        case heldBy(String)
+        /// Another process holds the lock and has not recorded itself yet (or is only looking):
+        /// try again in a moment.
+        case busy
+    }
+
+    /// Claims the ledger's reminder process for this process; `holder` is recorded for
+    /// `runningProcess()` ("PID COMMAND…").
+    public func claimProcess(holder: String) throws -> Claim {
+        if let lock = try FileLock.attempt(path: processLockPath, holder: holder) { return .claimed(lock) }
+        guard let record = FileLock.holder(of: processLockPath), !record.isEmpty else { return .busy }
+        return .heldBy(record)
+    }
+
+    /// The reminder process running for this ledger on this device, if any: its pid when it
+    /// recorded one, and its command.
+    public func runningProcess() -> (pid: Int32?, command: String)? {
+        guard let record = FileLock.holder(of: processLockPath) else { return nil }
+        var words = record.split(separator: " ", maxSplits: 1).map(String.init)
+        let pid = words.first.flatMap { Int32($0) }
+        if pid != nil { words.removeFirst() }
+        return (pid, words.first ?? "")
+    }
+
+    private static func sentence(_ error: any Error) -> String {
+        (error as? LedgerError)?.message ?? String(describing: error)
+    }
+}
