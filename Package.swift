@@ -32,6 +32,10 @@ let package = Package(
         .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit", "LedgerTestSupport"]),
         .testTarget(name: "LedgerSyncTests", dependencies: ["LedgerSync", "LedgerKit", "LedgerTestSupport"]),
         .testTarget(name: "LedgerCLITests", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync", "LedgerTestSupport"]),
+        // LedgerKit used as an app on Apple platforms would use it: LedgerKit alone, and the
+        // names those platforms' frameworks declare (a compile-time list, nothing that runs).
+        .target(name: "ApplePlatformNames", path: "Tests/ApplePlatformNames"),
+        .testTarget(name: "LedgerKitConsumerTests", dependencies: ["LedgerKit", "ApplePlatformNames"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -56,9 +56,7 @@ public enum LedgerSetup {
             throw LedgerError.invalid("\(path) exists and is not a directory")
         }
         let repo = Repository.exists(at: path) ? try Repository.open(path) : try Repository.initialize(at: path, initialBranch: "main")
-        for (relative, document) in LedgerSchema.initialDocuments(now: now) {
-            try store.write(relative, document)
-        }
+        try store.create(now: now)
         try FileSystem.writeAtomically(path + "/.gitattributes", Array(gitattributes.utf8))
         try FileSystem.writeAtomically(path + "/.gitignore", Array(gitignore.utf8))
         _ = try configure(repo, remote: remote)

@@ -89,6 +89,28 @@ extension CheckReport {
         #expect(f.read(notePath) == CanonicalJSON.string(.object(json)))
     }
 
+    /// `--fix` rewrites files, so it takes the writer lock itself: while another writer holds
+    /// it, a fix waits and rewrites nothing.
+    @Test func fixTakesTheWriterLock() throws {
+        let f = try CheckFixture()
+        let canonical = CanonicalJSON.string(Note.make("n1", "hi").json)
+        let messy = canonical.replacingOccurrences(of: "\n  ", with: " ")
+        try f.write(notePath, messy)
+        let writer = try #require(try FileLock.attempt(path: f.store.localState("lock")))
+        let waiting = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        var store = f.store
+        store.lockWait = { _ in waiting.signal() }
+        Thread.detachNewThread { [store] in
+            _ = try? Checker(store: store, schema: TestSchema.schema, useCache: false).check(fix: true)
+            done.signal()
+        }
+        #expect(waiting.wait(timeout: .now() + 30) == .success)
+        #expect(f.read(notePath) == messy)
+        writer.release()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(f.read(notePath) == canonical)
+    }
+
     @Test func aByteOrderMarkIsAnErrorThatFixRemoves() throws {
         let f = try CheckFixture()
         try f.write(notePath, [0xEF, 0xBB, 0xBF] + CanonicalJSON.encode(Note.make("n1", "hi").json))

@@ -1,7 +1,7 @@
 import Synchronization
 import Dispatch
 import Foundation
-import LedgerKit
+@testable import LedgerKit
 import LedgerTestSupport
 import Testing
 

@@ -40,10 +40,7 @@ struct CheckCommand: ParsableCommand {
             }
             return String(p.dropFirst(store.root.count + 1))
         }
-        let checker = Checker(store: store, useCache: !noCache)
-        var report = try fix
-            ? store.withWriterLock { try checker.check(scope: scope.isEmpty ? nil : scope, fix: true) }
-            : checker.check(scope: scope.isEmpty ? nil : scope)
+        var report = try Checker(store: store, useCache: !noCache).check(scope: scope.isEmpty ? nil : scope, fix: fix)
         if scope.isEmpty, let repo = try? Repository.open(store.root),
            let problem = LedgerSetup.mergeDriverProblem(in: repo, searchPath: ctx.environment["PATH"] ?? "") {
             report.problems.insert(Problem(".gitattributes", .warning(.root, problem)), at: 0)

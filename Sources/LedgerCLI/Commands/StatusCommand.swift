@@ -4,7 +4,7 @@ import LedgerSync
 
 /// One app's line on `ledger status`.
 struct AppStatus: Sendable {
-    var app: App
+    var app: AppID
     /// One short line ("no active session · 12 sessions").
     var summary: String
     /// The same facts for `--json`.

@@ -1,6 +1,6 @@
 /// BrewGuide — guided V60 coffee: its documents and rules, as a ledger sees them.
 public enum BrewApp: LedgerApp {
-    public static let app = App.brew
+    public static let app = AppID.brew
 
     public static var documentTypes: [DocumentType] {
         [DocumentType(Recipe.self), DocumentType(BrewLog.self), DocumentType(BrewPreferences.self)]

@@ -27,7 +27,7 @@ enum CheckCache {
     /// Bump when validation rules change in a way that could turn a clean file invalid.
     static let revision = "3"
 
-    static func header(_ schema: Schema) -> String {
+    static func header(_ schema: DocumentSchema) -> String {
         "ledger-check-cache\t\(revision)\t\(schema.documentTypes.map(\.kind.name).joined(separator: ","))"
     }
 
@@ -186,7 +186,7 @@ enum CheckCache {
         private(set) var entriesRead = 0
         private(set) var skippedBlocks = false
 
-        init?(path: String, schema: Schema) {
+        init?(path: String, schema: DocumentSchema) {
             guard let stamp = FileSystem.stamp(path), let lines = LineReader(path: path) else { return nil }
             self.lines = lines
             racyThreshold = stamp.modifiedNanoseconds - 2_000_000_000
@@ -253,7 +253,7 @@ enum CheckCache {
         private(set) var entriesWritten = 0
         private(set) var changed = false
 
-        init?(path: String, schema: Schema) {
+        init?(path: String, schema: DocumentSchema) {
             self.path = path
             tmp = path + ".tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
             try? FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
@@ -426,7 +426,7 @@ enum CheckCache {
 
     /// The facts of every file the record lists with tags, whose stamp still matches and that
     /// `include` accepts (for a scoped check's rules across documents).
-    static func taggedFacts(path: String, schema: Schema, store: LedgerStore, include: (String) -> Bool) -> [DocumentFacts] {
+    static func taggedFacts(path: String, schema: DocumentSchema, store: LedgerStore, include: (String) -> Bool) -> [DocumentFacts] {
         guard let lines = LineReader(path: path), let first = lines.next(),
               String(decoding: first, as: UTF8.self) == header(schema) else { return [] }
         var dir = ""

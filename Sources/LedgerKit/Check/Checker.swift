@@ -31,13 +31,13 @@ public struct CheckReport: Sendable {
 public struct Checker: Sendable {
     public let store: LedgerStore
     /// The kinds and rules to check against.
-    public let schema: Schema
+    public let schema: DocumentSchema
     /// Worker threads; defaults to the store's.
     public var threads: Int
     /// Whether to read and write the cache of clean files.
     public var useCache: Bool
 
-    public init(store: LedgerStore, schema: Schema = LedgerSchema.standard,
+    public init(store: LedgerStore, schema: DocumentSchema = LedgerSchema.standard,
                 threads: Int? = nil, useCache: Bool = true) {
         self.store = store
         self.schema = schema
@@ -48,13 +48,19 @@ public struct Checker: Sendable {
     var cachePath: String { store.localState("check-cache") }
 
     /// Checks the whole ledger, or only the files at or under `scope` (paths relative to the
-    /// root); with `fix`, rewrites what can be fixed without guessing.
+    /// root); with `fix`, rewrites what can be fixed without guessing, holding the writer
+    /// lock for the whole check (so no write of another process comes between what it read
+    /// and what it rewrites).
     ///
     /// A scoped check reads only the given files and directories. Its rules across documents
     /// look up what they need — the other shards for a duplicate id, the target of each
     /// reference — and judge the apps' rules (such as one active session) with the given
     /// documents and what the last full check recorded about the others.
     public func check(scope: [String]? = nil, fix: Bool = false) throws -> CheckReport {
+        fix ? try store.withWriterLock { try check(scope, fix: true) } : try check(scope, fix: false)
+    }
+
+    private func check(_ scope: [String]?, fix: Bool) throws -> CheckReport {
         // The root among the paths ("." or the ledger's own path) means the whole ledger.
         let scope = scope.map { Set($0.map { Self.normalize($0) }) }.flatMap { $0.contains("") || $0.contains(".") ? nil : $0 }
         let targeted = scope != nil
@@ -149,7 +155,7 @@ public struct Checker: Sendable {
 /// The state of one check run.
 private struct Run {
     let store: LedgerStore
-    let schema: Schema
+    let schema: DocumentSchema
     let scope: Set<String>?
     let fix: Bool
     let threads: Int
@@ -184,7 +190,7 @@ private struct Run {
     var inFlight: [Pending] = []
     let workers: DispatchQueue
 
-    init(store: LedgerStore, schema: Schema, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?,
+    init(store: LedgerStore, schema: DocumentSchema, scope: Set<String>?, fix: Bool, threads: Int, cache: CheckCache.Reader?,
          writer: CheckCache.Writer?) {
         self.store = store
         self.schema = schema
@@ -377,7 +383,7 @@ private struct Run {
     static func hash(_ kind: String, _ id: String) -> UInt64 { hash(seed: seed(kind), id: id.utf8) }
 
     /// The kind name and id a file would be known by (collection documents and attachments).
-    static func kindAndID(of item: Item, in schema: Schema) -> (kind: String, id: String)? {
+    static func kindAndID(of item: Item, in schema: DocumentSchema) -> (kind: String, id: String)? {
         switch FileRole.classify(item.path, type: item.type, in: schema) {
         case .document(let t, let id?): (t.kind.name, id)
         case .attachment(let a): (a.name, item.name)
@@ -475,7 +481,7 @@ private struct Run {
         var movedTo: String?
     }
 
-    static func inspect(_ item: Item, cached lineIndex: Int?, in block: CheckCache.Block, store: LedgerStore, schema: Schema, fix: Bool,
+    static func inspect(_ item: Item, cached lineIndex: Int?, in block: CheckCache.Block, store: LedgerStore, schema: DocumentSchema, fix: Bool,
                         racyThreshold: Int64) -> Result {
         var result = Result()
         // Fast path: a `<id>.json` in a collection's shard directory.

@@ -40,7 +40,7 @@ enum FileRole: Sendable {
     }
 
     /// Classifies a path relative to the ledger root.
-    static func classify(_ path: String, type: FileSystem.EntryType, in schema: Schema) -> FileRole {
+    static func classify(_ path: String, type: FileSystem.EntryType, in schema: DocumentSchema) -> FileRole {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let name = parts.last ?? path
         switch type {

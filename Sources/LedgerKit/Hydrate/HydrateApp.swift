@@ -1,6 +1,6 @@
 /// Water Reminder — daily hydration reminders: its documents and rules, as a ledger sees them.
 public enum HydrateApp: LedgerApp {
-    public static let app = App.hydrate
+    public static let app = AppID.hydrate
 
     public static let documentTypes = [DocumentType(HydrationSchedule.self), DocumentType(HydrationDay.self)]
 

@@ -1,6 +1,6 @@
 /// DotLife Moments — a tiny gratitude journal drawn as dots: its documents and rules, as a ledger sees them.
 public enum MomentsApp: LedgerApp {
-    public static let app = App.moments
+    public static let app = AppID.moments
 
     public static var documentTypes: [DocumentType] { [DocumentType(Experience.self), DocumentType(MomentsSettings.self)] }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The apps whose data a ledger holds; each owns the top-level directory of its name.
-public enum App: String, Sendable, CaseIterable, Comparable {
+public enum AppID: String, Sendable, CaseIterable, Comparable {
     case ledger, waterline, brew, hydrate, moments
 
     /// The name people know the app by.
@@ -15,7 +15,7 @@ public enum App: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (a: App, b: App) -> Bool {
+    public static func < (a: AppID, b: AppID) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
@@ -42,10 +42,10 @@ public struct DocumentKind: Sendable, Hashable, CustomStringConvertible {
 
     /// A stable name used in messages and sync reports, such as `waterline.session`.
     public let name: String
-    public let app: App
+    public let app: AppID
     public let location: Location
 
-    public init(_ name: String, app: App, _ location: Location) {
+    public init(_ name: String, app: AppID, _ location: Location) {
         self.name = name
         self.app = app
         self.location = location

@@ -2,7 +2,7 @@
 /// and sync need. Each app's namespace (`WaterlineApp`, `BrewApp`, …) conforms; every
 /// requirement has an empty default.
 public protocol LedgerApp: Sendable {
-    static var app: App { get }
+    static var app: AppID { get }
     /// The app's JSON document types.
     static var documentTypes: [DocumentType] { get }
     /// The app's non-JSON files (photos).

@@ -9,7 +9,7 @@ public enum LedgerSchema {
     public static let apps: [any LedgerApp.Type] = [WaterlineApp.self, BrewApp.self, HydrateApp.self, MomentsApp.self]
 
     /// Everything a ledger holds: the manifest and every app's kinds and rules.
-    public static let standard = Schema(
+    public static let standard = DocumentSchema(
         documentTypes: [DocumentType(LedgerManifest.self)] + apps.flatMap { $0.documentTypes },
         attachmentTypes: apps.flatMap { $0.attachmentTypes },
         crossDocumentRules: apps.flatMap { $0.crossDocumentRules })
@@ -26,7 +26,7 @@ public enum LedgerSchema {
 
 /// A set of document kinds and rules: what `check` validates and sync knows how to merge.
 /// `LedgerSchema.standard` is the one ledgers use; tests may build their own.
-public struct Schema: Sendable {
+public struct DocumentSchema: Sendable {
     public let documentTypes: [DocumentType]
     /// Non-JSON files kept in the ledger (photos).
     public let attachmentTypes: [AttachmentType]

@@ -49,6 +49,16 @@ public struct LedgerStore: Sendable {
     /// Whether `root` holds a ledger (a `ledger.json`).
     public var exists: Bool { FileSystem.stamp(absolute(LedgerManifest.kind.path()))?.type == .file }
 
+    /// Makes `root` a new ledger, under the writer lock: `ledger.json` and each app's initial
+    /// documents, dated `now`. Refuses a directory that already holds one. (`ledger init` makes
+    /// the git repository around it; an app keeping its ledger in a plain folder calls this.)
+    public func create(now: Timestamp) throws {
+        try withWriterLock {
+            if exists { throw LedgerError.invalid("\(root) already holds a ledger (a ledger.json)") }
+            for (relative, document) in LedgerSchema.initialDocuments(now: now) { try write(relative, document) }
+        }
+    }
+
     /// Runs `body` holding the ledger's exclusive writer lock. Not re-entrant.
     public func withWriterLock<T>(_ body: () throws -> T) throws -> T {
         let lock = try FileLock(path: localState("lock"), holder: lockHolder, waiting: lockWait)
@@ -160,8 +170,9 @@ public struct LedgerStore: Sendable {
     }
 
     /// Validates, recomputes and writes a document (refusing invalid ones: ledger never writes
-    /// a document `check` would reject).
-    public func save<D: StoredDocument>(_ document: D, at relative: String) throws {
+    /// a document `check` would reject). Internal, like the repositories' `save` and `delete`:
+    /// outside LedgerKit documents change only through the apps' façades.
+    func save<D: StoredDocument>(_ document: D, at relative: String) throws {
         let doc = document.recomputed
         let errors = doc.validate().filter { $0.severity == .error }
         if !errors.isEmpty {
@@ -177,7 +188,8 @@ public struct LedgerStore: Sendable {
     public func singleton<D: SingletonDocument>(_ type: D.Type) -> SingletonRepository<D> { SingletonRepository(store: self) }
 }
 
-/// The documents of one collection kind: `load(id:)`, `all()`, `save(_:)`, `delete(id:)`.
+/// The documents of one collection kind: `load(id:)`, `all()`, and inside LedgerKit (for the
+/// apps' façades) `save(_:)`, `delete(id:)`.
 public struct DocumentRepository<D: CollectionDocument>: Sendable {
     public let store: LedgerStore
 
@@ -256,14 +268,14 @@ public struct DocumentRepository<D: CollectionDocument>: Sendable {
 
     /// Validates, recomputes and writes `document` at its path, removing the copy at its old
     /// path when its shard changed (a session whose start moved to another year).
-    public func save(_ document: D) throws {
+    func save(_ document: D) throws {
         let old = try path(of: document.id)
         try store.save(document, at: document.path)
         if let old, old != document.path { try store.remove(old) }
     }
 
     /// Deletes document `id`; throws `.notFound` when there is none.
-    public func delete(id: String) throws {
+    func delete(id: String) throws {
         guard let path = try path(of: id) else {
             throw LedgerError.notFound("there is no \(D.kind.name.replacingOccurrences(of: ".", with: " ")) with id \"\(id)\"")
         }
@@ -284,7 +296,7 @@ public struct SingletonRepository<D: SingletonDocument>: Sendable {
     }
 
     /// Validates, recomputes and writes the document.
-    public func save(_ document: D) throws {
+    func save(_ document: D) throws {
         try store.save(document, at: D.kind.path())
     }
 }

@@ -11,7 +11,7 @@ public enum PathRole: Sendable {
     case other
 
     /// Classifies a path relative to the ledger root (as a regular file).
-    public init(path: String, schema: Schema = LedgerSchema.standard) {
+    public init(path: String, schema: DocumentSchema = LedgerSchema.standard) {
         switch FileRole.classify(path, type: .file, in: schema) {
         case .document(let t, _): self = .document(t)
         case .attachment: self = .attachment

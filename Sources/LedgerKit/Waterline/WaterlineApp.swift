@@ -1,6 +1,6 @@
 /// Waterline — pacing drinks with water on a night out: its documents and rules, as a ledger sees them.
 public enum WaterlineApp: LedgerApp {
-    public static let app = App.waterline
+    public static let app = AppID.waterline
 
     /// The tag an active session carries, for the "one active session" rule.
     public static let activeTag = "active"

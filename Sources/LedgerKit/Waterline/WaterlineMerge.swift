@@ -217,6 +217,13 @@ public enum SessionMerge {
 
 // MARK: - Merge
 
+extension Session {
+    /// The session's merge rule (SPEC §6); see `SessionMerge`.
+    public static func merge(base: Session?, ours: Session, theirs: Session, context: MergeContext) -> Merged<Session> {
+        SessionMerge.merge(base: base, ours: ours, theirs: theirs)
+    }
+}
+
 extension WaterlineSettings {
     /// The water amount together with the unit it is written in: one value for merges, since
     /// an amount means nothing without its unit (8 oz is not 8 ml).

@@ -7,7 +7,7 @@ public struct DocumentChange: Sendable, Hashable {
     public var path: String
     public var change: FileChange
     /// The app owning it, nil for files outside the apps (a README of yours).
-    public var app: App?
+    public var app: AppID?
     /// The document kind name (`waterline.session`), `attachment` for photos, nil otherwise.
     public var kind: String?
 
@@ -19,13 +19,13 @@ public struct DocumentChange: Sendable, Hashable {
             app = t.kind.app
             kind = t.kind.name
         case .attachment:
-            app = change.path.split(separator: "/").first.flatMap { App(rawValue: String($0)) }
+            app = change.path.split(separator: "/").first.flatMap { AppID(rawValue: String($0)) }
             kind = "attachment"
         case .conflictCopy(let original):
             app = DocumentChange(PathChange(original, change.change)).app
             kind = "conflict"
         case .other:
-            app = change.path.contains("/") ? change.path.split(separator: "/").first.flatMap { App(rawValue: String($0)) } : nil
+            app = change.path.contains("/") ? change.path.split(separator: "/").first.flatMap { AppID(rawValue: String($0)) } : nil
             kind = nil
         }
     }
@@ -47,9 +47,9 @@ public struct DocumentChange: Sendable, Hashable {
     }
 
     /// Per app, "2 sessions added, 1 preset changed" — the shape of commit messages and reports.
-    public static func summary(_ changes: [DocumentChange]) -> [(app: App?, text: String)] {
+    public static func summary(_ changes: [DocumentChange]) -> [(app: AppID?, text: String)] {
         let byApp = Dictionary(grouping: changes) { $0.app }
-        let order = App.allCases.map(Optional.some) + [nil]
+        let order = AppID.allCases.map(Optional.some) + [nil]
         return order.compactMap { app in
             guard let list = byApp[app] else { return nil }
             var parts: [String] = []

@@ -1,5 +1,5 @@
 import Foundation
-import LedgerKit
+@testable import LedgerKit
 import LedgerTestSupport
 import Testing
 

@@ -91,7 +91,7 @@ enum TestSchema {
         return pinned.map { Problem($0.path, .error(.root.appending("pinned"), "at most one note may be pinned (\(pinned.count) are)")) }
     }
 
-    static let schema = Schema(
+    static let schema = DocumentSchema(
         documentTypes: [DocumentType(LedgerManifest.self), DocumentType(Note.self), DocumentType(NoteSettings.self)],
         attachmentTypes: [AttachmentType(directory: "notes/files", extensions: ["txt"], maximumBytes: 1000) { name, bytes in
             bytes.first == UInt8(ascii: "#") ? [] : [.error(.root, "must start with '#'")]

@@ -143,9 +143,4 @@ public struct Session: CollectionDocument, Equatable {
         }
         return issues
     }
-
-    /// The session's shared merge rule (SPEC §6); see `SessionMerge`.
-    public static func merge(base: Session?, ours: Session, theirs: Session, context: MergeContext) -> Merged<Session> {
-        SessionMerge.merge(base: base, ours: ours, theirs: theirs)
-    }
 }
