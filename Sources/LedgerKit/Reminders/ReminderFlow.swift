@@ -67,7 +67,7 @@ public struct ReminderFlow: Sendable {
     }
 
     /// The notice of `app` showing now, if any (the terminal's keys answer it).
-    public func showing(_ app: App) -> ReminderNotice? { showing.first { $0.app == app } }
+    public func showing(_ app: AppID) -> ReminderNotice? { showing.first { $0.app == app } }
 
     /// Takes down everything (the process is stopping: a button pressed after it is gone would
     /// reach no one, and the next process shows what is still due).

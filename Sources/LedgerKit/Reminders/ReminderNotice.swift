@@ -35,7 +35,7 @@ public struct ReminderNotice: Sendable, Hashable {
     /// Stable while it is the same reminder (`hydrate/SLOT`, `waterline/SESSION/…`): a front
     /// end shows each key once and replaces it when its text or `since` changes.
     public var key: String
-    public var app: App
+    public var app: AppID
     /// The title line, as a notification shows it (discreet when the settings ask for it).
     public var title: String
     /// The text under it, likewise.

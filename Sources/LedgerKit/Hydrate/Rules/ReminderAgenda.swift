@@ -46,7 +46,7 @@ extension ReminderAgenda {
         let local = day.plan.local(pending.slot.time).local
         let clock = (local.hour < 10 ? "0" : "") + "\(local.hour):" + (local.minute < 10 ? "0" : "") + "\(local.minute)"
         return [ReminderNotice(
-            key: "hydrate/" + pending.slot.time.iso8601, app: .hydrate, title: App.hydrate.title, body: pending.text,
+            key: "hydrate/" + pending.slot.time.iso8601, app: .hydrate, title: AppID.hydrate.title, body: pending.text,
             detail: pending.text + " (the \(clock) reminder)", actions: [.drank(slot: pending.slot.time)], since: pending.time)]
     }
 }
