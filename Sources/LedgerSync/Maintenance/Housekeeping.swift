@@ -21,15 +21,32 @@ import LedgerKit
 /// is not interrupted; whoever comes after it repairs what it left). It costs a `stat` of
 /// two files and a read of git's configuration when there is nothing to do.
 public enum Housekeeping {
-    /// Runs the checks on the ledger at `store`; returns a sentence per thing done.
+    /// Runs the checks on the ledger at `store`; returns a sentence per thing done. The
+    /// repository is opened only when something needs doing: every command runs this first.
     public static func prepare(_ store: LedgerStore) -> [String] {
-        guard FileSystem.exists(store.root + "/.git"), let repo = try? Repository.open(store.root) else { return [] }
+        guard FileSystem.exists(store.root + "/.git") else { return [] }
+        let gitDirectory = LedgerStore.gitDirectory(ofWorkTree: store.root)
+        let repairDue = FileSystem.exists(staleIndexMarker(store)) || !FileSystem.exists(gitDirectory + "/index")
+        let registrationDue = store.exists && !configurationNamesTheDriver(gitDirectory)
+        guard repairDue || registrationDue, let repo = try? Repository.open(store.root) else { return [] }
         var notes: [String] = []
-        if let note = repairAfterCrash(repo, store) { notes.append(note) }
-        if store.exists, repo.config("merge.ledger.driver") == nil, (try? LedgerSetup.registerMergeDriver(repo)) != nil {
+        if repairDue, let note = repairAfterCrash(repo, store) { notes.append(note) }
+        if registrationDue, repo.config("merge.ledger.driver") == nil, (try? LedgerSetup.registerMergeDriver(repo)) != nil {
             notes.append("registered ledger's merge driver in \(repo.gitDirectory)/config (merge.ledger.driver = \(LedgerSetup.mergeDriverCommand)), so that plain `git pull` and `git merge` merge documents the way `ledger sync` does")
         }
         return notes
+    }
+
+    /// Whether the repository's own configuration file has the driver's section — a read of
+    /// one small file instead of opening the repository and every configuration level. When
+    /// it says no (a linked work tree keeps its configuration elsewhere; the driver may be in
+    /// the global configuration), libgit2 answers.
+    static func configurationNamesTheDriver(_ gitDirectory: String) -> Bool {
+        guard let bytes = try? FileSystem.read(gitDirectory + "/config", limit: 1 << 20) else { return false }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let section = text.range(of: "[merge \"ledger\"]") else { return false }
+        return text[section.upperBound...].split(separator: "\n").prefix { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("[") }
+            .contains { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("driver") }
     }
 
     /// The file a sync keeps while HEAD is ahead of the index on disk.
@@ -54,7 +71,7 @@ public enum Housekeeping {
         let indexPath = repo.gitDirectory + "/index"
         guard FileSystem.exists(staleIndexMarker(store)) || !FileSystem.exists(indexPath),
               let head = repo.headCommit(), let tree = try? repo.treeOf(commit: head) else { return nil }
-        guard let lock = WriterLock(tryingFor: store) else { return nil }
+        guard let lock = try? FileLock.attempt(path: store.localState("lock"), holder: store.lockHolder) else { return nil }
         defer { lock.release() }
         do {
             if !FileSystem.exists(indexPath) {
@@ -75,29 +92,4 @@ public enum Housekeeping {
             return nil
         }
     }
-}
-
-/// The ledger's writer lock (`.git/ledger/lock`, the `flock` LedgerKit's store takes), taken
-/// only when it is free: a repair never waits for, nor runs beside, a command that writes.
-final class WriterLock {
-    private var fd: Int32
-
-    init?(tryingFor store: LedgerStore) {
-        try? FileSystem.makeDirectories(store.localStateDirectory)
-        fd = open(store.localStateDirectory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return nil }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            return nil
-        }
-    }
-
-    func release() {
-        guard fd >= 0 else { return }
-        flock(fd, LOCK_UN)
-        close(fd)
-        fd = -1
-    }
-
-    deinit { release() }
 }
