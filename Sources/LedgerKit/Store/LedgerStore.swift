@@ -49,10 +49,11 @@ public struct LedgerStore: Sendable {
     /// Whether `root` holds a ledger (a `ledger.json`).
     public var exists: Bool { FileSystem.stamp(absolute(LedgerManifest.kind.path()))?.type == .file }
 
-    /// Makes `root` a new ledger, under the writer lock: `ledger.json` and each app's initial
+    /// Makes `root` (created when missing) a new ledger, under the writer lock: `ledger.json` and each app's initial
     /// documents, dated `now`. Refuses a directory that already holds one. (`ledger init` makes
     /// the git repository around it; an app keeping its ledger in a plain folder calls this.)
     public func create(now: Timestamp) throws {
+        try FileSystem.makeDirectories(root)
         try withWriterLock {
             if exists { throw LedgerError.invalid("\(root) already holds a ledger (a ledger.json)") }
             for (relative, document) in LedgerSchema.initialDocuments(now: now) { try write(relative, document) }
