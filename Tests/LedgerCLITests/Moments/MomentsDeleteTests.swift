@@ -38,6 +38,22 @@ import Testing
         #expect(MomentsFixture.experiences(ledger).count == 1)
     }
 
+    /// Deleting is a fix: a moment made invalid by hand (a 126,000-character note) is
+    /// deleted by the id of its file name.
+    @Test func anInvalidMomentIsDeleted() throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("moments", "add", "tea", "--json")
+        let id = try #require(r.json["id"]?.stringValue, "\(r)")
+        let path = "moments/experiences/2026/11/\(id).json"
+        let text = try #require(ledger.read(path)).replacingOccurrences(of: "\"tea\"", with: "\"" + String(repeating: "x", count: 126_000) + "\"")
+        try ledger.write(path, text)
+        #expect(ledger.run("check").status == 1)
+        let deleted = ledger.run("moments", "delete", String(id.prefix(4)))
+        #expect(deleted.status == 0, "\(deleted)")
+        #expect(deleted.stdout.hasPrefix("Deleted the invalid experience \(path) ("), "\(deleted)")
+        #expect(ledger.read(path) == nil && ledger.run("check").status == 0)
+    }
+
     @Test func aPhotoGoesWithTheLastMomentThatShowsIt() throws {
         let ledger = try TestLedger()
         let photo = try MomentsFixture.file(ledger, "p.png", MomentsFixture.png)

@@ -89,6 +89,26 @@ import Testing
         #expect(check.stdout.contains("/entries/0/timestamp: error: 2026-11-21T20:10:00+01:00 is before the session started"))
     }
 
+    /// Deleting is a fix: a session made invalid by hand (two entries with one id) is
+    /// deleted like any other, with the same confirmation rule.
+    @Test func anInvalidSessionIsDeletedByItsId() throws {
+        let (ledger, path) = try night(end: true)
+        let id = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var json = try #require(ledger.document(path)?.objectValue)
+        var entries = try #require(json["entries"]?.arrayValue)
+        entries[1] = entries[0]
+        json["entries"] = .array(entries)
+        try ledger.write(path, CanonicalJSON.string(.object(json)))
+        #expect(ledger.run("check").status == 1)
+        let refused = ledger.run("waterline", "sessions", "delete", id, env: at(50))
+        #expect(refused.status != 0 && ledger.read(path) != nil, "no terminal and no --yes: \(refused)")
+        let r = ledger.run("waterline", "sessions", "delete", id, "--yes", env: at(50))
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("Deleted session \(id) (invalid: "), "\(r)")
+        #expect(ledger.read(path) == nil)
+        #expect(ledger.run("check").status == 0)
+    }
+
     @Test func twoActiveSessionsAreReportedThenMergedByTheNextCommand() throws {
         let (ledger, path) = try night()
         // A second active session of the same night, as a sync from another device would bring.

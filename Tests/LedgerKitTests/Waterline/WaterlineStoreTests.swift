@@ -406,12 +406,50 @@ import Testing
         try drink(10)
         _ = try waterline.end(at: at(60), now: at(60))
         let tonight = try waterline.start(at: at(120), now: at(120), ids: FixedIDs("tonight")).session
-        #expect(try waterline.deleteSession("past").id == past.id)
+        #expect(try waterline.deleteSession("past").session?.id == past.id)
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/" + past.path))
-        #expect(try waterline.deleteSession(tonight.id).id == tonight.id)
+        #expect(try waterline.deleteSession(tonight.id).session?.id == tonight.id)
         #expect(try waterline.current().session == nil)
         #expect(try waterline.listSessions(limit: nil).sessions.isEmpty)
         #expect(throws: LedgerError.self) { try waterline.deleteSession("tonight") }
+    }
+
+    /// Deleting is a fix: a session a hand edit made invalid (two entries with one id, a
+    /// negative size), the active one included, is deleted by its id like a valid one.
+    @Test func anInvalidSessionCanBeDeleted() throws {
+        /// Rewrites session `id`'s file by hand, in place.
+        func handEdit(_ id: String, _ change: (inout [JSONValue]) -> Void) throws {
+            let path = dir.path + "/" + (try waterline.session(id)).path
+            guard case .object(var json) = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path)))),
+                  var entries = json["entries"]?.arrayValue else { throw LedgerError.invalid("not a session") }
+            change(&entries)
+            json["entries"] = .array(entries)
+            try CanonicalJSON.string(.object(json)).write(toFile: path, atomically: false, encoding: .utf8)
+        }
+        /// Sets member `key` of entry `i`.
+        func set(_ entries: inout [JSONValue], _ i: Int, _ key: String, _ value: JSONValue) {
+            guard case .object(var e) = entries[i] else { return }
+            if key == "sizeOz", case .object(var meta)? = e["alcoholMeta"] { meta[key] = value; e["alcoholMeta"] = .object(meta) } else { e[key] = value }
+            entries[i] = .object(e)
+        }
+        let past = try waterline.start(at: at(0), now: at(0), ids: FixedIDs("pastnight")).session
+        try drink(10)
+        try drink(20)
+        _ = try waterline.end(at: at(60), now: at(60))
+        _ = try waterline.start(at: at(120), now: at(120), ids: FixedIDs("tonight"))
+        try drink(130, size: size("12oz"))
+        try handEdit("pastnight") { set(&$0, 1, "id", $0[0]["id"]!) }
+        #expect(throws: LedgerError.self) { try waterline.session("pastnight") }
+        let target = try waterline.deletableSession("past")
+        #expect(target.id == past.id && target.session == nil && !target.problems.isEmpty)
+        #expect(try waterline.deleteSession("past").id == past.id)
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/" + past.path))
+        #expect(try waterline.current().session?.id == "tonight")
+        // The active one, broken by a negative size: deleted too, and nothing is active after.
+        try handEdit("tonight") { set(&$0, 0, "sizeOz", .number(-1)) }
+        #expect(throws: LedgerError.self) { try waterline.session("tonight") }
+        #expect(try waterline.deleteSession("tonight").session == nil)
+        #expect(try waterline.current().session == nil)
     }
 
     // MARK: - `last` and id prefixes (PRD v1 §10.3 "Edit last entry")
