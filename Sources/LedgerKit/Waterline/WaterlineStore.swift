@@ -256,8 +256,8 @@ public struct WaterlineStore: Sendable {
             let (_, notes) = try refreshActiveSession()
             return (try read(), notes)
         }
-        let listed = try read()
         let (known, notes) = try activeSession()
+        let listed = try read()
         let actives = listed.filter(\.isActive).map(\.id)
         guard actives.count > 1 || actives.contains(where: { $0 != known?.session.id }) else { return (listed, notes) }
         let (_, repaired) = try refreshActiveSession()

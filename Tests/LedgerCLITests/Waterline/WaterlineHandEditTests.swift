@@ -150,6 +150,23 @@ import Testing
         #expect(ledger.run("check").status == 0)
     }
 
+    /// Issue: `drink` right after the re-opening edit, with no `check` in between, merges
+    /// the two nights first and logs into the merged one.
+    @Test func anOldSessionReopenedInPlaceIsMergedByTheNextDrink() throws {
+        let (ledger, path) = try night(end: true)
+        _ = ledger.run("waterline", "start", env: at(60))
+        _ = ledger.run("waterline", "drink", env: at(70))
+        try edit(ledger, path) {
+            $0 = $0.replacingOccurrences(of: "\"isActive\": false", with: "\"isActive\": true")
+                .replacingOccurrences(of: "\"endTime\": \"2026-11-21T21:40:00+01:00\"", with: "\"endTime\": null")
+        }
+        let drink = ledger.run("waterline", "drink", env: at(75))
+        #expect(drink.status == 0 && drink.stdout.contains("were both active"), "\(drink)")
+        #expect(ledger.files(under: "waterline/sessions").count == 1)
+        #expect(ledger.run("waterline", "status", "--json", env: at(76)).json["totalAlcoholCount"] == .number(4))
+        #expect(ledger.run("check").status == 0)
+    }
+
     @Test func anOversizeEndedSessionIsReportedAndSkipped() throws {
         let (ledger, path) = try night(end: true)
         let text = try #require(ledger.read(path))
