@@ -83,6 +83,22 @@ import Testing
         #expect(ledger.run("check").status == 0)
     }
 
+    /// `--preset pivo` and `--preset Pivo` no longer act on two different presets: the exact
+    /// id picks "Пиво"; "Pivo" names both (the id in other case, the name) and is refused.
+    @Test func aPresetNameThatPicksTwoPresetsIsAUsageError() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        #expect(ledger.run("waterline", "presets", "add", "Пиво", "--type", "beer").status == 0)
+        #expect(ledger.run("waterline", "presets", "add", "Pivo", "--type", "beer").status == 0)
+        let byID = ledger.run("waterline", "drink", "--preset", "pivo", "--json", env: at(5))
+        #expect(byID.status == 0 && byID.json["entry"]?["alcoholMeta"]?["presetId"] == .string("pivo"), "\(byID)")
+        for command in [["drink", "--preset", "Pivo"], ["presets", "edit", "Pivo", "--abv", "6"], ["presets", "delete", "Pivo"]] {
+            let r = ledger.run(arguments: ["waterline"] + command, env: at(6))
+            #expect(r.status == 2 && r.stderr.contains("\"Pivo\" names 2 presets, \"Пиво\" (id pivo) and \"Pivo\" (id pivo-2); give the id"), "\(command): \(r)")
+        }
+        #expect(ledger.run("waterline", "presets", "delete", "pivo-2").status == 0)
+    }
+
     @Test func withoutASessionStatusIsEmptyAndLoggingIsRefused() throws {
         let ledger = try TestLedger()
         let status = ledger.run("waterline", "status", "--json").json

@@ -397,6 +397,42 @@ import Testing
         #expect(try waterline.preset("kölsch").id == "kolsch")
     }
 
+    /// One rule wherever a preset is named: an exact id first, then the name (or the id in
+    /// other letter case) when it picks one preset, and a usage error listing them when it
+    /// picks several; two presets with one name (a hand edit) are a `check` warning.
+    @Test func aPresetReferenceThatNamesTwoPresetsIsRefused() throws {
+        func add(_ name: String) throws -> DrinkPreset {
+            try waterline.addPreset(.init(name: Given(name, name: "NAME", text: name), type: Given(.beer, name: "--type", text: "beer")),
+                                    now: at(0), ids: FixedIDs("generated1")).preset
+        }
+        #expect(try add("Пиво").id == "pivo")
+        #expect(try add("Pivo").id == "pivo-2")
+        #expect(try waterline.preset("pivo").name == "Пиво")  // the exact id
+        #expect(try waterline.preset("pivo-2").name == "Pivo")
+        #expect(try waterline.preset("пиво").name == "Пиво")  // the name alone
+        for ambiguous in ["Pivo", "PIVO", " pivO "] {
+            do {
+                _ = try waterline.preset(ambiguous)
+                Issue.record("\(ambiguous) picked one of two presets")
+            } catch let e as LedgerError {
+                #expect(e.code == .usage && e.message.contains("\"Пиво\" (id pivo) and \"Pivo\" (id pivo-2)"), "\(e.message)")
+            }
+        }
+        try waterline.start(at: at(0), now: at(0), ids: RandomIDSource())
+        for attempt in [{ _ = try waterline.logDrink(WaterlineStore.DrinkOrder(preset: "Pivo"), now: at(1), ids: RandomIDSource()) },
+                        { _ = try waterline.deletePreset("Pivo") }] as [() throws -> Void] {
+            #expect { try attempt() } throws: { ($0 as? LedgerError)?.code == .usage }
+        }
+        // A hand edit gives two presets one name: a warning on each, and the name is refused.
+        let path = dir.path + "/waterline/presets/pivo-2.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"name\": \"Pivo\"", with: "\"name\": \"ПИВО\"")
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let warnings = try Checker(store: store, useCache: false).check().problems.filter { $0.message.contains("another preset has the same name") }
+        #expect(warnings.map(\.path).sorted() == ["waterline/presets/pivo-2.json", "waterline/presets/pivo.json"] && warnings.allSatisfy { $0.severity == .warning })
+        #expect(throws: LedgerError.self) { try waterline.preset("Пиво") }
+        #expect(try waterline.preset("pivo").id == "pivo" && waterline.preset("pivo-2").id == "pivo-2")
+    }
+
     @Test func presetsAreAddedEditedAndDeleted() throws {
         let pint = try waterline.addPreset(.init(name: Given("Pint", name: "NAME", text: "Pint"), size: size("pint")), now: at(0), ids: RandomIDSource())
         #expect(pint.preset.drinkType == .beer && pint.preset.sizeOz == 16 && pint.preset.standardDrinkEstimate == 1.3)
