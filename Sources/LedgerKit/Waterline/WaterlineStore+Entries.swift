@@ -157,9 +157,7 @@ extension WaterlineStore {
     /// Water's details from an amount as given (a bare number in `units`), at most 2 litres.
     static func water(_ given: Given<Volume>, units: VolumeUnit) throws -> WaterMeta {
         let unit = given.value.unit ?? units
-        guard VolumeUnit.ml.convert(given.value.amount, from: unit) <= WaterMeta.maximumMillilitres else {
-            throw given.refused("must be at most 2000 ml (67.6 oz)")
-        }
+        guard WaterMeta.withinLimit(given.value.amount, unit) else { throw given.refused("must be \(WaterMeta.limit)") }
         return WaterMeta(amount: given.value.amount, units: unit)
     }
 

@@ -99,6 +99,19 @@ import Testing
         #expect(ledger.run("waterline", "presets", "delete", "pivo-2").status == 0)
     }
 
+    /// One size limit and one message for drinks and water; the largest N is stated.
+    @Test func limitsAreStatedAsTheyAreApplied() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        for args in [["drink", "--size", "68oz"], ["drink", "--size", "2010ml"], ["water", "--amount", "2001ml"]] {
+            let r = ledger.run(arguments: ["waterline"] + args, env: at(5))
+            #expect(r.status == 2 && r.stderr.contains("\(args[1]) must be more than 0 and at most 2000 ml (67.6 oz)"), "\(args): \(r)")
+        }
+        #expect(ledger.run("waterline", "drink", "--size", "2000ml", "--std", "5", env: at(6)).status == 0)
+        let n = ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "9223372036854775807")
+        #expect(n.status == 2 && n.stderr.contains("waterEveryNDrinks must be a whole number of drinks from 1 to 8999999999999999"), "\(n)")
+    }
+
     @Test func withoutASessionStatusIsEmptyAndLoggingIsRefused() throws {
         let ledger = try TestLedger()
         let status = ledger.run("waterline", "status", "--json").json

@@ -523,6 +523,40 @@ import Testing
         #expect(try Checker(store: store, useCache: false).check().problems.isEmpty)
     }
 
+    /// The largest N is stated, and is the one a document holds.
+    @Test func theLargestNIsStated() throws {
+        do {
+            try set("waterEveryNDrinks", "9223372036854775807")
+            Issue.record("an N no document holds was set")
+        } catch let e as LedgerError {
+            #expect(e.code == .usage && e.message.contains("from 1 to 8999999999999999"), "\(e.message)")
+        }
+        try set("waterEveryNDrinks", "8999999999999999")
+        #expect(try Checker(store: store, useCache: false).check().problems.isEmpty)
+    }
+
+    /// One limit for a drink's size and an amount of water, 2000 ml, with one message: 68 oz
+    /// (2011 ml) and 2010 ml are refused as 2001 ml of water is; 2000 ml, kept as 67.63 oz, is
+    /// valid.
+    @Test func drinksAndWaterShareOneSizeLimit() throws {
+        try waterline.start(at: at(0), now: at(0), ids: RandomIDSource())
+        for bad in ["68oz", "2010ml", "2001ml", "67.65oz"] {
+            #expect { try drink(1, size: size(bad)) } throws: {
+                ($0 as? LedgerError)?.message == "--size must be more than 0 and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
+            }
+        }
+        #expect(try drink(2, std: 5, size: size("2000ml")).entry.alcoholMeta?.sizeOz == 67.63)
+        #expect(try drink(3, std: 5, size: size("67.6oz")).entry.alcoholMeta?.sizeOz == 67.6)
+        for bad in ["2001ml", "68oz"] {
+            let amount = Given(Volume(parsing: bad)!, name: "--amount", text: bad)
+            #expect { try waterline.logWater(amount, at: at(4), now: at(4), ids: RandomIDSource()) } throws: {
+                ($0 as? LedgerError)?.message == "--amount must be more than 0 and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
+            }
+        }
+        _ = try waterline.logWater(Given(Volume(parsing: "2000ml")!, name: "--amount", text: "2000ml"), at: at(5), now: at(5), ids: RandomIDSource())
+        #expect(try Checker(store: store, useCache: false).check().problems.isEmpty)
+    }
+
     // MARK: - check --fix never guesses
 
     @Test func checkFixLeavesDerivedValuesAloneWhenAnEntryLacksItsMeta() throws {
