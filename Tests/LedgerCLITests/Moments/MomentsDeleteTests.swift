@@ -54,6 +54,20 @@ import Testing
         #expect(ledger.read(path) == nil && ledger.run("check").status == 0)
     }
 
+    /// A prefix too short to take is a usage error in every app (exit status 2): a moment's,
+    /// a Waterline session's and a Waterline entry's alike.
+    @Test func aTooShortPrefixIsAUsageErrorInEveryApp() throws {
+        let ledger = try TestLedger()
+        ledger.run("moments", "add", "tea")
+        #expect(ledger.run("waterline", "start").status == 0)
+        #expect(ledger.run("waterline", "drink").status == 0)
+        for args in [["moments", "delete", "c1c"], ["waterline", "delete", "8jj"], ["waterline", "edit", "8jj", "--std", "2"],
+                     ["waterline", "sessions", "delete", "8jj", "--yes"]] {
+            let r = ledger.run(arguments: args)
+            #expect(r.status == 2, "\(args): \(r)")
+        }
+    }
+
     @Test func aPhotoGoesWithTheLastMomentThatShowsIt() throws {
         let ledger = try TestLedger()
         let photo = try MomentsFixture.file(ledger, "p.png", MomentsFixture.png)

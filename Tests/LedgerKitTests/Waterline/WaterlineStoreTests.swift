@@ -503,10 +503,17 @@ import Testing
         try drink(5, logged: 25)  // logged last, but earlier in the night
         #expect(try waterline.findEntry("last").entry.id == newest.id)
         #expect(try waterline.editEntry("last", change: .init(time: at(21)), now: at(26)).entry.timestamp == at(21))
-        for short in ["a", "ab", "abc"] {
-            #expect(throws: LedgerError.self) { try waterline.deleteEntry(short, now: at(27)) }
+        // Too short or ambiguous, the argument is wrong: a usage error (exit status 2), as
+        // for sessions and moments; long enough and matching nothing, not found (exit 1).
+        func code(_ body: () throws -> Any) -> LedgerError.Code? {
+            do { _ = try body(); return nil } catch { return (error as? LedgerError)?.code }
         }
-        #expect(throws: LedgerError.self) { try waterline.findEntry("abcd") }  // two entries match
+        for short in ["a", "ab", "abc"] {
+            #expect(code { try waterline.deleteEntry(short, now: at(27)) } == .usage)
+        }
+        #expect(code { try waterline.findEntry("abcd") } == .usage)  // two entries match
+        #expect(code { try waterline.findEntry("zzzz") } == .notFound)
+        #expect(code { try waterline.session("a") } == .usage)
         #expect(try waterline.deleteEntry("abcdef0001", now: at(27)).entry.id == first.id)
         #expect(try waterline.deleteEntry("abcd", now: at(28)).entry.id == newest.id)
         #expect(throws: LedgerError.self) { try waterline.session("a") }
