@@ -112,6 +112,15 @@ import Testing
         #expect(n.status == 2 && n.stderr.contains("waterEveryNDrinks must be a whole number of drinks from 1 to 8999999999999999"), "\(n)")
     }
 
+    /// The text agrees with the number when a drink counts the least a drink counts.
+    @Test func aDrinkAtZeroPercentSaysWhyItCountsATenth() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "settings", "set", "units", "ml").status == 0)
+        _ = started(ledger)
+        let r = ledger.run("waterline", "drink", "--size", "25", "--type", "liquor", "--abv", "0", env: at(5))
+        #expect(r.status == 0 && r.stdout.contains("0.1 standard drinks (25 ml at 0% ABV is 0.0; a drink counts at least 0.1)"), "\(r)")
+    }
+
     @Test func withoutASessionStatusIsEmptyAndLoggingIsRefused() throws {
         let ledger = try TestLedger()
         let status = ledger.run("waterline", "status", "--json").json
