@@ -150,8 +150,8 @@ public enum RecipeScaler {
             }
             p.headline = headline(kind: step.kind, title: step.title, water: p.water, total: total,
                                   timer: step.timerSeconds, endsAt: p.endsAtSeconds)
-            if i == steps.count - 1, step.kind == .wait, let end = p.endsAtSeconds {
-                p.instruction = finishInstruction(step.instruction, endsAt: end)
+            if i == steps.count - 1, step.kind == .wait {
+                p.instruction = p.endsAtSeconds.map { finishInstruction(step.instruction, endsAt: $0) } ?? withoutTargetFinish(step.instruction)
             }
             return p
         }
@@ -177,6 +177,16 @@ public enum RecipeScaler {
             return out
         }
         return out + (out.hasSuffix(".") ? " " : ". ") + sentence
+    }
+
+    /// A final wait's instruction without a timer to follow: a "Target finish M:SS–M:SS" it
+    /// holds (the starter's, copied into a recipe whose pours now end elsewhere) is removed,
+    /// since no time on the brew clock backs it; nil when nothing else is left.
+    static func withoutTargetFinish(_ instruction: String?) -> String? {
+        guard var text = instruction, let r = targetFinish(in: text) else { return instruction }
+        text.removeSubrange(r)
+        let left = text.trimmingCharacters(in: .whitespaces)
+        return left.isEmpty ? nil : left
     }
 
     /// Where `text` says "Target finish M:SS–M:SS" (or "target finish M:SS-M:SS", with an
