@@ -382,11 +382,13 @@ import Testing
 
     // MARK: - Presets in any script, deleted presets and sessions (US-015, US-035 of the later PRD)
 
+    /// Adds a beer preset called `name` (its id from the name, else `generated1`).
+    func add(_ name: String) throws -> DrinkPreset {
+        try waterline.addPreset(.init(name: Given(name, name: "NAME", text: name), type: Given(.beer, name: "--type", text: "beer")),
+                                now: at(0), ids: FixedIDs("generated1")).preset
+    }
+
     @Test func presetsInAnyScriptGetReadableIds() throws {
-        func add(_ name: String) throws -> DrinkPreset {
-            try waterline.addPreset(.init(name: Given(name, name: "NAME", text: name), type: Given(.beer, name: "--type", text: "beer")),
-                                    now: at(0), ids: FixedIDs("generated1")).preset
-        }
         #expect(try add("Пиво").id == "pivo")
         #expect(try add("Kölsch").id == "kolsch")
         #expect(try add("生ビール").id == "shengbiru")
@@ -401,10 +403,6 @@ import Testing
     /// other letter case) when it picks one preset, and a usage error listing them when it
     /// picks several; two presets with one name (a hand edit) are a `check` warning.
     @Test func aPresetReferenceThatNamesTwoPresetsIsRefused() throws {
-        func add(_ name: String) throws -> DrinkPreset {
-            try waterline.addPreset(.init(name: Given(name, name: "NAME", text: name), type: Given(.beer, name: "--type", text: "beer")),
-                                    now: at(0), ids: FixedIDs("generated1")).preset
-        }
         #expect(try add("Пиво").id == "pivo")
         #expect(try add("Pivo").id == "pivo-2")
         #expect(try waterline.preset("pivo").name == "Пиво")  // the exact id
