@@ -17,14 +17,22 @@ extension WaterlineStore {
     /// the ledger can be written, so that the repair and the new hint are recorded — and
     /// records a new hint. Works on a read-only ledger.
     public func activeSession() throws -> (active: Active?, notes: [String]) {
-        if let found = try fromHint() { return (found, []) }
+        if let (found, racy) = try fromHint() {
+            if let racy, let lock = try? FileLock.attempt(path: store.localState("lock"), holder: store.lockHolder) {
+                withExtendedLifetime(lock) { rewrite(racy) }  // only when the lock is free at once: a read never waits
+            }
+            return (found, [])
+        }
         return try store.withWriterLockIfWritable { locked in try activeSessionLocked(canWrite: locked) }
     }
 
     /// `activeSession()` for callers holding the writer lock (`canWrite`), or for a ledger
     /// that cannot be written; without `useHint`, it scans whatever the hint says.
     func activeSessionLocked(canWrite: Bool = true, useHint: Bool = true) throws -> (active: Active?, notes: [String]) {
-        if useHint, let found = try fromHint() { return (found, []) }
+        if useHint, let (found, racy) = try fromHint() {
+            if let racy, canWrite { rewrite(racy) }
+            return (found, [])
+        }
         let witness = try ActiveSessionHint.Witness(store)
         let found = try scanForActive()
         guard found.count > 1 else {
@@ -43,17 +51,31 @@ extension WaterlineStore {
         return (active, resolution.notes)
     }
 
-    /// The hint's answer when it holds (`.some(nil)`: no session is active), nil when a scan
-    /// is needed.
-    private func fromHint() throws -> Active?? {
+    /// The hint's answer when it holds (`active` nil: no session is active), with the hint
+    /// when it held only by reading racily clean files; nil when a scan is needed.
+    private func fromHint() throws -> (active: Active?, racy: ActiveSessionHint?)? {
         // The hint file's stamp before its contents: a newer hint read meanwhile only makes
         // the racy window wider.
         guard let written = FileSystem.stamp(ActiveSessionHint.location(store)), let hint = ActiveSessionHint.read(store),
-              hint.stampsHold(store, racyThreshold: written.modifiedNanoseconds - ActiveSessionHint.racyNanoseconds) else { return nil }
-        guard let id = hint.sessionID, let path = hint.path else { return .some(nil) }
+              let racy = hint.stampsHold(store, racyThreshold: (hint.digestsTakenAt ?? written.modifiedNanoseconds) - ActiveSessionHint.racyNanoseconds)
+        else { return nil }
+        guard let id = hint.sessionID, let path = hint.path else { return (nil, racy ? hint : nil) }
         guard let session = try store.load(Session.self, at: path), session.id == id else { return nil }
         // Ended (by hand) since: with the set of files unchanged, no other session is active.
-        return .some(session.isActive ? Active(session: session, path: path) : nil)
+        return (session.isActive ? Active(session: session, path: path) : nil, racy ? hint : nil)
+    }
+
+    /// Writes `validated` again, under the writer lock, after it held only by reading racily
+    /// clean files (a checkout or a copy just before it was written): its time moves on, so
+    /// that files changed more than the racy window before are trusted by their stamps again
+    /// instead of being read on every use — as git refreshes its index. Files read just now
+    /// were found not active at a later clock tick than their change, which is what their
+    /// stamps lacked. Nothing is written when another process wrote a hint meanwhile.
+    private func rewrite(_ validated: ActiveSessionHint) {
+        guard ActiveSessionHint.read(store) == validated else { return }
+        var hint = validated
+        hint.digestsTakenAt = nil
+        hint.write(store)
     }
 
     /// Every session whose file says it is active (reading only files that may say so). A
@@ -84,8 +106,22 @@ extension WaterlineStore {
         }
     }
 
-    /// Records, after a write made under the lock, which session is now active.
+    /// Records, after a write made under the lock, which session is now active. When that is
+    /// what the hint already says, its digests are kept and only the directories' stamps
+    /// (which the write moved) are taken again: the digests describe the files as they were
+    /// when the hint was written, so any change since still shows — and a write costs no
+    /// second walk of the sessions.
     func recordHint(_ active: Active?) {
+        guard let (stamps, shards) = try? ActiveSessionHint.directoryStamps(store) else { return }
+        if let written = FileSystem.stamp(ActiveSessionHint.location(store)), let old = ActiveSessionHint.read(store),
+           old.sessionID == active?.session.id, old.path == active?.path, shards.allSatisfy({ old.stamps[$0 + "/*"] != nil }) {
+            var kept = stamps
+            for shard in shards { kept[shard + "/*"] = old.stamps[shard + "/*"] }
+            // The digests' racily clean files stay those of when they were taken.
+            ActiveSessionHint(sessionID: old.sessionID, path: old.path, stamps: kept,
+                              digestsTakenAt: old.digestsTakenAt ?? written.modifiedNanoseconds).write(store)
+            return
+        }
         guard let witness = try? ActiveSessionHint.Witness(store) else { return }
         ActiveSessionHint(sessionID: active?.session.id, path: active?.path, witness: witness).write(store)
     }
@@ -128,6 +164,10 @@ struct ActiveSessionHint: Equatable {
     /// for the witnesses ("-" for a missing path); `<year directory>/*` holds the digest of
     /// the year's session files.
     var stamps: [String: String]
+    /// When the digests were taken, nanoseconds on the file clock, when that was before the
+    /// hint was written (a hint that kept an earlier hint's digests): files changed shortly
+    /// before then are the racily clean ones. Nil: when the hint file was written.
+    var digestsTakenAt: Int64?
 
     static let fileName = "waterline-active.json"
     /// How long before the hint was written a file counts as racily clean, nanoseconds (as
@@ -143,12 +183,10 @@ struct ActiveSessionHint: Equatable {
         var entries: [String: [EntryHash]]
 
         init(_ store: LedgerStore) throws {
-            let sessions = CollectionFiles(Session.kind, in: store)
-            stamps = [sessions.directory: ActiveSessionHint.stamp(store, sessions.directory)]
-            for witness in ActiveSessionHint.witnesses(store) { stamps[witness] = ActiveSessionHint.stamp(store, witness) }
+            let shards: [String]
+            (stamps, shards) = try ActiveSessionHint.directoryStamps(store)
             entries = [:]
-            for shard in try sessions.shards() {
-                stamps[shard] = ActiveSessionHint.stamp(store, shard)
+            for shard in shards {
                 var hashes: [EntryHash] = []
                 _ = FileSystem.forEachStampedEntry(store.absolute(shard)) { name, stamp in hashes.append(EntryHash(name, stamp)) }
                 entries[shard] = hashes
@@ -181,10 +219,11 @@ struct ActiveSessionHint: Equatable {
         static func name(of path: String) -> UInt64 { mix(offset, path.utf8.split(separator: UInt8(ascii: "/")).last ?? []) }
     }
 
-    init(sessionID: String?, path: String?, stamps: [String: String]) {
+    init(sessionID: String?, path: String?, stamps: [String: String], digestsTakenAt: Int64? = nil) {
         self.sessionID = sessionID
         self.path = path
         self.stamps = stamps
+        self.digestsTakenAt = digestsTakenAt
     }
 
     /// The hint that `sessionID` at `path` (or none) is active, vouched for by `witness`.
@@ -197,17 +236,19 @@ struct ActiveSessionHint: Equatable {
         self.init(sessionID: sessionID, path: path, stamps: stamps)
     }
 
-    /// Whether every recorded stamp and digest still holds. An unchanged sessions directory
-    /// means the set of year directories is unchanged, so only the recorded ones need a look.
+    /// Whether every recorded stamp and digest still holds: nil when one does not, else
+    /// whether racily clean files had to be read. An unchanged sessions directory means the
+    /// set of year directories is unchanged, so only the recorded ones need a look.
     /// `racyThreshold` (nanoseconds): files changed at or after it (their ctime, which no
     /// program can set back) are read, not trusted.
-    func stampsHold(_ store: LedgerStore, racyThreshold: Int64) -> Bool {
+    func stampsHold(_ store: LedgerStore, racyThreshold: Int64) -> Bool? {
         guard stamps[CollectionFiles(Session.kind, in: store).directory] != nil,
-              Self.witnesses(store).allSatisfy({ stamps[$0] != nil }) else { return false }
+              Self.witnesses(store).allSatisfy({ stamps[$0] != nil }) else { return nil }
+        var anyRacy = false
         let active = path.map(EntryHash.name(of:))
         for (key, recorded) in stamps {
             guard key.hasSuffix("/*") else {
-                if Self.stamp(store, key) != recorded { return false }
+                if Self.stamp(store, key) != recorded { return nil }
                 continue
             }
             let shard = String(key.dropLast(2))
@@ -217,13 +258,25 @@ struct ActiveSessionHint: Equatable {
                 guard h.name != active else { return }
                 if stamp.changedNanoseconds >= racyThreshold { racy.append(String(decoding: name, as: UTF8.self)) }
                 hashes.append(h.entry)
-            }), Self.digest(hashes) == recorded else { return false }
+            }), Self.digest(hashes) == recorded else { return nil }
             // Racily clean files: only their contents can say whether one may be active.
             for name in racy {
-                guard let bytes = try? store.read(shard + "/" + name), !MemberPeek.mayHave("isActive", "true", in: bytes) else { return false }
+                guard let bytes = try? store.read(shard + "/" + name), !MemberPeek.mayHave("isActive", "true", in: bytes) else { return nil }
             }
+            anyRacy = anyRacy || !racy.isEmpty
         }
-        return true
+        return anyRacy
+    }
+
+    /// The stamps of the sessions directory, its year directories and the bulk-change
+    /// witnesses, and the year directories.
+    static func directoryStamps(_ store: LedgerStore) throws -> (stamps: [String: String], shards: [String]) {
+        let sessions = CollectionFiles(Session.kind, in: store)
+        var stamps = [sessions.directory: stamp(store, sessions.directory)]
+        for witness in witnesses(store) { stamps[witness] = stamp(store, witness) }
+        let shards = try sessions.shards()
+        for shard in shards { stamps[shard] = stamp(store, shard) }
+        return (stamps, shards)
     }
 
     /// Files outside the sessions whose change may mean a session changed unseen: the bulk-
@@ -262,7 +315,8 @@ struct ActiveSessionHint: Equatable {
         }
         let id = json["session"]?.stringValue, path = json["path"]?.stringValue
         guard (id == nil) == (path == nil) else { return nil }
-        return ActiveSessionHint(sessionID: id, path: path, stamps: stamps)
+        let taken = json["digestsTakenAt"]?.stringValue.flatMap { Int64($0) }
+        return ActiveSessionHint(sessionID: id, path: path, stamps: stamps, digestsTakenAt: taken)
     }
 
     /// Writes the hint. It is a cache, checked on every use: it is written atomically but not
@@ -275,6 +329,7 @@ struct ActiveSessionHint: Equatable {
             "session": sessionID.map(JSONValue.string) ?? .null,
             "path": path.map(JSONValue.string) ?? .null,
             "stamps": .object(stampObject),
+            "digestsTakenAt": digestsTakenAt.map { .string(String($0)) } ?? .null,
         ])
         let url = URL(fileURLWithPath: Self.location(store))
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
