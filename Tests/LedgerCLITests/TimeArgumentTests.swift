@@ -86,6 +86,18 @@ import Testing
         #expect(dated.status == 1 && dated.stderr.contains("2026-11-21T20:00:00+01:00 is before session") && !dated.stderr.contains("yesterday"), "\(dated)")
     }
 
+    /// `start --time 20:30` at 20:00 starts the session yesterday at 20:30, and says so (on
+    /// stderr, so that `--json` stays one value); a time already shown today says nothing.
+    @Test func aClockTimeTakenAsYesterdaySaysSoWhenItIsAccepted() throws {
+        let ledger = try TestLedger(now: "2026-11-21T20:00:00+01:00")
+        let r = ledger.run("waterline", "start", "--time", "20:30", "--json")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stderr.contains("ledger: note: --time 20:30 is taken as yesterday, 2026-11-20 20:30 (the last time the clock showed it)"), "\(r)")
+        #expect(r.json["startTime"] == .string("2026-11-20T20:30:00+01:00"), "\(r)")
+        let drink = ledger.run("waterline", "drink", "--time", "19:30")
+        #expect(drink.status == 0 && !drink.stderr.contains("yesterday"), "\(drink)")
+    }
+
     @Test func everyAppReadsTimesTheSameWay() throws {
         let ledger = try TestLedger(now: "2026-11-21T23:30:00+01:00")
         #expect(ledger.run("waterline", "start", "--time", "21:00").status == 0)

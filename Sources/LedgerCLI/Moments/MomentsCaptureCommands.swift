@@ -125,15 +125,18 @@ extension MomentsCommand {
         func run() throws {
             let env = try global.environment()
             let deleted = try MomentsStore(env.store).delete(reference)
-            let e = deleted.experience
             if json {
-                Output.json(.object(["id": .string(e.id), "path": .string(e.path), "experience": e.json,
+                Output.json(.object(["id": .string(deleted.id), "path": .string(deleted.path), "experience": deleted.experience?.json ?? .null,
                                      "photo": deleted.photo.map(JSONValue.string) ?? .null]))
                 return
             }
-            let local = e.timestamp.local
-            let words = e.experienceType == .note || e.experienceType == .link ? ": " + e.sentencePhrase : ""
-            Console.print("Deleted the \(e.experienceType.rawValue) of \(MomentsFormat.shortDate(local.date)) \(MomentsFormat.clock(local)) (\(e.path))" + words)
+            if let e = deleted.experience {
+                let local = e.timestamp.local
+                let words = e.experienceType == .note || e.experienceType == .link ? ": " + e.sentencePhrase : ""
+                Console.print("Deleted the \(e.experienceType.rawValue) of \(MomentsFormat.shortDate(local.date)) \(MomentsFormat.clock(local)) (\(e.path))" + words)
+            } else {
+                Console.print("Deleted the invalid experience \(deleted.path) (\(deleted.problems.first?.message ?? "it could not be read")).")
+            }
             if let photo = deleted.photo { Console.print("Removed its photo, which no other experience shows: \(photo).") }
             Console.print(Style.dim("Git keeps it in the history; the README's \"Deleting for good\" says how to remove it from there."))
         }

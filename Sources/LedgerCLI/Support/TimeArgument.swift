@@ -56,24 +56,34 @@ enum TimeArgument {
         }
     }
 
-    /// Runs `body`, which acts at `given`, read from `text` for `option`. When a rule about the
-    /// data refuses that instant (exit status 1, naming it) and `text` was a clock time taken
-    /// as yesterday's because it is still ahead today, the refusal says so: "--time 22:15 is
-    /// taken as yesterday, 2026-11-20 22:15 (the last time the clock showed it), which is
-    /// before session … started (…)".
+    /// Runs `body`, which acts at `given`, read from `text` for `option`, and says when `text`
+    /// was a clock time taken as yesterday's because it is still ahead today (`start --time
+    /// 20:30` at 20:00): in a note on stderr ("ledger: note: --time
+    /// 20:30 is taken as yesterday, 2026-11-20 20:30 (the last time the clock showed it)"),
+    /// or, when a rule about the data refuses that instant (exit status 1, naming it), in the
+    /// refusal: "--time 22:15 is taken as yesterday, …, which is before session … started (…)".
     static func explaining<T>(_ text: String?, _ given: Timestamp?, option: String, clock: CommandClock, _ body: () throws -> T) throws -> T {
+        let note = yesterdayNote(text, given, option: option, clock: clock)
         do {
-            return try body()
+            let result = try body()
+            if let note { Console.error("ledger: note: " + note) }
+            return result
         } catch let e as LedgerError {
-            guard let text, let given, e.refusedInstant == given,
-                  clockTime(Substring(text.trimmingCharacters(in: .whitespaces)), singleDigitHour: true) != nil else { throw e }
-            let day = ZonedClock.timestamp(given.epochMilliseconds, in: clock.timeZone).local
-            guard day.date < ZonedClock.timestamp(clock.now.epochMilliseconds, in: clock.timeZone).local.date else { throw e }
-            let time = String(format: "%02d:%02d", day.hour, day.minute) + (day.second == 0 ? "" : String(format: ":%02d", day.second))
-            let note = "\(option) \(text) is taken as yesterday, \(day.date) \(time) (the last time the clock showed it)"
+            guard let note, e.refusedInstant == given else { throw e }
             let rest = e.refusalReason.map { ", which " + $0 } ?? "; " + e.message
             throw LedgerError(e.code, note + rest, problems: e.problems)
         }
+    }
+
+    /// "--time 22:15 is taken as yesterday, 2026-11-20 22:15 (the last time the clock showed
+    /// it)" when `text` is a clock time that `given` (what it was read as) puts on an earlier
+    /// day than now; nil otherwise.
+    static func yesterdayNote(_ text: String?, _ given: Timestamp?, option: String, clock: CommandClock) -> String? {
+        guard let text, let given, clockTime(Substring(text.trimmingCharacters(in: .whitespaces)), singleDigitHour: true) != nil else { return nil }
+        let day = ZonedClock.timestamp(given.epochMilliseconds, in: clock.timeZone).local
+        guard day.date < ZonedClock.timestamp(clock.now.epochMilliseconds, in: clock.timeZone).local.date else { return nil }
+        let time = String(format: "%02d:%02d", day.hour, day.minute) + (day.second == 0 ? "" : String(format: ":%02d", day.second))
+        return "\(option) \(text) is taken as yesterday, \(day.date) \(time) (the last time the clock showed it)"
     }
 
     /// `HH:MM` or `HH:MM:SS` (and `H:MM` when `singleDigitHour`): hour, minute and the seconds

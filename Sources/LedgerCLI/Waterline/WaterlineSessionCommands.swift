@@ -210,17 +210,21 @@ extension WaterlineCommand.Sessions {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let session = try run.waterline.session(id)
-            let s = session.state
-            let what = "session \(session.id) (\(WaterlineText.date(session.startTime)), \(WaterlineText.count(s.totalAlcoholCount, "drink")), "
-                + "\(s.totalWaterCount) water\(session.isActive ? ", active" : ""))"
+            let target = try run.waterline.deletableSession(id)
+            // An invalid session (a hand edit) can still be deleted; it is then described by
+            // its id and its first problem.
+            let what = target.session.map { session in
+                let s = session.state
+                return "session \(session.id) (\(WaterlineText.date(session.startTime)), \(WaterlineText.count(s.totalAlcoholCount, "drink")), "
+                    + "\(s.totalWaterCount) water\(session.isActive ? ", active" : ""))"
+            } ?? "session \(target.id) (invalid: \(target.problems.first?.issue.message ?? "it cannot be read"))"
             guard try Console.confirm("Delete \(what)? Its entries go with it.", action: "Deleting \(what)", yes: yes) else {
                 Console.print("Nothing was deleted.")
                 return
             }
-            let deleted = try run.waterline.deleteSession(session.id)
+            let deleted = try run.waterline.deleteSession(target.id)
             if json {
-                Output.json(.object(["deleted": deleted.json]))
+                Output.json(.object(["deleted": deleted.session?.json ?? .object(["id": .string(deleted.id)])]))
                 return
             }
             Console.print("Deleted \(what). `ledger sync` deletes it on your other machines too.")

@@ -9,7 +9,9 @@ extension BrewStore {
 
     /// Chooses the recipe and inputs: `reference` names a recipe (id, name or id prefix; nil:
     /// the last selected one), `changes` are laid over the inputs remembered for it, `reset`
-    /// forgets those. Refuses an invalid recipe with its problems and how to fix it.
+    /// forgets those. Refuses an invalid recipe with its problems and how to fix it, and a dose
+    /// or yield whose plan no brew log could hold (`BrewPlanLimit`): given as a flag, a usage
+    /// error naming it; remembered, an error saying how to get past it.
     public func selection(_ reference: String?, changes: BrewInputs, reset: Bool) throws -> BrewSelection {
         let preferences = try preferences()
         var notice: String?
@@ -28,6 +30,13 @@ extension BrewStore {
         var inputs = reset ? BrewInputs(recipeId: recipe.id) : preferences.inputs(for: recipe.id)
         inputs = inputs.applying(changes)
         inputs.recipeId = recipe.id
+        if let limit = RecipeScaler.limit(recipe, inputs: inputs) {
+            if (limit.input == .dose ? changes.dose : changes.targetYield) != nil {
+                throw LedgerError.usage(limit.sentence(naming: limit.flag))
+            }
+            let what = limit.input == .dose ? "dose" : "yield"
+            throw LedgerError.invalid("the \(what) of \(BrewLimits.found(limit.value)) g remembered for \(recipe.name) cannot be brewed: \(limit.consequence); give --dose or --yield, or --reset to go back to the recipe's defaults")
+        }
         return BrewSelection(recipe: recipe, inputs: inputs, notice: notice)
     }
 

@@ -81,16 +81,22 @@ public struct MomentsStore: Sendable {
     /// `add` prints it). Throws `.notFound` when there is none, `.usage` when a prefix is too
     /// short or matches several, `.invalid` when the file is invalid.
     public func experience(_ reference: String) throws -> Experience {
+        try experiences.load(id: experienceID(reference))
+    }
+
+    /// The id of the experience `reference` names (as for `experience(_:)`), from the file
+    /// names alone: the file is not read.
+    func experienceID(_ reference: String) throws -> String {
         var ref = reference.trimmingCharacters(in: .whitespaces)
         let directory = experiences.files.directory
         if ref.hasSuffix(".json"), ref.hasPrefix(directory + "/") || ref.hasPrefix("./" + directory + "/") {
             ref = ((ref as NSString).lastPathComponent as NSString).deletingPathExtension
         }
-        if try experiences.contains(id: ref.lowercased()) { return try experiences.load(id: ref.lowercased()) }
+        if try experiences.contains(id: ref.lowercased()) { return ref.lowercased() }
         guard ref.count >= Self.minimumPrefixLength else {
             throw LedgerError.usage("there is no moment with id \"\(reference)\"; give its whole id or at least \(Self.minimumPrefixLength) characters of it (`ledger moments show BUCKET --json` lists ids)")
         }
-        return try experiences.load(id: experiences.resolve(ref, describe: "moment"))
+        return try experiences.resolve(ref, describe: "moment")
     }
 
     // MARK: - Intents
@@ -177,27 +183,41 @@ public struct MomentsStore: Sendable {
 
     /// What a deletion removed.
     public struct Deleted: Sendable {
-        public let experience: Experience
+        public let id: String
+        /// The file's path in the ledger.
+        public let path: String
+        /// The experience; nil when it was invalid (a hand edit: deleting it is one way to
+        /// fix it), with `problems` saying why.
+        public let experience: Experience?
+        public let problems: [Problem]
         /// The photo file removed with it (its path in the ledger): the experience's photo
-        /// when no other experience shows it; nil otherwise.
+        /// when no other experience shows it; nil otherwise (and for an invalid experience,
+        /// whose photo is left for `ledger check` to report if nothing shows it).
         public let photo: String?
     }
 
-    /// Deletes the experience `reference` names (see `experience(_:)`) and, for a photo no
-    /// other experience shows, its file. The deletion travels with the next sync: another
-    /// machine's unchanged copy does not bring it back (an edit there does, as edits beat
-    /// deletions).
+    /// Deletes the experience `reference` names (see `experience(_:)`), an invalid one
+    /// included, and, for a photo no other experience shows, its file. The deletion travels
+    /// with the next sync: another machine's unchanged copy does not bring it back (an edit
+    /// there does, as edits beat deletions).
     public func delete(_ reference: String) throws -> Deleted {
         try store.withWriterLock {
-            let experience = try experience(reference)
-            try store.remove(experience.path)
+            let id = try experienceID(reference)
+            guard let path = try experiences.path(of: id) else { throw LedgerError.notFound("there is no moment with id \"\(id)\"") }
+            let experience: Experience?, problems: [Problem]
+            do {
+                (experience, problems) = (try experiences.load(id: id), [])
+            } catch let e as LedgerError where e.code == .invalid {
+                (experience, problems) = (nil, e.problems)
+            }
+            try store.remove(path)
             var photo: String?
-            if experience.experienceType == .photo, let payload = experience.payload,
+            if let experience, experience.experienceType == .photo, let payload = experience.payload,
                let name = MomentsPhotos.fileName(fromPayload: payload), try !isShown(name),
                try FileSystem.remove(payload, under: store.root, keep: 2) {
                 photo = payload
             }
-            return Deleted(experience: experience, photo: photo)
+            return Deleted(id: id, path: path, experience: experience, problems: problems, photo: photo)
         }
     }
 

@@ -87,6 +87,27 @@ public enum FileSystem {
         return entries
     }
 
+    /// Calls `body` with the name (its bytes) and `lstat` stamp of each entry of directory
+    /// `path` but `.` and `..`, in directory order, without making a string of each name (a
+    /// digest of a large directory costs little more than its system calls). False when the
+    /// directory cannot be read.
+    public static func forEachStampedEntry(_ path: String, _ body: (UnsafeBufferPointer<UInt8>, Stamp) -> Void) -> Bool {
+        guard let dir = opendir(path) else { return false }
+        defer { closedir(dir) }
+        let fd = dirfd(dir)
+        while let ent = readdir(dir) {
+            withUnsafeBytes(of: ent.pointee.d_name) { raw in
+                let name = raw.bindMemory(to: UInt8.self)
+                let length = name.firstIndex(of: 0) ?? name.count
+                if length == 1 && name[0] == UInt8(ascii: ".") || length == 2 && name[0] == UInt8(ascii: ".") && name[1] == UInt8(ascii: ".") { return }
+                var st = stat()
+                guard fstatat(fd, raw.baseAddress!.assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+                body(UnsafeBufferPointer(rebasing: name[0..<length]), stamp(st))
+            }
+        }
+        return true
+    }
+
     /// `lstat` of a path (symlinks are not followed); nil when it does not exist.
     public static func stamp(_ path: String) -> Stamp? {
         var st = stat()

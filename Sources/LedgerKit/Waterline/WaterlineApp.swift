@@ -9,7 +9,24 @@ public enum WaterlineApp: LedgerApp {
         DocumentType(WaterlineSettings.self), DocumentType(DrinkPreset.self), DocumentType(Session.self),
     ]
 
-    public static let crossDocumentRules: [CrossDocumentRule] = [oneActiveSession, noOverlappingSessions]
+    public static let crossDocumentRules: [CrossDocumentRule] = [oneActiveSession, noOverlappingSessions, uniquePresetNames]
+
+    /// Presets are named on the command line by name too (case-insensitively), so two with
+    /// one name (a hand edit: `presets add` refuses it) make that name ambiguous: a warning on
+    /// each, as for recipes.
+    static let uniquePresetNames = CrossDocumentRule("waterline.unique-preset-names") { facts in
+        var byName: [String: [DocumentFacts]] = [:]
+        for f in facts where f.kind == DrinkPreset.kind.name {
+            for tag in f.tags where tag.hasPrefix(DrinkPreset.nameTag) { byName[String(tag.dropFirst(DrinkPreset.nameTag.count)), default: []].append(f) }
+        }
+        return byName.values.filter { $0.count > 1 }.flatMap { docs in
+            docs.map { d in
+                let others = docs.filter { $0.path != d.path }.map(\.path).sorted().joined(separator: ", ")
+                return Problem(d.path, .warning(.root.appending("name"),
+                    "another preset has the same name (\(others)); rename one so the name picks a single preset (until then, give the id)"))
+            }
+        }
+    }
 
     /// At most one session is active.
     static let oneActiveSession = CrossDocumentRule("waterline.one-active-session") { facts in

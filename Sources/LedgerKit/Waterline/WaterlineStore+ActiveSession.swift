@@ -17,18 +17,26 @@ extension WaterlineStore {
     /// the ledger can be written, so that the repair and the new hint are recorded — and
     /// records a new hint. Works on a read-only ledger.
     public func activeSession() throws -> (active: Active?, notes: [String]) {
-        if let found = try fromHint() { return (found, []) }
+        if let (found, racy) = try fromHint() {
+            if let racy, let lock = try? FileLock.attempt(path: store.localState("lock"), holder: store.lockHolder) {
+                withExtendedLifetime(lock) { rewrite(racy) }  // only when the lock is free at once: a read never waits
+            }
+            return (found, [])
+        }
         return try store.withWriterLockIfWritable { locked in try activeSessionLocked(canWrite: locked) }
     }
 
     /// `activeSession()` for callers holding the writer lock (`canWrite`), or for a ledger
     /// that cannot be written; without `useHint`, it scans whatever the hint says.
     func activeSessionLocked(canWrite: Bool = true, useHint: Bool = true) throws -> (active: Active?, notes: [String]) {
-        if useHint, let found = try fromHint() { return (found, []) }
-        let stamps = try ActiveSessionHint.currentStamps(store)
+        if useHint, let (found, racy) = try fromHint() {
+            if let racy, canWrite { rewrite(racy) }
+            return (found, [])
+        }
+        let witness = try ActiveSessionHint.Witness(store)
         let found = try scanForActive()
         guard found.count > 1 else {
-            if canWrite { ActiveSessionHint(sessionID: found.first?.session.id, path: found.first?.path, stamps: stamps).write(store) }
+            if canWrite { ActiveSessionHint(sessionID: found.first?.session.id, path: found.first?.path, witness: witness).write(store) }
             return (found.first, [])
         }
         let resolution = SessionMerge.reconcile(found.map(\.session))
@@ -43,14 +51,31 @@ extension WaterlineStore {
         return (active, resolution.notes)
     }
 
-    /// The hint's answer when it holds (`.some(nil)`: no session is active), nil when a scan
-    /// is needed.
-    private func fromHint() throws -> Active?? {
-        guard let hint = ActiveSessionHint.read(store), hint.stampsHold(store) else { return nil }
-        guard let id = hint.sessionID, let path = hint.path else { return .some(nil) }
+    /// The hint's answer when it holds (`active` nil: no session is active), with the hint
+    /// when it held only by reading racily clean files; nil when a scan is needed.
+    private func fromHint() throws -> (active: Active?, racy: ActiveSessionHint?)? {
+        // The hint file's stamp before its contents: a newer hint read meanwhile only makes
+        // the racy window wider.
+        guard let written = FileSystem.stamp(ActiveSessionHint.location(store)), let hint = ActiveSessionHint.read(store),
+              let racy = hint.stampsHold(store, racyThreshold: (hint.digestsTakenAt ?? written.modifiedNanoseconds) - ActiveSessionHint.racyNanoseconds)
+        else { return nil }
+        guard let id = hint.sessionID, let path = hint.path else { return (nil, racy ? hint : nil) }
         guard let session = try store.load(Session.self, at: path), session.id == id else { return nil }
         // Ended (by hand) since: with the set of files unchanged, no other session is active.
-        return .some(session.isActive ? Active(session: session, path: path) : nil)
+        return (session.isActive ? Active(session: session, path: path) : nil, racy ? hint : nil)
+    }
+
+    /// Writes `validated` again, under the writer lock, after it held only by reading racily
+    /// clean files (a checkout or a copy just before it was written): its time moves on, so
+    /// that files changed more than the racy window before are trusted by their stamps again
+    /// instead of being read on every use — as git refreshes its index. Files read just now
+    /// were found not active at a later clock tick than their change, which is what their
+    /// stamps lacked. Nothing is written when another process wrote a hint meanwhile.
+    private func rewrite(_ validated: ActiveSessionHint) {
+        guard ActiveSessionHint.read(store) == validated else { return }
+        var hint = validated
+        hint.digestsTakenAt = nil
+        hint.write(store)
     }
 
     /// Every session whose file says it is active (reading only files that may say so). A
@@ -80,10 +105,24 @@ extension WaterlineStore {
         }
     }
 
-    /// Records, after a write made under the lock, which session is now active.
+    /// Records, after a write made under the lock, which session is now active. When that is
+    /// what the hint already says, its digests are kept and only the directories' stamps
+    /// (which the write moved) are taken again: the digests describe the files as they were
+    /// when the hint was written, so any change since still shows — and a write costs no
+    /// second walk of the sessions.
     func recordHint(_ active: Active?) {
-        guard let stamps = try? ActiveSessionHint.currentStamps(store) else { return }
-        ActiveSessionHint(sessionID: active?.session.id, path: active?.path, stamps: stamps).write(store)
+        guard let (stamps, shards) = try? ActiveSessionHint.directoryStamps(store) else { return }
+        if let written = FileSystem.stamp(ActiveSessionHint.location(store)), let old = ActiveSessionHint.read(store),
+           old.sessionID == active?.session.id, old.path == active?.path, shards.allSatisfy({ old.stamps[$0 + "/*"] != nil }) {
+            var kept = stamps
+            for shard in shards { kept[shard + "/*"] = old.stamps[shard + "/*"] }
+            // The digests' racily clean files stay those of when they were taken.
+            ActiveSessionHint(sessionID: old.sessionID, path: old.path, stamps: kept,
+                              digestsTakenAt: old.digestsTakenAt ?? written.modifiedNanoseconds).write(store)
+            return
+        }
+        guard let witness = try? ActiveSessionHint.Witness(store) else { return }
+        ActiveSessionHint(sessionID: active?.session.id, path: active?.path, witness: witness).write(store)
     }
 
     /// Looks again whatever the hint says, and records a new one (after `sessions --all` has
@@ -106,55 +145,157 @@ extension WaterlineStore {
 /// The hint lives in the store's local state directory (`waterline-active.json`, never
 /// synced) and is never trusted blindly. It records the stamps (size, mtime, ctime, inode) of
 /// `waterline/sessions`, of each of its year directories and of the store's bulk-change
-/// witnesses (a git repository's index), taken before the conclusion it holds was drawn.
-/// Creating, deleting or renaming a session file — by ledger, by a sync's checkout or
-/// `git pull`, by hand — changes its directory's stamp; any git operation rewrites the index.
-/// A changed stamp sends the reader back to a scan. The active session's own file is read on
-/// every use, so edits to it (ending it by hand) are always seen. The one change the stamps
-/// cannot see is an in-place edit that re-opens an old session while the hint says another
-/// (or none) is active: the checker's record is a witness too, so the next `ledger check`
-/// (which reports two active sessions) makes the next command look again and merge them, as
-/// do the next git operation, `ledger waterline sessions --all` and a listing that meets an
-/// active session the hint does not name.
+/// witnesses (a git repository's index), and for each year directory a digest of the stamps
+/// of its session files (the active one aside), all taken before the conclusion it holds was
+/// drawn. Creating, deleting or renaming a session file — by ledger, by a sync's checkout or
+/// `git pull`, by hand — changes its directory's stamp; editing one in place (re-opening an
+/// old session) changes the digest; any git operation rewrites the index. A change sends the
+/// reader back to a scan, which merges several active sessions. The active session's own
+/// file is read on every use, so edits to it (ending it by hand) are always seen. A file
+/// changed within two seconds before the hint was written could change again within the same
+/// clock tick without changing its stamp (git's "racily clean" files): such a file is read
+/// (its `isActive` member peeked) on each use until it is older.
 struct ActiveSessionHint: Equatable {
     /// The active session's id and path, or nil when none is active.
     var sessionID: String?
     var path: String?
     /// Stamps by path: relative to the ledger root for the sessions' directories, absolute
-    /// for the witnesses ("-" for a missing path).
+    /// for the witnesses ("-" for a missing path); `<year directory>/*` holds the digest of
+    /// the year's session files.
     var stamps: [String: String]
+    /// When the digests were taken, nanoseconds on the file clock, when that was before the
+    /// hint was written (a hint that kept an earlier hint's digests): files changed shortly
+    /// before then are the racily clean ones. Nil: when the hint file was written.
+    var digestsTakenAt: Int64?
 
     static let fileName = "waterline-active.json"
-    static let format = 2
+    /// How long before the hint was written a file counts as racily clean, nanoseconds (as
+    /// the checker's record).
+    static let racyNanoseconds: Int64 = 2_000_000_000
+    static let format = 3
 
-    /// The paths whose stamps vouch for the hint: the sessions directory, its year
-    /// directories, the store's bulk-change witnesses and the checker's record.
-    static func currentStamps(_ store: LedgerStore) throws -> [String: String] {
-        let files = CollectionFiles(Session.kind, in: store)
-        var stamps: [String: String] = [files.directory: stamp(store, files.directory)]
-        for witness in witnesses(store) { stamps[witness] = stamp(store, witness) }
-        for shard in try files.shards() { stamps[shard] = stamp(store, shard) }
-        return stamps
+    /// What vouches for a conclusion about the sessions, taken before it is drawn: the stamps
+    /// of the sessions directory, its year directories and the store's bulk-change witnesses,
+    /// and the hashed name and stamp of each entry of the year directories (`EntryHash`).
+    struct Witness {
+        var stamps: [String: String]
+        var entries: [String: [EntryHash]]
+
+        init(_ store: LedgerStore) throws {
+            let shards: [String]
+            (stamps, shards) = try ActiveSessionHint.directoryStamps(store)
+            entries = [:]
+            for shard in shards {
+                var hashes: [EntryHash] = []
+                _ = FileSystem.forEachStampedEntry(store.absolute(shard)) { name, stamp in hashes.append(EntryHash(name, stamp)) }
+                entries[shard] = hashes
+            }
+        }
     }
 
-    /// Whether every recorded stamp still holds. An unchanged sessions directory means the
+    /// An entry of a year directory, hashed (64-bit FNV-1a: stable across processes): its
+    /// name alone, to leave the active session's file out, and its name with its stamp.
+    struct EntryHash {
+        var name: UInt64
+        var entry: UInt64
+
+        static let offset: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        static func mix<S: Sequence>(_ h: UInt64, _ bytes: S) -> UInt64 where S.Element == UInt8 {
+            bytes.reduce(h) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+        }
+
+        init<S: Sequence>(_ name: S, _ s: FileSystem.Stamp) where S.Element == UInt8 {
+            self.name = Self.mix(Self.offset, name)
+            var h = self.name
+            for v in [UInt64(bitPattern: s.size), UInt64(bitPattern: s.modifiedNanoseconds), UInt64(bitPattern: s.changedNanoseconds), s.inode] {
+                h = Self.mix(h, (0..<8).lazy.map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) })
+            }
+            entry = h
+        }
+
+        /// The hash of the file name at the end of `path`.
+        static func name(of path: String) -> UInt64 { mix(offset, path.utf8.split(separator: UInt8(ascii: "/")).last ?? []) }
+    }
+
+    init(sessionID: String?, path: String?, stamps: [String: String], digestsTakenAt: Int64? = nil) {
+        self.sessionID = sessionID
+        self.path = path
+        self.stamps = stamps
+        self.digestsTakenAt = digestsTakenAt
+    }
+
+    /// The hint that `sessionID` at `path` (or none) is active, vouched for by `witness`.
+    init(sessionID: String?, path: String?, witness: Witness) {
+        var stamps = witness.stamps
+        let active = path.map(EntryHash.name(of:))
+        for (shard, hashes) in witness.entries {
+            stamps[shard + "/*"] = Self.digest(hashes.lazy.filter { $0.name != active }.map(\.entry))
+        }
+        self.init(sessionID: sessionID, path: path, stamps: stamps)
+    }
+
+    /// Whether every recorded stamp and digest still holds: nil when one does not, else
+    /// whether racily clean files had to be read. An unchanged sessions directory means the
     /// set of year directories is unchanged, so only the recorded ones need a look.
-    func stampsHold(_ store: LedgerStore) -> Bool {
+    /// `racyThreshold` (nanoseconds): files changed at or after it (their ctime, which no
+    /// program can set back) are read, not trusted.
+    func stampsHold(_ store: LedgerStore, racyThreshold: Int64) -> Bool? {
         guard stamps[CollectionFiles(Session.kind, in: store).directory] != nil,
-              Self.witnesses(store).allSatisfy({ stamps[$0] != nil }) else { return false }
-        for (path, recorded) in stamps where Self.stamp(store, path) != recorded { return false }
-        return true
+              Self.witnesses(store).allSatisfy({ stamps[$0] != nil }) else { return nil }
+        var anyRacy = false
+        let active = path.map(EntryHash.name(of:))
+        for (key, recorded) in stamps {
+            guard key.hasSuffix("/*") else {
+                if Self.stamp(store, key) != recorded { return nil }
+                continue
+            }
+            let shard = String(key.dropLast(2))
+            var hashes: [UInt64] = [], racy: [String] = []
+            guard FileSystem.forEachStampedEntry(store.absolute(shard), { name, stamp in
+                let h = EntryHash(name, stamp)
+                guard h.name != active else { return }
+                if stamp.changedNanoseconds >= racyThreshold { racy.append(String(decoding: name, as: UTF8.self)) }
+                hashes.append(h.entry)
+            }), Self.digest(hashes) == recorded else { return nil }
+            // Racily clean files: only their contents can say whether one may be active.
+            for name in racy {
+                guard let bytes = try? store.read(shard + "/" + name), !MemberPeek.mayHave("isActive", "true", in: bytes) else { return nil }
+            }
+            anyRacy = anyRacy || !racy.isEmpty
+        }
+        return anyRacy
+    }
+
+    /// The stamps of the sessions directory, its year directories and the bulk-change
+    /// witnesses, and the year directories.
+    static func directoryStamps(_ store: LedgerStore) throws -> (stamps: [String: String], shards: [String]) {
+        let sessions = CollectionFiles(Session.kind, in: store)
+        var stamps = [sessions.directory: stamp(store, sessions.directory)]
+        for witness in witnesses(store) { stamps[witness] = stamp(store, witness) }
+        let shards = try sessions.shards()
+        for shard in shards { stamps[shard] = stamp(store, shard) }
+        return (stamps, shards)
     }
 
     /// Files outside the sessions whose change may mean a session changed unseen: the bulk-
-    /// change witnesses, and the record of the last check (rewritten when a check met a
-    /// changed file).
+    /// change witnesses (a git operation may rewrite files in place).
     static func witnesses(_ store: LedgerStore) -> [String] {
-        store.bulkChangeWitnesses + [Checker(store: store).cachePath]
+        store.bulkChangeWitnesses
     }
 
     static func stamp(_ store: LedgerStore, _ path: String) -> String {
         (path.hasPrefix("/") ? FileSystem.stamp(path) : FileSystem.stamp(path, under: store.root))?.encoded ?? "-"
+    }
+
+    /// The files' hashes combined, in any order: their sum, with the count.
+    static func digest<S: Sequence>(_ hashes: S) -> String where S.Element == UInt64 {
+        var sum: UInt64 = 0, count = 0
+        for h in hashes {
+            sum &+= h
+            count += 1
+        }
+        return "\(count):\(String(sum, radix: 16))"
     }
 
     // MARK: - File
@@ -173,7 +314,8 @@ struct ActiveSessionHint: Equatable {
         }
         let id = json["session"]?.stringValue, path = json["path"]?.stringValue
         guard (id == nil) == (path == nil) else { return nil }
-        return ActiveSessionHint(sessionID: id, path: path, stamps: stamps)
+        let taken = json["digestsTakenAt"]?.stringValue.flatMap { Int64($0) }
+        return ActiveSessionHint(sessionID: id, path: path, stamps: stamps, digestsTakenAt: taken)
     }
 
     /// Writes the hint. It is a cache, checked on every use: it is written atomically but not
@@ -186,6 +328,7 @@ struct ActiveSessionHint: Equatable {
             "session": sessionID.map(JSONValue.string) ?? .null,
             "path": path.map(JSONValue.string) ?? .null,
             "stamps": .object(stampObject),
+            "digestsTakenAt": digestsTakenAt.map { .string(String($0)) } ?? .null,
         ])
         let url = URL(fileURLWithPath: Self.location(store))
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

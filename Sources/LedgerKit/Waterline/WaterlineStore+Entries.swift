@@ -157,9 +157,7 @@ extension WaterlineStore {
     /// Water's details from an amount as given (a bare number in `units`), at most 2 litres.
     static func water(_ given: Given<Volume>, units: VolumeUnit) throws -> WaterMeta {
         let unit = given.value.unit ?? units
-        guard VolumeUnit.ml.convert(given.value.amount, from: unit) <= WaterMeta.maximumMillilitres else {
-            throw given.refused("must be at most 2000 ml (67.6 oz)")
-        }
+        guard WaterMeta.withinLimit(given.value.amount, unit) else { throw given.refused("must be \(WaterMeta.limit)") }
         return WaterMeta(amount: given.value.amount, units: unit)
     }
 
@@ -207,11 +205,14 @@ extension WaterlineStore {
                 throw LedgerError.usage("\"\(reference)\" matches \(candidates.count) entries (\(ids)…); give more characters")
             }
         }
-        let shortNote = prefixes ? "" : " (an id prefix needs at least \(Self.minimumPrefix) characters)"
+        // Not an id, and too short to be taken as a prefix: the argument is wrong (exit status
+        // 2, as an ambiguous prefix and a session's or a moment's short prefix are).
+        let tooShort = LedgerError.usage("\"\(reference)\" is not an entry id; give the id, `last`, or at least its first \(Self.minimumPrefix) characters (see `ledger waterline entries`)")
         if let sessionRef {
             let s = try session(sessionRef)
             if let f = try pick(matches(in: s).map { (s, $0) }) { return f }
-            throw LedgerError.notFound("session \(s.id) has no entry with id \"\(reference)\"\(shortNote)")
+            if !prefixes { throw tooShort }
+            throw LedgerError.notFound("session \(s.id) has no entry with id \"\(reference)\"")
         }
         if let active, let f = try pick(matches(in: active.session).map { (active.session, $0) }) {
             return f
@@ -224,7 +225,8 @@ extension WaterlineStore {
             candidates += matches(in: s).map { (s, $0) }
         }
         if let f = try pick(candidates) { return f }
-        throw LedgerError.notFound("there is no entry with id \"\(reference)\"\(shortNote) (see `ledger waterline entries`)")
+        if !prefixes { throw tooShort }
+        throw LedgerError.notFound("there is no entry with id \"\(reference)\" (see `ledger waterline entries`)")
     }
 
     /// A change to an entry: only what is given changes. A new size or ABV without an

@@ -11,18 +11,28 @@ extension WaterlineStore {
         }
     }
 
-    /// The preset named `reference`: an exact id, a name (case-insensitive), or a unique id prefix.
+    /// The preset `reference` names, by one rule wherever a preset is addressed (`drink
+    /// --preset`, `presets edit|delete`): an exact id first; else its name, case-insensitively
+    /// — or its id in other letter case — when that picks a single preset, and a usage error
+    /// listing them when it picks several (`Pivo` with presets "Пиво", id `pivo`, and "Pivo",
+    /// id `pivo-2`); else the name's id form ("glass of wine"), or a unique id prefix.
     public func preset(_ reference: String) throws -> DrinkPreset {
         let ref = reference.trimmingCharacters(in: .whitespaces)
         if DocumentID.isValid(ref), try presets.path(of: ref) != nil { return try presets.load(id: ref) }
         let all = try presets.all()
-        if let byName = all.first(where: { $0.name.lowercased() == ref.lowercased() }) { return byName }
+        let folded = ref.lowercased()
+        let named = all.filter { $0.name.lowercased() == folded || $0.id == folded }
+        if named.count > 1 {
+            let listed = named.sorted { $0.id < $1.id }.map { "\"\($0.name)\" (id \($0.id))" }.joined(separator: " and ")
+            throw LedgerError.usage("\"\(reference)\" names \(named.count) presets, \(listed); give the id")
+        }
+        if let only = named.first { return only }
         // "glass of wine" finds glass-of-wine; a path ("../beer") is never taken for a name.
         if !ref.contains("/"), !ref.contains(".."), let slug = DocumentID.slug(ref),
            let bySlug = all.first(where: { $0.id == slug || DocumentID.slug($0.name) == slug }) {
             return bySlug
         }
-        let prefixed = all.filter { $0.id.hasPrefix(ref.lowercased()) }
+        let prefixed = all.filter { $0.id.hasPrefix(folded) }
         if prefixed.count == 1 { return prefixed[0] }
         let names = all.map(\.name).sorted()
         throw LedgerError.notFound("there is no drink preset \"\(reference)\"\(Suggestion.didYouMean(reference, among: names)); `ledger waterline presets` lists them")

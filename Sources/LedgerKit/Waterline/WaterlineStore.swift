@@ -162,17 +162,38 @@ public struct WaterlineStore: Sendable {
         }
     }
 
+    /// A session to delete: its id, and the session when it is valid, else the problems that
+    /// make it invalid (a hand edit): deleting it is one way to fix those.
+    public struct DeletableSession: Sendable {
+        public var id: String
+        public var session: Session?
+        public var problems: [Problem]
+    }
+
+    /// The session `reference` names (see `session(_:)`), read for a deletion: an invalid one
+    /// is named by its file and its problems instead of refused.
+    public func deletableSession(_ reference: String) throws -> DeletableSession {
+        let id = try resolve(reference, in: sessions, describe: "session")
+        do {
+            return DeletableSession(id: id, session: try sessions.load(id: id), problems: [])
+        } catch let e as LedgerError where e.code == .invalid {
+            return DeletableSession(id: id, session: nil, problems: e.problems)
+        }
+    }
+
     /// Deletes a whole session, its entries with it (US-035 of the later PRD: a way to delete
-    /// synced data). A sync carries the deletion to other machines; what stays in the git
-    /// history is the README's business. Returns the session as it was.
+    /// synced data), an invalid one included. A sync carries the deletion to other machines;
+    /// what stays in the git history is the README's business. Returns the session as it was.
     @discardableResult
-    public func deleteSession(_ reference: String) throws -> Session {
+    public func deleteSession(_ reference: String) throws -> DeletableSession {
         try store.withWriterLock {
-            let (active, _) = try activeSessionLocked()
-            let session = try session(reference)
-            try sessions.delete(id: session.id)
-            recordHint(active?.session.id == session.id ? nil : active)
-            return session
+            let target = try deletableSession(reference)
+            // An invalid session may be the one that stops the active one being found: then
+            // the next command looks afresh (the deletion changed the directory's stamp).
+            let active = Result { try activeSessionLocked().active }
+            try sessions.delete(id: target.id)
+            if case .success(let active) = active { recordHint(active?.session.id == target.id ? nil : active) }
+            return target
         }
     }
 
@@ -235,8 +256,8 @@ public struct WaterlineStore: Sendable {
             let (_, notes) = try refreshActiveSession()
             return (try read(), notes)
         }
-        let listed = try read()
         let (known, notes) = try activeSession()
+        let listed = try read()
         let actives = listed.filter(\.isActive).map(\.id)
         guard actives.count > 1 || actives.contains(where: { $0 != known?.session.id }) else { return (listed, notes) }
         let (_, repaired) = try refreshActiveSession()

@@ -251,6 +251,20 @@ import Testing
         #expect(plan.status == 0 && number(plan.json["ratio"]) == 16.7, "\(plan)")
     }
 
+    /// A dose whose yield is over the 10,000 g a brew log can hold is refused up front, naming
+    /// the flag, for every command that scales: nothing is remembered, nothing logged.
+    @Test(arguments: ["plan", "save", "start"])
+    func aDoseWhoseYieldNoLogCanHoldIsRefusedUpFront(_ command: String) throws {
+        let ledger = try TestLedger()
+        let r = ledger.run(arguments: ["brew", command, "--dose", "601"] + (command == "save" ? ["--rating", "4"] : []),
+                           terminal: command == "start")  // refused before the screen opens
+        #expect(r.status == 2, "\(r)")
+        #expect(r.stderr.contains("--dose 601: the yield would be 10017 g, over the 10,000 g limit"), "\(r)")
+        #expect(ledger.document("brew/preferences.json")?["inputs"] == nil)
+        #expect(ledger.run("brew", "logs", "--json").json == .array([]))
+        #expect(number(ledger.run("brew", "plan", "--json").json["dose"]) == 15)
+    }
+
     @Test func theSmallestDoseGivesValidJSON() throws {
         let ledger = try TestLedger()
         let r = ledger.run("brew", "plan", "--dose", "0.05", "--json")

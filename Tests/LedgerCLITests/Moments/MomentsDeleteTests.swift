@@ -38,6 +38,36 @@ import Testing
         #expect(MomentsFixture.experiences(ledger).count == 1)
     }
 
+    /// Deleting is a fix: a moment made invalid by hand (a 126,000-character note) is
+    /// deleted by the id of its file name.
+    @Test func anInvalidMomentIsDeleted() throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("moments", "add", "tea", "--json")
+        let id = try #require(r.json["id"]?.stringValue, "\(r)")
+        let path = "moments/experiences/2026/11/\(id).json"
+        let text = try #require(ledger.read(path)).replacingOccurrences(of: "\"tea\"", with: "\"" + String(repeating: "x", count: 126_000) + "\"")
+        try ledger.write(path, text)
+        #expect(ledger.run("check").status == 1)
+        let deleted = ledger.run("moments", "delete", String(id.prefix(4)))
+        #expect(deleted.status == 0, "\(deleted)")
+        #expect(deleted.stdout.hasPrefix("Deleted the invalid experience \(path) ("), "\(deleted)")
+        #expect(ledger.read(path) == nil && ledger.run("check").status == 0)
+    }
+
+    /// A prefix too short to take is a usage error in every app (exit status 2): a moment's,
+    /// a Waterline session's and a Waterline entry's alike.
+    @Test func aTooShortPrefixIsAUsageErrorInEveryApp() throws {
+        let ledger = try TestLedger()
+        ledger.run("moments", "add", "tea")
+        #expect(ledger.run("waterline", "start").status == 0)
+        #expect(ledger.run("waterline", "drink").status == 0)
+        for args in [["moments", "delete", "c1c"], ["waterline", "delete", "8jj"], ["waterline", "edit", "8jj", "--std", "2"],
+                     ["waterline", "sessions", "delete", "8jj", "--yes"]] {
+            let r = ledger.run(arguments: args)
+            #expect(r.status == 2, "\(args): \(r)")
+        }
+    }
+
     @Test func aPhotoGoesWithTheLastMomentThatShowsIt() throws {
         let ledger = try TestLedger()
         let photo = try MomentsFixture.file(ledger, "p.png", MomentsFixture.png)

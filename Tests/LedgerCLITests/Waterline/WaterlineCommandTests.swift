@@ -83,6 +83,44 @@ import Testing
         #expect(ledger.run("check").status == 0)
     }
 
+    /// `--preset pivo` and `--preset Pivo` no longer act on two different presets: the exact
+    /// id picks "Пиво"; "Pivo" names both (the id in other case, the name) and is refused.
+    @Test func aPresetNameThatPicksTwoPresetsIsAUsageError() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        #expect(ledger.run("waterline", "presets", "add", "Пиво", "--type", "beer").status == 0)
+        #expect(ledger.run("waterline", "presets", "add", "Pivo", "--type", "beer").status == 0)
+        let byID = ledger.run("waterline", "drink", "--preset", "pivo", "--json", env: at(5))
+        #expect(byID.status == 0 && byID.json["entry"]?["alcoholMeta"]?["presetId"] == .string("pivo"), "\(byID)")
+        for command in [["drink", "--preset", "Pivo"], ["presets", "edit", "Pivo", "--abv", "6"], ["presets", "delete", "Pivo"]] {
+            let r = ledger.run(arguments: ["waterline"] + command, env: at(6))
+            #expect(r.status == 2 && r.stderr.contains("\"Pivo\" names 2 presets, \"Пиво\" (id pivo) and \"Pivo\" (id pivo-2); give the id"), "\(command): \(r)")
+        }
+        #expect(ledger.run("waterline", "presets", "delete", "pivo-2").status == 0)
+    }
+
+    /// One size limit and one message for drinks and water; the largest N is stated.
+    @Test func limitsAreStatedAsTheyAreApplied() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        for args in [["drink", "--size", "68oz"], ["drink", "--size", "2010ml"], ["water", "--amount", "2001ml"]] {
+            let r = ledger.run(arguments: ["waterline"] + args, env: at(5))
+            #expect(r.status == 2 && r.stderr.contains("\(args[1]) must be more than 0 and at most 2000 ml (67.6 oz)"), "\(args): \(r)")
+        }
+        #expect(ledger.run("waterline", "drink", "--size", "2000ml", "--std", "5", env: at(6)).status == 0)
+        let n = ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "9223372036854775807")
+        #expect(n.status == 2 && n.stderr.contains("waterEveryNDrinks must be a whole number of drinks from 1 to 8999999999999999"), "\(n)")
+    }
+
+    /// The text agrees with the number when a drink counts the least a drink counts.
+    @Test func aDrinkAtZeroPercentSaysWhyItCountsATenth() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "settings", "set", "units", "ml").status == 0)
+        _ = started(ledger)
+        let r = ledger.run("waterline", "drink", "--size", "25", "--type", "liquor", "--abv", "0", env: at(5))
+        #expect(r.status == 0 && r.stdout.contains("0.1 standard drinks (25 ml at 0% ABV is 0.0; a drink counts at least 0.1)"), "\(r)")
+    }
+
     @Test func withoutASessionStatusIsEmptyAndLoggingIsRefused() throws {
         let ledger = try TestLedger()
         let status = ledger.run("waterline", "status", "--json").json

@@ -89,6 +89,26 @@ import Testing
         #expect(check.stdout.contains("/entries/0/timestamp: error: 2026-11-21T20:10:00+01:00 is before the session started"))
     }
 
+    /// Deleting is a fix: a session made invalid by hand (two entries with one id) is
+    /// deleted like any other, with the same confirmation rule.
+    @Test func anInvalidSessionIsDeletedByItsId() throws {
+        let (ledger, path) = try night(end: true)
+        let id = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var json = try #require(ledger.document(path)?.objectValue)
+        var entries = try #require(json["entries"]?.arrayValue)
+        entries[1] = entries[0]
+        json["entries"] = .array(entries)
+        try ledger.write(path, CanonicalJSON.string(.object(json)))
+        #expect(ledger.run("check").status == 1)
+        let refused = ledger.run("waterline", "sessions", "delete", id, env: at(50))
+        #expect(refused.status != 0 && ledger.read(path) != nil, "no terminal and no --yes: \(refused)")
+        let r = ledger.run("waterline", "sessions", "delete", id, "--yes", env: at(50))
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("Deleted session \(id) (invalid: "), "\(r)")
+        #expect(ledger.read(path) == nil)
+        #expect(ledger.run("check").status == 0)
+    }
+
     @Test func twoActiveSessionsAreReportedThenMergedByTheNextCommand() throws {
         let (ledger, path) = try night()
         // A second active session of the same night, as a sync from another device would bring.
@@ -127,6 +147,23 @@ import Testing
         #expect(status.stderr.contains("were both active"), "\(status)")
         #expect(status.json["totalAlcoholCount"] == .number(3))
         #expect(ledger.files(under: "waterline/sessions").count == 1, "merged into one night: \(tonight) went into the first")
+        #expect(ledger.run("check").status == 0)
+    }
+
+    /// Issue: `drink` right after the re-opening edit, with no `check` in between, merges
+    /// the two nights first and logs into the merged one.
+    @Test func anOldSessionReopenedInPlaceIsMergedByTheNextDrink() throws {
+        let (ledger, path) = try night(end: true)
+        _ = ledger.run("waterline", "start", env: at(60))
+        _ = ledger.run("waterline", "drink", env: at(70))
+        try edit(ledger, path) {
+            $0 = $0.replacingOccurrences(of: "\"isActive\": false", with: "\"isActive\": true")
+                .replacingOccurrences(of: "\"endTime\": \"2026-11-21T21:40:00+01:00\"", with: "\"endTime\": null")
+        }
+        let drink = ledger.run("waterline", "drink", env: at(75))
+        #expect(drink.status == 0 && drink.stdout.contains("were both active"), "\(drink)")
+        #expect(ledger.files(under: "waterline/sessions").count == 1)
+        #expect(ledger.run("waterline", "status", "--json", env: at(76)).json["totalAlcoholCount"] == .number(4))
         #expect(ledger.run("check").status == 0)
     }
 

@@ -320,6 +320,9 @@ import Testing
         f.handle(.chooseRecipe(1), at: at(1))
         #expect(f.dialog == .none && f.plan.recipeId == Recipe.starterID)
         #expect(f.message(at: at(1)) == "\"Broken\" is invalid; fix it first: `ledger brew recipe edit broken --editor`")
+        // The message is about the confirm screen: it does not follow onto the brewing screen.
+        f.handle(.start, at: at(2))
+        #expect(f.phase == .brewing && f.message(at: at(2)) == nil)
     }
 
     /// Discarding a brew in progress from the resume offer starts what was asked for.

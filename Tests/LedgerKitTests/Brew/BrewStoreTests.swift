@@ -210,6 +210,64 @@ import Testing
         #expect(throws: LedgerError.self) { try brew.startBrew("nothing-like-it", changes: BrewInputs(), reset: false, now: at(8), ids: ids) }
     }
 
+    /// A dose whose yield a brew log cannot hold (over 10,000 g: 601 g at the starter's
+    /// 1:16.7 gives 10,017 g) is refused before anything is remembered or started, naming the
+    /// flag; remembered (by an earlier version), it is reported with the way out; a brew in
+    /// progress that could never be saved is moved aside instead of failing at Save.
+    @Test func aDoseOrYieldWhosePlanNoLogCanHoldIsRefusedUpFront() throws {
+        let preferences = try store.read("brew/preferences.json")
+        for changes in [BrewInputs(recipeId: nil, dose: 601), BrewInputs(recipeId: nil, dose: 1000)] {
+            do {
+                _ = try brew.confirmInputs(nil, changes: changes, reset: false, now: at(1))
+                Issue.record("a plan no log can hold was confirmed")
+            } catch let e as LedgerError {
+                #expect(e.code == .usage)
+                #expect(e.message.hasPrefix("--dose \(Int(changes.dose!)): the yield would be "), "\(e.message)")
+                #expect(e.message.contains("over the 10,000 g limit") && e.message.contains("the dose can be at most 600.0 g"), "\(e.message)")
+            }
+            #expect(throws: LedgerError.self) { try brew.startBrew(nil, changes: changes, reset: false, now: at(1), ids: ids) }
+            var record = BrewStore.BrewRecord(rating: 4)
+            record.inputs = changes
+            #expect(throws: LedgerError.self) { try brew.logBrew(record, now: at(1), ids: ids) }
+        }
+        #expect(try store.read("brew/preferences.json") == preferences)
+        #expect(try brew.logCount() == 0 && brew.brewInProgress().progress == nil)
+        // The largest dose that fits is accepted and its log saved.
+        #expect(try brew.confirmInputs(nil, changes: BrewInputs(recipeId: nil, dose: 600), reset: false, now: at(2)).plan.targetYield == 10000)
+        // A yield whose dose would be over 1000 g, on a recipe brewed at 1:5.
+        let strong = try brew.duplicateRecipe("v60-starter", name: "Strong", now: at(3), ids: ids)
+        var edit = BrewStore.RecipeEdit()
+        (edit.defaultDose, edit.defaultTargetYield, edit.scaleSteps) = (60, 300, true)
+        _ = try brew.editRecipe(strong.id, edit, now: at(3))
+        #expect(throws: LedgerError.self) { try brew.confirmInputs(strong.id, changes: BrewInputs(recipeId: nil, targetYield: 6000), reset: false, now: at(4)) }
+        // Remembered by an earlier version: reported with the way out; --reset gets past it.
+        var prefs = try brew.preferences()
+        prefs.select(Recipe.starterID, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 1000))
+        try store.write("brew/preferences.json", prefs.json)
+        do {
+            _ = try brew.selection(nil, changes: BrewInputs(), reset: false)
+            Issue.record("a remembered dose no log can hold was used")
+        } catch let e as LedgerError {
+            #expect(e.code == .invalid && e.message.contains("remembered") && e.message.contains("--reset"), "\(e.message)")
+        }
+        #expect(try brew.selection(nil, changes: BrewInputs(recipeId: nil, dose: 20), reset: false).inputs.dose == 20)
+        #expect(try brew.selection(nil, changes: BrewInputs(), reset: true).inputs.dose == nil)
+        // The guided brew's own dose edit says why and keeps the plan.
+        var flow = try brew.startBrew(nil, changes: BrewInputs(), reset: true, now: at(5), ids: ids).flow
+        flow.handle(.edit(.dose), at: at(5))
+        for c in "700" { flow.handle(.type(c), at: at(5)) }
+        flow.handle(.confirm, at: at(5))
+        #expect(flow.plan.dose == 15 && flow.message(at: at(5))?.hasPrefix("A dose of 700 g: the yield would be 11667 g") == true)
+        // A brew in progress from before: moved aside, with the reason, not a Save that fails.
+        var stuck = BrewProgress(plan: try RecipeScaler.scaledPlan(.starter, inputs: BrewInputs(recipeId: nil, dose: 1000)),
+                                 inputs: BrewInputs(recipeId: Recipe.starterID, dose: 1000), startedAt: at(6))
+        stuck.seenAt = at(6)
+        try FileSystem.makeDirectories(store.localStateDirectory)
+        try brew.keepBrewInProgress(stuck)
+        let (progress, aside) = try brew.brewInProgress()
+        #expect(progress == nil && aside?.contains("could never be saved") == true, "\(aside ?? "")")
+    }
+
     @Test func aBrokenBrewInProgressIsMovedAside() throws {
         try FileSystem.makeDirectories(store.localStateDirectory)
         try FileSystem.writeAtomically(store.localState("brew-in-progress.json"), Array("{\"plan\": 3}".utf8))

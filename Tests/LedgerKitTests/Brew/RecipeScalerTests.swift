@@ -228,8 +228,15 @@ import Testing
         // A wait that is not the last step, or has no timer, gets no target finish.
         slow.steps[5].timerSeconds = nil
         #expect(try RecipeScaler.plan(slow).steps[5].instruction == nil)
+        // Without a timer, the starter's copied "Target finish 3:00–3:30" would contradict
+        // pours that end at 2:20: it goes, and the rest of the text stays.
+        slow.steps[5].instruction = "Target finish 3:00–3:30."
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == nil)
+        slow.steps[5].instruction = "Swirl once. Target finish 3:00–3:30."
+        #expect(try RecipeScaler.plan(slow).steps[5].instruction == "Swirl once.")
         slow.steps.swapAt(4, 5)
         slow.steps[4].timerSeconds = 30
+        slow.steps[4].instruction = nil
         #expect(try RecipeScaler.plan(slow).steps[4].instruction == nil)
     }
 }

@@ -139,13 +139,28 @@ import Testing
         _ = try capture(moments, .photo(bytes: SampleImages.png, source: "a again.png"), at: "2025-01-02T10:00:00+01:00", id: "bravo")
         let photo = try #require(a.experience.payload)
         let first = try moments.delete("alpha")
-        #expect(first.experience.id == "alpha" && first.photo == nil)
+        #expect(first.experience?.id == "alpha" && first.photo == nil)
         #expect(FileSystem.exists(dir.path + "/" + photo))
         let second = try moments.delete("bravo")
         #expect(second.photo == photo)
         #expect(!FileSystem.exists(dir.path + "/" + photo))
         #expect(!FileSystem.exists(dir.path + "/moments/experiences/2025"), "empty shard folders go too")
         #expect(Self.code { try moments.delete("bravo") } == .notFound)
+    }
+
+    /// Deleting is a fix: an experience a hand edit made invalid (a note over the length
+    /// limit) is deleted by the id in its file name.
+    @Test func anInvalidExperienceCanBeDeleted() throws {
+        let (moments, dir) = try ledger()
+        defer { withExtendedLifetime(dir) {} }
+        let path = try capture(moments, .note("tea"), id: "c1c8a0").experience.path
+        let file = dir.path + "/" + path
+        let text = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "\"tea\"", with: "\"" + String(repeating: "x", count: 126_000) + "\"")
+        try text.write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(Self.code { try moments.experience("c1c8") } == .invalid)
+        let deleted = try moments.delete("c1c8")
+        #expect(deleted.id == "c1c8a0" && deleted.path == path && deleted.experience == nil && !deleted.problems.isEmpty)
+        #expect(!FileSystem.exists(file))
     }
 
     // MARK: - The template

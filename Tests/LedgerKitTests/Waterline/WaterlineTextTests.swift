@@ -85,6 +85,18 @@ import Testing
         #expect(DrinkEstimate.resolve(preset: nil, type: nil, sizeOz: nil, abv: nil, standardDrinks: 2).reason == "as given")
     }
 
+    /// A drink whose size × ABV rounds below 0.1 counts 0.1 (every drink logged moves the
+    /// Waterline), and the reason says so instead of showing a sum that disagrees with it.
+    @Test func theLeastADrinkCountsIsSaid() {
+        let zero = DrinkEstimate.resolve(preset: nil, type: .liquor, sizeOz: 0.85, abv: 0, standardDrinks: nil, units: .ml)
+        #expect(zero.meta.standardDrinkEstimate == 0.1)
+        #expect(zero.reason == "25 ml at 0% ABV is 0.0; a drink counts at least 0.1", "\(zero.reason)")
+        let tiny = DrinkEstimate.resolve(preset: Self.preset("shot"), type: nil, sizeOz: 0.05, abv: nil, standardDrinks: nil)
+        #expect(tiny.meta.standardDrinkEstimate == 0.1 && tiny.reason.hasSuffix("; a drink counts at least 0.1"), "\(tiny.reason)")
+        // At or above 0.1 nothing is added.
+        #expect(DrinkEstimate.resolve(preset: nil, type: .beer, sizeOz: 1.5, abv: 4, standardDrinks: nil).reason == "1.5 oz at 4% ABV")
+    }
+
     @Test func adjustingAnEntryKeepsWhatIsNotChanged() {
         let meta = AlcoholMeta(drinkType: .beer, sizeOz: 12, abv: nil, standardDrinkEstimate: 1, presetId: "beer")
         #expect(DrinkEstimate.adjusting(meta, type: nil, sizeOz: nil, abv: nil, standardDrinks: 2).meta

@@ -59,10 +59,13 @@ public struct BrewProgress: JSONModel, Equatable {
 
     public static func == (a: BrewProgress, b: BrewProgress) -> Bool { a.json == b.json }
 
-    /// Problems that make a stored brew unusable (a step index out of range after a hand edit).
+    /// Problems that make a stored brew unusable (a step index out of range after a hand edit,
+    /// a dose or yield no brew log can hold, so that it could never be saved).
     public func problems() -> [String] {
         var out: [String] = []
         if plan.steps.isEmpty { out.append("its plan has no steps") }
+        if let p = BrewLimits.doseProblem(plan.dose) { out.append("its dose \(p), so it could never be saved") }
+        if let p = BrewLimits.yieldProblem(plan.targetYield) { out.append("its target yield \(p), so it could never be saved") }
         if stepIndex < 0 || stepIndex >= max(plan.steps.count, 1) { out.append("its step \(stepIndex + 1) is not one of the plan's \(plan.steps.count) steps") }
         if let r = rating, let p = BrewLog.ratingProblem(r) { out.append(p) }
         if let n = note, let p = BrewLog.noteProblem(n) { out.append(p) }

@@ -238,6 +238,7 @@ public struct BrewFlow: Sendable {
         switch event {
         case .start, .next, .confirm:
             phase = .brewing
+            note = nil  // a message about the inputs is not about the brewing screen
             let started = persist(BrewProgress(plan: plan, inputs: inputs, startedAt: now), at: now)
             return (recipe == nil ? [] : [.rememberInputs(inputs)]) + [started]
         case .edit(let field):

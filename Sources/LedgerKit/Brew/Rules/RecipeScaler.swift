@@ -27,8 +27,23 @@ public enum RecipeScaler {
 
     /// The plan for `recipe` with `inputs` (whose `recipeId` is ignored). Throws
     /// `LedgerError.invalid` for inputs no plan can honour: a fixed-weight recipe asked for
-    /// another yield, or a bloom larger than the whole yield.
+    /// another yield, a bloom larger than the whole yield, or a dose or yield whose plan no
+    /// brew log could hold (`limit(_:inputs:)`).
     public static func plan(_ recipe: Recipe, inputs: BrewInputs = BrewInputs()) throws -> BrewPlan {
+        let plan = try scaledPlan(recipe, inputs: inputs)
+        if let limit = BrewPlanLimit(plan, inputs: inputs, ratio: recipe.defaultRatio) { throw LedgerError.invalid(limit.sentence(naming: nil)) }
+        return plan
+    }
+
+    /// The dose or yield of `inputs` whose plan for `recipe` no brew log could hold (the
+    /// quantity that follows from it is over its `BrewLimits` limit), or nil; nil too for
+    /// inputs that give no plan at all (`plan` says why).
+    public static func limit(_ recipe: Recipe, inputs: BrewInputs) -> BrewPlanLimit? {
+        (try? scaledPlan(recipe, inputs: inputs)).flatMap { BrewPlanLimit($0, inputs: inputs, ratio: recipe.defaultRatio) }
+    }
+
+    /// The plan before the brew log's limits are applied to the quantity that follows.
+    static func scaledPlan(_ recipe: Recipe, inputs: BrewInputs) throws -> BrewPlan {
         var plan = BrewPlan()
         plan.recipeId = recipe.id
         plan.recipeName = recipe.name
@@ -135,8 +150,8 @@ public enum RecipeScaler {
             }
             p.headline = headline(kind: step.kind, title: step.title, water: p.water, total: total,
                                   timer: step.timerSeconds, endsAt: p.endsAtSeconds)
-            if i == steps.count - 1, step.kind == .wait, let end = p.endsAtSeconds {
-                p.instruction = finishInstruction(step.instruction, endsAt: end)
+            if i == steps.count - 1, step.kind == .wait {
+                p.instruction = p.endsAtSeconds.map { finishInstruction(step.instruction, endsAt: $0) } ?? withoutTargetFinish(step.instruction)
             }
             return p
         }
@@ -162,6 +177,16 @@ public enum RecipeScaler {
             return out
         }
         return out + (out.hasSuffix(".") ? " " : ". ") + sentence
+    }
+
+    /// A final wait's instruction without a timer to follow: a "Target finish M:SS–M:SS" it
+    /// holds (the starter's, copied into a recipe whose pours now end elsewhere) is removed,
+    /// since no time on the brew clock backs it; nil when nothing else is left.
+    static func withoutTargetFinish(_ instruction: String?) -> String? {
+        guard var text = instruction, let r = targetFinish(in: text) else { return instruction }
+        text.removeSubrange(r)
+        let left = text.trimmingCharacters(in: .whitespaces)
+        return left.isEmpty ? nil : left
     }
 
     /// Where `text` says "Target finish M:SS–M:SS" (or "target finish M:SS-M:SS", with an
@@ -242,6 +267,51 @@ public enum RecipeScaler {
     /// Removes binary floating-point noise (257 × 0.06 = 15.419999…) before rounding, so
     /// that halves round as written.
     static func snap(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
+}
+
+/// A dose or yield set by the person whose plan no brew log could hold: at the recipe's
+/// ratio the other quantity is over its `BrewLimits` limit (a dose of 601 g at the starter's
+/// 1:16.7 gives a yield of 10,017 g). Refused when it is given, so that no brew starts that
+/// could never be saved.
+public struct BrewPlanLimit: Sendable, Equatable {
+    /// The quantity the person set.
+    public var input: EditedQuantity
+    /// Its value, grams, as given.
+    public var value: Double
+    /// What it would give and what the largest allowed value is, as a clause
+    /// ("the yield would be 10017 g, over the 10,000 g limit of a brew; at …").
+    public var consequence: String
+
+    /// The limit `plan` (at the recipe's `ratio`) breaks through the quantity `inputs` set,
+    /// or nil.
+    init?(_ plan: BrewPlan, inputs: BrewInputs, ratio: Double) {
+        if let d = inputs.dose, plan.edited == .dose, BrewLimits.yieldProblem(plan.targetYield) != nil {
+            let most = (BrewLimits.yield.upperBound / ratio * 10).rounded(.down) / 10
+            self.init(input: .dose, value: d, consequence: "the yield would be \(BrewFormat.grams(plan.targetYield)), over the 10,000 g limit of a brew; at \(plan.recipeName)'s ratio of \(BrewFormat.ratio(plan.ratio)) the dose can be at most \(BrewFormat.dose(most))")
+        } else if let y = inputs.targetYield, plan.edited == .targetYield, BrewLimits.doseProblem(plan.dose) != nil {
+            let most = (BrewLimits.dose.upperBound * ratio).rounded(.down)
+            self.init(input: .targetYield, value: y, consequence: "the dose would be \(BrewFormat.dose(plan.dose)), over the 1000 g limit of a brew; at \(plan.recipeName)'s ratio of \(BrewFormat.ratio(plan.ratio)) the yield can be at most \(BrewFormat.grams(most))")
+        } else {
+            return nil
+        }
+    }
+
+    init(input: EditedQuantity, value: Double, consequence: String) {
+        self.input = input
+        self.value = value
+        self.consequence = consequence
+    }
+
+    /// The refusal: "--dose 601: the yield would be …" with the flag that gave the value, or
+    /// "A dose of 601 g: …" when `flag` is nil.
+    public func sentence(naming flag: String?) -> String {
+        if let flag { return "\(flag) \(BrewLimits.found(value)): \(consequence)" }
+        let what = input == .dose ? "A dose of \(BrewLimits.found(value)) g" : "A yield of \(BrewLimits.found(value)) g"
+        return "\(what): \(consequence)"
+    }
+
+    /// The flag that sets this quantity.
+    public var flag: String { input == .dose ? "--dose" : "--yield" }
 }
 
 extension BrewPlan {

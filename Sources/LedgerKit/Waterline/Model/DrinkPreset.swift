@@ -90,6 +90,11 @@ public struct DrinkPreset: CollectionDocument, Equatable {
         return nil
     }
 
+    /// The name as presets are looked up by it (case-insensitively), for the check that no
+    /// two presets share one.
+    public var tags: [String] { [Self.nameTag + name.lowercased()] }
+    static let nameTag = "preset-name:"
+
     public func validate() -> [DocumentIssue] {
         var issues: [DocumentIssue] = []
         if let p = Self.nameProblem(name) { issues.append(.error(.root.appending("name"), p)) }

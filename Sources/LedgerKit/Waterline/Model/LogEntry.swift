@@ -48,9 +48,6 @@ public struct AlcoholMeta: JSONModel, Equatable {
 
     /// The largest standard-drink estimate accepted for one entry (a bottle of wine is about 5).
     public static let maximumEstimate = 20.0
-    /// The largest serving accepted, in ounces (a 2-litre pitcher).
-    public static let maximumSizeOz = 68.0
-
     /// Range checks shared by entries and presets.
     static func validate(sizeOz: Double?, abv: Double?, standardDrinkEstimate: Double, at pointer: JSONPointer) -> [DocumentIssue] {
         var issues: [DocumentIssue] = []
@@ -58,9 +55,8 @@ public struct AlcoholMeta: JSONModel, Equatable {
             issues.append(.error(pointer.appending("standardDrinkEstimate"),
                                  "must be more than 0 and at most \(CanonicalJSON.formatNumber(maximumEstimate)) standard drinks (found \(CanonicalJSON.formatNumber(standardDrinkEstimate)))"))
         }
-        if let s = sizeOz, !(s > 0 && s <= maximumSizeOz) {
-            issues.append(.error(pointer.appending("sizeOz"),
-                                 "must be more than 0 and at most \(CanonicalJSON.formatNumber(maximumSizeOz)) ounces (found \(CanonicalJSON.formatNumber(s)))"))
+        if let s = sizeOz, !WaterMeta.withinLimit(s, .oz) {
+            issues.append(.error(pointer.appending("sizeOz"), "must be \(WaterMeta.limit) (found \(CanonicalJSON.formatNumber(s)) oz)"))
         }
         if let a = abv, !(a >= 0 && a <= 100) {
             issues.append(.error(pointer.appending("abv"), "must be a percentage between 0 and 100 (found \(CanonicalJSON.formatNumber(a)))"))
@@ -91,13 +87,18 @@ public struct WaterMeta: JSONModel, Equatable {
         .required("units", \.units),
     ]
 
-    /// The largest amount accepted for one entry, in millilitres (a 2-litre bottle).
+    /// The largest amount accepted for one entry, in millilitres (a 2-litre bottle): the one
+    /// limit of an amount of water and of a drink's size.
     public static let maximumMillilitres = 2000.0
 
-    /// "2000 ml" or "67.6 oz".
-    static func describeMaximum(in unit: VolumeUnit) -> String {
-        CanonicalJSON.formatNumber(unit.rounded(unit.convert(maximumMillilitres, from: .ml))) + " " + unit.rawValue
+    /// Whether `amount` in `unit` is more than 0 and at most `maximumMillilitres`, to the
+    /// millilitre (so that 2000 ml kept as 67.63 oz, 2000.06 ml, is still 2000 ml).
+    public static func withinLimit(_ amount: Double, _ unit: VolumeUnit) -> Bool {
+        amount > 0 && VolumeUnit.ml.convert(amount, from: unit).rounded() <= maximumMillilitres
     }
+
+    /// The limit in words, the same in every message.
+    public static let limit = "more than 0 and at most 2000 ml (67.6 oz)"
 
     /// The amount in `unit`.
     public func amount(in unit: VolumeUnit) -> Double { unit.convert(amount, from: units) }
@@ -217,10 +218,9 @@ public struct LogEntry: JSONModel, Equatable {
             }
         case .water:
             if let m = waterMeta {
-                let ml = m.amount(in: .ml)
-                if !(ml > 0 && ml <= WaterMeta.maximumMillilitres) {
+                if !WaterMeta.withinLimit(m.amount, m.units) {
                     issues.append(.error(pointer.appending("waterMeta").appending("amount"),
-                                         "must be more than 0 and at most \(WaterMeta.describeMaximum(in: m.units)) (found \(CanonicalJSON.formatNumber(m.amount)))"))
+                                         "must be \(WaterMeta.limit) (found \(CanonicalJSON.formatNumber(m.amount)) \(m.units.rawValue))"))
                 }
             } else {
                 issues.append(.error(pointer.appending("waterMeta"), "a water entry needs waterMeta, like {\"amount\": 8, \"units\": \"oz\"}"))

@@ -100,12 +100,8 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
         }
         within("timeReminderIntervalMinutes", timeReminderIntervalMinutes, Self.intervalMinutes, "a number of minutes")
         within("abandonedAfterHours", abandonedAfterHours, Self.abandonedHours, "a number of hours")
-        if let a = defaultWaterAmount {
-            let ml = VolumeUnit.ml.convert(a, from: units)
-            if !(ml > 0 && ml <= WaterMeta.maximumMillilitres) {
-                issues.append(.error(.root.appending("defaultWaterAmount"),
-                                     "must be more than 0 and at most \(WaterMeta.describeMaximum(in: units)) (found \(CanonicalJSON.formatNumber(a)))"))
-            }
+        if let a = defaultWaterAmount, !WaterMeta.withinLimit(a, units) {
+            issues.append(.error(.root.appending("defaultWaterAmount"), "must be \(WaterMeta.limit) (found \(CanonicalJSON.formatNumber(a)) \(units.rawValue))"))
         }
         return issues
     }
@@ -131,15 +127,19 @@ public struct WaterlineRules: Sendable, Hashable {
         self.warningThreshold = warningThreshold
     }
 
-    /// The accepted thresholds. N is any whole number from 1 (the owner: "any number greater
-    /// than 0"), up to what a JSON number holds exactly.
+    /// The accepted N: any whole number from 1 (the owner: "any number greater than 0"), up
+    /// to the largest whole number a document's JSON number holds (`Int` fields stop below
+    /// 9e15).
+    public static let waterEveryNDrinks = 1...8_999_999_999_999_999
+    /// The accepted thresholds.
     public static let warningThresholds = 1...100
 
     /// Problems with rules read from a document (either may be absent), at `pointer`.
     static func problems(waterEveryNDrinks n: Int?, warningThreshold t: Int?, at pointer: JSONPointer) -> [DocumentIssue] {
         var issues: [DocumentIssue] = []
-        if let n, n < 1 {
-            issues.append(.error(pointer.appending("waterEveryNDrinks"), "must be a whole number of drinks from 1 (found \(n))"))
+        if let n, !waterEveryNDrinks.contains(n) {
+            issues.append(.error(pointer.appending("waterEveryNDrinks"),
+                                 "must be a whole number of drinks from 1 to \(waterEveryNDrinks.upperBound) (found \(n))"))
         }
         if let t, !warningThresholds.contains(t) {
             issues.append(.error(pointer.appending("warningThreshold"),
@@ -167,12 +167,7 @@ extension WaterlineSettings {
     /// The settable keys, with the seeds' names.
     public static let keys: [Key] = [
         Key(name: "waterEveryNDrinks", help: "water is due after this many drinks (any whole number from 1)",
-            apply: { s, text in
-                guard let n = Int(text.trimmingCharacters(in: .whitespaces)), n >= 1, Double(n) < 9e15 else {
-                    throw LedgerError.usage("waterEveryNDrinks must be a whole number of drinks from 1 (found \"\(text)\")")
-                }
-                s.waterEveryNDrinks = n
-            },
+            apply: { $0.waterEveryNDrinks = try integer($1, "waterEveryNDrinks", WaterlineRules.waterEveryNDrinks, "a whole number of drinks") },
             show: { String($0.waterEveryNDrinks) }),
         Key(name: "timeRemindersEnabled", help: "time-based reminders during a session",
             apply: { $0.timeRemindersEnabled = try boolean($1, "timeRemindersEnabled") },
@@ -187,8 +182,8 @@ extension WaterlineSettings {
             apply: { s, text in
                 let volume = Volume(parsing: text)
                 let amount = volume.map { s.units.rounded($0.amount(in: s.units, units: s.units)) } ?? 0
-                guard amount > 0, VolumeUnit.ml.convert(amount, from: s.units) <= WaterMeta.maximumMillilitres else {
-                    throw LedgerError.usage("defaultWaterAmount must be more than 0 and at most 2000 ml (found \"\(text)\")")
+                guard WaterMeta.withinLimit(amount, s.units) else {
+                    throw LedgerError.usage("defaultWaterAmount must be \(WaterMeta.limit) (found \"\(text)\")")
                 }
                 s.defaultWaterAmount = amount
             },

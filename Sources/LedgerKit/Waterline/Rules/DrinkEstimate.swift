@@ -9,7 +9,9 @@
 /// 3. size × ABV, from the flags, the base or the drink type's typical serving and ABV;
 /// 4. the base's estimate scaled by a new size (16 oz of a 12 oz 1.0 beer is 1.3);
 /// 5. otherwise the base's estimate, or one standard drink (a cocktail, a plain "+ Drink").
-/// Computed estimates are rounded to 0.1.
+/// Computed estimates are rounded to 0.1, and are at least `minimumEstimate`: every drink
+/// logged moves the Waterline (the seeds count each alcoholic entry; an estimate must be more
+/// than 0), so 25 ml at 0 % ABV counts 0.1, and its reason says so.
 public struct DrinkEstimate: Sendable, Equatable {
     /// The alcohol meta to record.
     public var meta: AlcoholMeta
@@ -62,12 +64,14 @@ public struct DrinkEstimate: Sendable, Equatable {
             meta.standardDrinkEstimate = b.meta.standardDrinkEstimate
             reason = b.label
         } else if let s = size, let a = givenABV ?? drinkType?.typicalABV {
-            meta.standardDrinkEstimate = rounded(s * a / 100 / ouncesOfAlcoholPerStandardDrink)
+            let raw = s * a / 100 / ouncesOfAlcoholPerStandardDrink
+            meta.standardDrinkEstimate = rounded(raw)
             let typical = givenABV == nil ? ", typical for \(drinkType!.rawValue)" : ""
-            reason = "\(units.describe(ounces: s)) at \(format(a))% ABV\(typical)"
+            reason = "\(units.describe(ounces: s)) at \(format(a))% ABV\(typical)" + leastNote(raw)
         } else if let b = base, let s = size, let bs = b.meta.sizeOz, bs > 0 {
-            meta.standardDrinkEstimate = rounded(b.meta.standardDrinkEstimate * s / bs)
-            reason = "\(b.label) scaled to \(units.describe(ounces: s))"
+            let raw = b.meta.standardDrinkEstimate * s / bs
+            meta.standardDrinkEstimate = rounded(raw)
+            reason = "\(b.label) scaled to \(units.describe(ounces: s))" + leastNote(raw)
         } else if let b = base {
             meta.standardDrinkEstimate = b.meta.standardDrinkEstimate
             reason = b.label
@@ -88,8 +92,17 @@ public struct DrinkEstimate: Sendable, Equatable {
             + "one entry counts at most \(shown): check the size, or say what it counts for with --std")
     }
 
-    /// An estimate rounded to 0.1, and never below 0.1.
-    static func rounded(_ x: Double) -> Double { max(0.1, (x * 10).rounded() / 10) }
+    /// The least a computed estimate counts.
+    public static let minimumEstimate = 0.1
+
+    /// An estimate rounded to 0.1, and never below `minimumEstimate`.
+    static func rounded(_ x: Double) -> Double { max(minimumEstimate, (x * 10).rounded() / 10) }
+
+    /// What the reason adds when `raw` rounds below the minimum (" is 0.0; a drink counts at
+    /// least 0.1"), so that the text agrees with the number.
+    static func leastNote(_ raw: Double) -> String {
+        (raw * 10).rounded() / 10 < minimumEstimate ? " is \(String(format: "%.1f", (raw * 10).rounded() / 10)); a drink counts at least \(format(minimumEstimate))" : ""
+    }
 
     static func format(_ x: Double) -> String { CanonicalJSON.formatNumber(x) }
 }

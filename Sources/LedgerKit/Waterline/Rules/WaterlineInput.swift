@@ -115,9 +115,7 @@ public enum DrinkSize: Sendable, Equatable {
         case .volume(let v):
             // Converted sizes keep hundredths of an ounce, so that 25 ml reads back as 25 ml.
             let oz = (v.unit ?? units) == .oz ? v.amount : (v.amount(in: .oz, units: units) * 100).rounded() / 100
-            guard oz > 0, oz <= AlcoholMeta.maximumSizeOz else {
-                throw given.refused("must be more than 0 and at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumSizeOz)) oz (2 litres)")
-            }
+            guard WaterMeta.withinLimit(oz, .oz) else { throw given.refused("must be \(WaterMeta.limit)") }
             return (oz, nil, type)
         }
     }
