@@ -152,7 +152,7 @@ import Testing
             }
         }
         let deleted = try m.delete(captured[1].id)
-        #expect(deleted.experience.id == captured[1].id && deleted.photo == nil)
+        #expect(deleted.experience?.id == captured[1].id && deleted.photo == nil)
         #expect(try m.experiences(in: MomentBucket("2026-11-22")!).count == captured.count - 1)
     }
 }
