@@ -4,15 +4,15 @@ import LedgerKit
 import LedgerSync
 
 /// Runs the git command-line tool (for fixtures and for checking what plain git sees).
-public enum GitCLI {
+package enum GitCLI {
     /// Runs `git ARGS` in `directory`; returns its output and status.
     @discardableResult
-    public static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> CommandResult {
+    package static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> CommandResult {
         try Processes.run("/usr/bin/git", arguments, environment: gitEnvironment.merging(environment) { $1 }, currentDirectory: directory)
     }
 
     /// An environment that keeps the machine's git configuration out.
-    public static let gitEnvironment: [String: String] = [
+    package static let gitEnvironment: [String: String] = [
         "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "HOME": "/nonexistent",
         "GIT_AUTHOR_NAME": "test", "GIT_AUTHOR_EMAIL": "test@example.com",
         "GIT_COMMITTER_NAME": "test", "GIT_COMMITTER_EMAIL": "test@example.com",
@@ -20,22 +20,22 @@ public enum GitCLI {
     ]
 
     /// Creates a bare repository (on branch main) at `path`.
-    public static func initBare(_ path: String) throws {
+    package static func initBare(_ path: String) throws {
         let r = try run(["init", "-q", "--bare", "-b", "main", path], in: "/")
         guard r.status == 0 else { throw LedgerError.failure("git init --bare failed: \(r)") }
     }
 
     /// `git fsck --strict` of a repository; the output when it finds anything.
-    public static func fsck(_ path: String) throws -> String? {
+    package static func fsck(_ path: String) throws -> String? {
         let r = try run(["fsck", "--strict", "--no-progress", "--no-dangling"], in: path)
         return r.status == 0 && r.stdout.isEmpty ? nil : r.description
     }
 }
 
 /// Starting and stopping helper processes.
-public enum Processes {
+package enum Processes {
     /// Runs a program to completion.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            currentDirectory: String = "/", stdin: String = "") throws -> CommandResult {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
@@ -66,7 +66,7 @@ public enum Processes {
 
     /// The path of a program on this machine, or a failure saying which package provides it
     /// (tests that need a server never skip silently: `make test` installs them).
-    public static func require(_ program: String, package: String) throws -> String {
+    package static func require(_ program: String, package: String) throws -> String {
         for dir in ["/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/sbin", "/sbin", "/bin", "/usr/lib/git-core"] {
             let path = dir + "/" + program
             if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -75,7 +75,7 @@ public enum Processes {
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago (the kernel's choice).
-    public static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LedgerError.failure("socket() failed") }
         defer { close(fd) }
@@ -92,7 +92,7 @@ public enum Processes {
     }
 
     /// Waits (at most `seconds`) until something accepts connections on 127.0.0.1:`port`.
-    public static func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
+    package static func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -116,14 +116,14 @@ public enum Processes {
 /// Started with `posix_spawn`, not Foundation's `Process`: daemons such as sshd close every
 /// inherited descriptor, which makes `Process` believe they exited and block its monitor
 /// thread in `wait4` — and with it every other `Process` of the test run.
-public final class BackgroundProcess: @unchecked Sendable {
+package final class BackgroundProcess: @unchecked Sendable {
     // @unchecked: `exited` is only touched by the test owning the value.
-    public let pid: pid_t
-    public let log: String
+    package let pid: pid_t
+    package let log: String
     private var exited = false
 
     /// Starts `executable` with its output appended to `log`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String) throws {
+    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -155,10 +155,10 @@ public final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// What the process wrote so far.
-    public var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+    package var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
     /// Whether it is still running.
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         if exited { return false }
         var status: Int32 = 0
         if waitpid(pid, &status, WNOHANG) == pid { exited = true }
@@ -166,7 +166,7 @@ public final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// Stops the process by its PID (SIGTERM, then SIGKILL after two seconds) and reaps it.
-    public func stop() {
+    package func stop() {
         guard isRunning else { return }
         kill(pid, SIGTERM)
         for _ in 0..<100 where isRunning { usleep(20_000) }
@@ -182,13 +182,13 @@ public final class BackgroundProcess: @unchecked Sendable {
 }
 
 /// A bare git repository acting as the remote, and ledgers that sync through it.
-public final class SyncFixture: @unchecked Sendable {
+package final class SyncFixture: @unchecked Sendable {
     // @unchecked: owned by one test.
-    public let directory: TemporaryDirectory
+    package let directory: TemporaryDirectory
     /// The bare remote's path.
-    public let remote: String
+    package let remote: String
 
-    public init() throws {
+    package init() throws {
         TestGit.isolate()
         directory = TemporaryDirectory("ledger-sync")
         remote = directory.path + "/remote.git"
@@ -196,7 +196,7 @@ public final class SyncFixture: @unchecked Sendable {
     }
 
     /// A first ledger, created with `ledger init --remote` and synced (it publishes the ledger).
-    public func origin(now: String = "2026-11-21T22:30:00+01:00") throws -> TestLedger {
+    package func origin(now: String = "2026-11-21T22:30:00+01:00") throws -> TestLedger {
         let ledger = try TestLedger(now: now, initialize: false)
         let r = ledger.run("init", "--remote", remote)
         guard r.status == 0 else { throw LedgerError.failure("init failed: \(r)") }
@@ -206,7 +206,7 @@ public final class SyncFixture: @unchecked Sendable {
     }
 
     /// Another machine: `ledger clone` of the remote.
-    public func clone(now: String = "2026-11-21T22:30:00+01:00", url: String? = nil) throws -> TestLedger {
+    package func clone(now: String = "2026-11-21T22:30:00+01:00", url: String? = nil) throws -> TestLedger {
         let ledger = try TestLedger(now: now, initialize: false)
         let r = ledger.run("clone", url ?? remote, ledger.root)
         guard r.status == 0 else { throw LedgerError.failure("clone failed: \(r)") }
@@ -216,7 +216,7 @@ public final class SyncFixture: @unchecked Sendable {
 
 extension TestLedger {
     /// Every tracked file at HEAD with its blob id (`git ls-tree -r HEAD`), to compare replicas.
-    public func headTree() throws -> [String: String] {
+    package func headTree() throws -> [String: String] {
         let r = try GitCLI.run(["ls-tree", "-r", "HEAD"], in: root)
         var out: [String: String] = [:]
         for line in r.stdout.split(separator: "\n") {
@@ -228,18 +228,18 @@ extension TestLedger {
     }
 
     /// Whether the work tree has uncommitted changes (`git status --porcelain`).
-    public func gitStatus() throws -> String {
+    package func gitStatus() throws -> String {
         try GitCLI.run(["status", "--porcelain"], in: root).stdout
     }
 
     /// Deletes a file in the ledger (a hand deletion).
-    public func remove(_ relative: String) throws {
+    package func remove(_ relative: String) throws {
         try FileManager.default.removeItem(atPath: root + "/" + relative)
     }
 }
 
 /// A process started without waiting, for running several at once.
-public final class SpawnedProcess: @unchecked Sendable {
+package final class SpawnedProcess: @unchecked Sendable {
     // @unchecked: owned by one test.
     let process: Process
     let out: Pipe
@@ -251,10 +251,10 @@ public final class SpawnedProcess: @unchecked Sendable {
         self.err = err
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Waits for the process and returns what it printed.
-    public func wait() -> CommandResult {
+    package func wait() -> CommandResult {
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
         group.enter()
@@ -272,7 +272,7 @@ public final class SpawnedProcess: @unchecked Sendable {
 
 extension Processes {
     /// Starts a program and returns at once.
-    public static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
+    package static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
                              currentDirectory: String) throws -> SpawnedProcess {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
@@ -291,21 +291,21 @@ extension Processes {
 /// A ledger for tests that sync many times (the convergence histories): like `TestLedger`,
 /// but kept on a memory file system when there is one (`/dev/shm`), where the fsyncs that
 /// make every write durable cost nothing, so that hundreds of histories stay fast.
-public final class Replica: @unchecked Sendable {
+package final class Replica: @unchecked Sendable {
     // @unchecked: owned by one test.
-    public let directory: String
-    public let root: String
-    public let environment: [String: String]
+    package let directory: String
+    package let root: String
+    package let environment: [String: String]
 
     /// A directory for a history's remote and replicas: on /dev/shm when available.
-    public static func scratchDirectory() -> String {
+    package static func scratchDirectory() -> String {
         let base = FileSystem.stamp("/dev/shm")?.type == .directory ? "/dev/shm/" : NSTemporaryDirectory()
         var template = Array(((base.hasSuffix("/") ? base : base + "/") + "ledger-replicas-XXXXXX").utf8CString)
         guard let p = mkdtemp(&template) else { fatalError("mkdtemp failed") }
         return String(cString: p)
     }
 
-    public init(in directory: String, name: String, now: String) throws {
+    package init(in directory: String, name: String, now: String) throws {
         TestGit.isolate()
         self.directory = directory
         root = directory + "/" + name
@@ -317,7 +317,7 @@ public final class Replica: @unchecked Sendable {
 
     /// Runs `ledger` in-process.
     @discardableResult
-    public func run(arguments: [String], env: [String: String] = [:]) -> CommandResult {
+    package func run(arguments: [String], env: [String: String] = [:]) -> CommandResult {
         let out = TextOutput(), err = TextOutput()
         let context = CLIContext(environment: environment.merging(env) { $1 }, currentDirectory: root,
                                  stdout: out, stderr: err, stdin: TextInput(lines: []), stdinIsTerminal: false, stdoutIsTerminal: false)
@@ -325,21 +325,21 @@ public final class Replica: @unchecked Sendable {
         return CommandResult(status: status, stdout: out.text, stderr: err.text)
     }
 
-    public func document(_ relative: String) -> JSONValue? {
+    package func document(_ relative: String) -> JSONValue? {
         guard let bytes = try? FileSystem.read(root + "/" + relative) else { return nil }
         return try? JSONParser.parse(bytes)
     }
 
-    public func write(_ relative: String, _ text: String) throws {
+    package func write(_ relative: String, _ text: String) throws {
         let path = root + "/" + relative
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: false, encoding: .utf8)
     }
 
-    public func remove(_ relative: String) throws { try FileManager.default.removeItem(atPath: root + "/" + relative) }
+    package func remove(_ relative: String) throws { try FileManager.default.removeItem(atPath: root + "/" + relative) }
 
     /// Every file under a directory of the ledger (relative paths, sorted).
-    public func files(under relative: String) -> [String] {
+    package func files(under relative: String) -> [String] {
         let base = root + "/" + relative
         guard let e = FileManager.default.enumerator(atPath: base) else { return [] }
         var out: [String] = []
@@ -350,7 +350,7 @@ public final class Replica: @unchecked Sendable {
     }
 
     /// `git ls-tree -r HEAD` as path → blob id.
-    public func headTree() throws -> [String: String] {
+    package func headTree() throws -> [String: String] {
         let r = try GitCLI.run(["ls-tree", "-r", "HEAD"], in: root)
         var out: [String: String] = [:]
         for line in r.stdout.split(separator: "\n") {
@@ -360,5 +360,5 @@ public final class Replica: @unchecked Sendable {
         return out
     }
 
-    public func gitStatus() throws -> String { try GitCLI.run(["status", "--porcelain"], in: root).stdout }
+    package func gitStatus() throws -> String { try GitCLI.run(["status", "--porcelain"], in: root).stdout }
 }

@@ -133,7 +133,7 @@ extension BrewStore {
 
     /// Claims this device's brew screen: one guided brew per ledger and device. Nil while
     /// another process holds it; the claim lasts as long as the returned lock.
-    public func claimBrewScreen() throws -> FileLock? {
+    package func claimBrewScreen() throws -> FileLock? {
         try FileLock.attempt(path: store.localState("brew.lock"))
     }
 

@@ -29,16 +29,20 @@ public struct CheckReport: Sendable {
 /// number of documents; the record of the last check lets a
 /// revalidation after a hand edit stat each file once and list no unchanged directory.
 public struct Checker: Sendable {
-    public let store: LedgerStore
+    let store: LedgerStore
     /// The kinds and rules to check against.
-    public let schema: DocumentSchema
+    package let schema: DocumentSchema
     /// Worker threads; defaults to the store's.
     public var threads: Int
     /// Whether to read and write the cache of clean files.
     public var useCache: Bool
 
-    public init(store: LedgerStore, schema: DocumentSchema = LedgerSchema.standard,
-                threads: Int? = nil, useCache: Bool = true) {
+    /// A checker of `store` against every app's kinds and rules.
+    public init(store: LedgerStore, threads: Int? = nil, useCache: Bool = true) {
+        self.init(store: store, schema: LedgerSchema.standard, threads: threads, useCache: useCache)
+    }
+
+    package init(store: LedgerStore, schema: DocumentSchema, threads: Int? = nil, useCache: Bool = true) {
         self.store = store
         self.schema = schema
         self.threads = max(1, threads ?? store.workerThreads)

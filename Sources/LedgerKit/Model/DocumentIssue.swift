@@ -46,10 +46,10 @@ extension Array where Element == DocumentIssue {
 }
 
 /// Suggestions for misspelt names ("did you mean …?").
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` (case-insensitive edit distance), when it is close
     /// enough to be a plausible typo: at most 2 edits, or a third of the word for long ones.
-    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let w = Array(word.lowercased().unicodeScalars)
         var best: (String, Int)?
         for c in candidates {
@@ -61,7 +61,7 @@ public enum Suggestion {
     }
 
     /// " (did you mean 'x'?)" or "".
-    public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
+    package static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
         closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// passed in.
 public struct MomentsStore: Sendable {
     /// The ledger.
-    public let store: LedgerStore
+    let store: LedgerStore
 
     /// The Moments documents of `store`.
     public init(_ store: LedgerStore) {

@@ -11,7 +11,7 @@ import Foundation
 /// and work on a read-only ledger.
 public struct WaterlineStore: Sendable {
     /// The ledger.
-    public let store: LedgerStore
+    let store: LedgerStore
 
     /// The Waterline documents of `store`.
     public init(_ store: LedgerStore) {

@@ -18,7 +18,7 @@ public enum ReminderAnswer: Sendable, Hashable {
 }
 
 /// Where notices are shown and answers come from: desktop notifications, or a terminal.
-public protocol ReminderFrontEnd: AnyObject {
+package protocol ReminderFrontEnd: AnyObject {
     /// The notification connection whose signals the loop delivers, if any.
     var notifications: NotificationClient? { get }
     /// A descriptor of typed keys to wake for, if any.
@@ -49,7 +49,7 @@ public final class ReminderProcess {
 
     public let reminders: ReminderStore
     public let clock: ReminderClock
-    public let frontEnd: any ReminderFrontEnd
+    package let frontEnd: any ReminderFrontEnd
     let ids: any IDSource
     /// Called with what an answer did, or why it failed.
     public var onOutcome: (Result<ReminderStore.Outcome, any Error>, Timestamp) -> Void = { _, _ in }
@@ -57,7 +57,7 @@ public final class ReminderProcess {
     public var onProblems: ([String]) -> Void = { _ in }
 
     /// Days and reminders in `clock`'s zone.
-    public init(reminders: ReminderStore, clock: ReminderClock, frontEnd: any ReminderFrontEnd, ids: any IDSource = RandomIDSource()) {
+    package init(reminders: ReminderStore, clock: ReminderClock, frontEnd: any ReminderFrontEnd, ids: any IDSource = RandomIDSource()) {
         self.reminders = reminders
         self.clock = clock
         self.frontEnd = frontEnd
@@ -85,8 +85,8 @@ public final class ReminderProcess {
             }
             let paths = reminders.dependencies(at: now).map { dependency -> WatchedPath in
                 switch dependency {
-                case .file(let p): .file(reminders.store.absolute(p))
-                case .directory(let p): .directory(reminders.store.absolute(p))
+                case .file(let p): .file(reminders.absolutePath(p))
+                case .directory(let p): .directory(reminders.absolutePath(p))
                 }
             }
             if paths != watched {

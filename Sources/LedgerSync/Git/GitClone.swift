@@ -5,7 +5,7 @@ import LedgerKit
 extension Repository {
     /// Clones `url` into `path` (which must not exist or be empty). HEAD ends on
     /// `refs/heads/main` even when the remote is empty.
-    public static func clone(_ url: String, to path: String, options: TransportOptions) throws -> Repository {
+    package static func clone(_ url: String, to path: String, options: TransportOptions) throws -> Repository {
         _ = Libgit2.initialized
         let session = try TransportSession(url: url, options: options, gitDirectory: nil)
         var opts = git_clone_options()

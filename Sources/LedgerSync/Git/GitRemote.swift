@@ -9,24 +9,24 @@ import LedgerKit
 /// applied by `GitConfiguration`, since libgit2 1.5.1 leaks about 80 KB on every
 /// `git_remote_lookup` and its own rewriting, which matters to long-running processes that
 /// sync many times.
-public final class Remote {
+package final class Remote {
     let repository: Repository
     /// The URL as configured (may hold credentials: print `redactedURL` instead).
-    public let url: String
+    package let url: String
 
     /// The remote's name: its `remote.<name>.pushurl` settings, if any, take the pushes.
-    public let name: String?
+    package let name: String?
 
     /// A remote of `repository` at `url`, named `name` in git's configuration (nil for a URL
     /// alone).
-    public init(_ repository: Repository, url: String, name: String? = nil) throws {
+    package init(_ repository: Repository, url: String, name: String? = nil) throws {
         self.repository = repository
         self.url = url
         self.name = name
     }
 
     /// The URL with any password replaced by `***`.
-    public var redactedURL: String { Self.redact(url) }
+    package var redactedURL: String { Self.redact(url) }
 
     /// Runs `body` with a libgit2 remote for the session's URL.
     private func withRemote<T>(_ session: TransportSession, _ body: (OpaquePointer) throws -> T) throws -> T {
@@ -42,7 +42,7 @@ public final class Remote {
 
     /// Fetches with explicit refspecs (`+refs/heads/main:refs/remotes/origin/main`).
     /// Throws a `LedgerError` with exit status 3 when the remote cannot be reached.
-    public func fetch(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws {
+    package func fetch(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws {
         let session = try TransportSession(url: url, options: options, gitDirectory: repository.gitDirectory)
         session.onTransfer = onTransfer
         var opts = git_fetch_options()
@@ -65,7 +65,7 @@ public final class Remote {
     }
 
     /// Why a push did not update the remote.
-    public enum PushOutcome: Sendable, Equatable {
+    package enum PushOutcome: Sendable, Equatable {
         case pushed
         /// The remote has commits this one lacks (refused before sending, or by the server).
         case rejected(String)
@@ -76,7 +76,7 @@ public final class Remote {
     /// non-fast-forward refusal (before sending, or by the server through the
     /// reference-status callback) is returned as `.rejected`; unreachable remotes throw (exit
     /// status 3).
-    public func push(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> PushOutcome {
+    package func push(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> PushOutcome {
         let configuration = try TransportSession.configuration(options, gitDirectory: repository.gitDirectory)
         let pushURLs = name.map { configuration.values("remote.\($0).pushurl").filter { !$0.isEmpty } } ?? []
         let targets = pushURLs.isEmpty ? [(url: url, pushInsteadOf: true)] : pushURLs.map { (url: $0, pushInsteadOf: false) }

@@ -46,12 +46,12 @@ extension Remote {
     }
 
     /// `url` without the password of its user info (the user name kept).
-    public static func withoutPassword(_ url: String) -> String {
+    package static func withoutPassword(_ url: String) -> String {
         redact(url).replacingOccurrences(of: ":***@", with: "@")
     }
 
     /// `url` with the password of its user info (if any) replaced by `***`.
-    public static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         var out = ""
         var rest = Substring(text)
         while let r = rest.range(of: "://") {

@@ -3,9 +3,9 @@ import LedgerKit
 
 /// The git command-line tool, for the one job libgit2 does not do: repository maintenance
 /// (`git gc`). Found by the caller on its `PATH`; LedgerSync reads no environment itself.
-public struct GitTool: Sendable {
+package struct GitTool: Sendable {
     /// The executable's absolute path.
-    public let executable: String
+    package let executable: String
     /// The environment git runs with: the caller's, without the variables that would point
     /// git at another repository than the one named on its command line.
     let environment: [String: String]
@@ -17,13 +17,13 @@ public struct GitTool: Sendable {
         "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX", "GIT_QUARANTINE_PATH",
     ]
 
-    public init(executable: String, environment: [String: String]) {
+    package init(executable: String, environment: [String: String]) {
         self.executable = executable
         self.environment = environment.filter { !Self.repositoryVariables.contains($0.key) }
     }
 
     /// `git` as found on the `PATH` of `environment`, or nil when it is not installed.
-    public static func find(in environment: [String: String]) -> GitTool? {
+    package static func find(in environment: [String: String]) -> GitTool? {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":") where dir.hasPrefix("/") {
             let candidate = String(dir) + "/git"

@@ -15,14 +15,14 @@ import LedgerKit
 /// "theirs" (%B) this machine's. The driver swaps the roles back, so that a rebase reaches
 /// what a merge (and `ledger sync`) reaches: this machine's recipe keeps its id, and a
 /// conflict file holds the other machine's version. The result still goes to %A.
-public enum MergeDriver {
+package enum MergeDriver {
     /// What the driver did, for its message on stderr.
-    public struct Outcome: Sendable {
-        public var resolution: FileResolution
+    package struct Outcome: Sendable {
+        package var resolution: FileResolution
         /// Files written into the work tree, relative to its root.
-        public var written: [String]
+        package var written: [String]
         /// Whether the file is resolved (exit 0); false means git should report a conflict.
-        public var resolved: Bool
+        package var resolved: Bool
     }
 
     /// Resolves one file. `workTree` is the root of the repository's work tree.
@@ -34,7 +34,7 @@ public enum MergeDriver {
     /// status 1) before OURS is written. Two versions of a document that could not be merged
     /// — different documents at one path, or one that is not a valid document of its kind —
     /// leave OURS as it is, the other version in a conflict file, and the file unresolved.
-    public static func run(base: String, ours: String, theirs: String, pathname: String, workTree: String) throws -> Outcome {
+    package static func run(base: String, ours: String, theirs: String, pathname: String, workTree: String) throws -> Outcome {
         try validate(pathname: pathname)
         for (input, name) in [(base, "BASE"), (ours, "OURS"), (theirs, "THEIRS")] {
             switch FileSystem.stamp(input)?.type {
@@ -96,7 +96,7 @@ public enum MergeDriver {
 
     /// The root of the work tree containing `directory` (git runs drivers from the top of
     /// the work tree; this also works from a subdirectory).
-    public static func workTree(containing directory: String) -> String {
+    package static func workTree(containing directory: String) -> String {
         var dir = directory
         while dir.count > 1 {
             if FileSystem.exists(dir + "/.git") { return dir }

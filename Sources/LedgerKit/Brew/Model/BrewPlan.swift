@@ -13,7 +13,7 @@ public struct BrewInputs: JSONModel, Equatable {
     /// Water temperature, °C.
     public var waterTemperature: Double?
     public var grindLabel: GrindLabel?
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -26,7 +26,7 @@ public struct BrewInputs: JSONModel, Equatable {
         self.grindLabel = grindLabel
     }
 
-    public static let fields: [Field<BrewInputs>] = [
+    package static let fields: [Field<BrewInputs>] = [
         .optional("recipeId", \.recipeId),
         .optional("dose", \.dose),
         .optional("targetYield", \.targetYield),
@@ -102,11 +102,11 @@ public struct PlannedStep: JSONModel, Equatable {
     public var endsAtSeconds: Int?
     /// The step in one line, with its quantities ("Pour to 150 g by 1:30").
     public var headline = ""
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
-    public static let fields: [Field<PlannedStep>] = [
+    package static let fields: [Field<PlannedStep>] = [
         .required("number", \.number),
         .required("kind", \.kind),
         .required("title", \.title),
@@ -148,11 +148,11 @@ public struct BrewPlan: JSONModel, Equatable {
     /// Inputs outside the recommended V60 ranges (never clamped).
     public var warnings: [String] = []
     public var steps: [PlannedStep] = []
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
-    public static let fields: [Field<BrewPlan>] = [
+    package static let fields: [Field<BrewPlan>] = [
         .required("recipeId", \.recipeId),
         .required("recipeName", \.recipeName),
         .required("starter", \.starter),

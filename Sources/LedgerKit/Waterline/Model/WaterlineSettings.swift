@@ -37,7 +37,7 @@ public enum VolumeUnit: String, JSONEnum, Sendable {
 /// restored by `--fix` rather than being an error. `defaultWaterAmount` is in `units`; when it
 /// is absent the unit's default applies (8 oz or 250 ml).
 public struct WaterlineSettings: SingletonDocument, Equatable {
-    public static let kind = DocumentKind("waterline.settings", app: .waterline, .singleton("waterline/settings.json"))
+    package static let kind = DocumentKind("waterline.settings", app: .waterline, .singleton("waterline/settings.json"))
 
     /// Per-drink reminders: water is due after this many alcoholic drinks (N ≥ 1; default 1).
     public var waterEveryNDrinks = 1
@@ -57,7 +57,7 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
     public var abandonedAfterHours = 12
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -68,7 +68,7 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
         defaultWaterAmount = units.defaultWaterAmount
     }
 
-    public static let fields: [Field<WaterlineSettings>] = [
+    package static let fields: [Field<WaterlineSettings>] = [
         .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1),
         .defaulted("timeRemindersEnabled", \.timeRemindersEnabled, true),
         .defaulted("timeReminderIntervalMinutes", \.timeReminderIntervalMinutes, 20),
