@@ -61,7 +61,7 @@ import Testing
         let w = WaterlineStore(store)
         try w.changeSettings(now: at(1)) { $0.waterEveryNDrinks = 2 }
         try w.setSetting("units", to: "ml", now: at(2))
-        let pint = try w.addPreset(.init(name: Given("Pint", name: "NAME", text: "Pint"), type: Given(.beer, name: "--type", text: "beer"),
+        let pint = try w.addPreset(.init(name: Given("Pint", input: .waterline(.name), text: "Pint"), type: Given(.beer, input: .waterline(.drinkType), text: "beer"),
                                          standardDrinks: 1.5), now: at(3), ids: ids).preset
         _ = try w.editPreset(pint.id, .init(standardDrinks: 2), now: at(4))
         _ = try w.deletePreset("double")

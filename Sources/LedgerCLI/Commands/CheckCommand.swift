@@ -52,9 +52,9 @@ struct CheckCommand: ParsableCommand {
                 ("problems", .array(report.problems.map(\.json))), ("fixed", .array(report.fixed.map(\.json))),
             ])
         } else {
-            for p in report.fixed { Console.print(Style.green("fixed") + " \(p)") }
+            for p in report.fixed { Console.print(Style.green("fixed") + " " + p.commandLineDescription) }
             for p in report.problems {
-                let line = p.description
+                let line = p.commandLineDescription
                 Console.print(p.severity == .error ? line.replacingOccurrences(of: ": error: ", with: ": " + Style.red("error") + ": ") : line)
             }
             let files = Output.plural(report.filesChecked, "file")

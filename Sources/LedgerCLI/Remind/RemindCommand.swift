@@ -62,7 +62,7 @@ struct RemindCommand: ParsableCommand {
             let line: String
             switch result {
             case .success(let outcome): line = RemindFormat.outcome(outcome, at: now)
-            case .failure(let error): line = (error as? LedgerError)?.message ?? "\(error)"
+            case .failure(let error): line = (error as? LedgerError)?.commandLineMessage ?? "\(error)"
             }
             if terminal { RemindFormat.say(line, at: now) } else { RemindFormat.log(line) }
         }

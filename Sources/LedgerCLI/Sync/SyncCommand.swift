@@ -33,7 +33,7 @@ struct SyncCommand: ParsableCommand {
             report = try Sync.run(store, options: options)
         } catch let e as LedgerError where json {
             // Scripts get one JSON value whatever happened; the sentence still goes to stderr.
-            Output.json(.object(["outcome": .string("refused"), "error": .string(e.message),
+            Output.json(.object(["outcome": .string("refused"), "error": .string(e.commandLineMessage),
                                  "problems": .array(e.problems.map(\.json))]))
             throw e
         }

@@ -43,7 +43,7 @@ extension WaterlineCommand {
         func run() throws {
             let run = try WaterlineRun(global, json: json)
             let order = WaterlineStore.DrinkOrder(
-                preset: preset, type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0, option: "--size") },
+                preset: preset, type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0) },
                 abv: try abv.map(WaterlineText.parseABV), standardDrinks: try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") },
                 time: try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) })
             let logged = try TimeArgument.explaining(time, order.time ?? run.now, option: "--time", clock: run.env.clock) {
@@ -74,7 +74,7 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let amount = try self.amount.map { try WaterlineText.parseVolume($0, option: "--amount") }
+            let amount = try self.amount.map { try WaterlineText.parseVolume($0, input: .amount) }
             let when = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) }
             let logged = try TimeArgument.explaining(time, when ?? run.now, option: "--time", clock: run.env.clock) {
                 try run.waterline.logWater(amount, at: when, now: run.now, ids: run.env.ids)
@@ -150,8 +150,8 @@ extension WaterlineCommand {
             let change = WaterlineStore.EntryChange(
                 standardDrinks: try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") },
                 time: try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) },
-                type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0, option: "--size") },
-                abv: try abv.map(WaterlineText.parseABV), amount: try amount.map { try WaterlineText.parseVolume($0, option: "--amount") })
+                type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0) },
+                abv: try abv.map(WaterlineText.parseABV), amount: try amount.map { try WaterlineText.parseVolume($0, input: .amount) })
             let current = try run.current()
             let edited = try TimeArgument.explaining(time, change.time, option: "--time", clock: run.env.clock) {
                 try run.waterline.editEntry(id, inSession: session, change: change, now: run.now)

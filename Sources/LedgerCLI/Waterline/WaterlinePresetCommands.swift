@@ -61,7 +61,7 @@ extension WaterlineCommand.Presets {
         /// The order, with `name` as given.
         func order(name: Given<String>?) throws -> WaterlineStore.PresetOrder {
             WaterlineStore.PresetOrder(
-                name: name, type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0, option: "--size") },
+                name: name, type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0) },
                 abv: try abv.map(WaterlineText.parseABV), standardDrinks: try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") })
         }
     }
@@ -90,7 +90,7 @@ extension WaterlineCommand.Presets {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let order = try values.order(name: Given(name, name: "NAME", text: name))
+            let order = try values.order(name: Given(name, input: .waterline(.name), text: name))
             let current = try run.current()
             let (preset, _) = try run.waterline.addPreset(order, now: run.now, ids: run.env.ids)
             if json { Output.json(WaterlineJSON.preset(preset)); return }
@@ -121,7 +121,7 @@ extension WaterlineCommand.Presets {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let order = try values.order(name: name.map { Given($0, name: "--name", text: $0) })
+            let order = try values.order(name: name.map { Given($0, input: .waterline(.newName), text: $0) })
             let current = try run.current()
             let (updated, estimate) = try run.waterline.editPreset(preset, order, now: run.now)
             if json { Output.json(WaterlineJSON.preset(updated)); return }

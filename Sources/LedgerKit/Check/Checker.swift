@@ -87,7 +87,7 @@ public struct Checker: Sendable {
                 run.enqueue(.directory("", stamp: nil, subdirectories: [], listed: false))
                 try run.process(dir: "", names: [("ledger.json", manifest.type)], block: block)
             } else {
-                run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (run `ledger init`)")))
+                run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (\(next: .createLedger))" as LedgerError.Sentence)))
             }
             for dir in schema.appDirectories.sorted(by: { Bytes.precedes($0, $1) }) {
                 try run.walk(dir)
@@ -602,7 +602,7 @@ private struct Run {
         if let target, target.count > LedgerStore.maximumDocumentBytes {
             issues = issues.map { var i = $0; i.fixable = false; return i }
             issues.append(.warning(.root, "cannot be fixed: rewritten as ledger writes documents it would be \(FileSystem.formatBytes(target.count)), "
-                + "larger than the \(FileSystem.formatBytes(LedgerStore.maximumDocumentBytes)) a ledger document may be, so `ledger check --fix` leaves it as it is"))
+                + "larger than the \(FileSystem.formatBytes(LedgerStore.maximumDocumentBytes)) a ledger document may be, so \(next: .fixByHand)" as LedgerError.Sentence))
         } else if fix, let target {
             do {
                 if destination != path || !bytes.elementsEqual(target) {

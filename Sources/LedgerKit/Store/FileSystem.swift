@@ -400,9 +400,9 @@ package enum FileSystem {
     /// and what `check` reports about it. `folder` says what `target` is when it is the link.
     package static func linkRefusal(_ link: String, _ action: String, _ target: String, folder: Bool = true) -> LedgerError {
         let doing = action == "read" ? "cannot read \(target): " : "refusing to \(action) \(target): "
-        return .invalid((link == target && action == "read" ? "" : doing)
-            + "\(link) is a symbolic link, and ledger never follows one inside a ledger (`ledger check` reports "
-            + "\"\(link): /: error: \(symbolicLinkProblem)\"); put the real \(link != target || folder ? "folder" : "file") in its place")
+        return .invalid(LedgerError.Sentence(link == target && action == "read" ? "" : doing)
+            + "\(link) is a symbolic link, and ledger never follows one inside a ledger (\(next: .checkReports(problem: "\(link): /: error: \(symbolicLinkProblem)")))"
+            + "; put the real \(link != target || folder ? "folder" : "file") in its place")
     }
 
     /// The directory `relative` below `root`, opened without following a symbolic link (see

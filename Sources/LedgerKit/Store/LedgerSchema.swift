@@ -147,9 +147,12 @@ public struct Problem: Sendable, Hashable, CustomStringConvertible {
 
     /// `PATH: POINTER: severity: message`; the location is `line:column` for syntax errors
     /// and `/` for the document as a whole.
-    public var description: String {
+    public var description: String { rendered(\.description) }
+
+    /// "PATH: POINTER: severity: message", with the message worded by `words`.
+    public func rendered(_ words: (LedgerError.Sentence) -> String) -> String {
         let location: String
         if let line = issue.line { location = "\(line):\(issue.column ?? 1)" } else if issue.pointer.isRoot { location = "/" } else { location = issue.pointer.description }
-        return "\(path): \(location): \(issue.severity.rawValue): \(issue.message)"
+        return "\(path): \(location): \(issue.severity.rawValue): \(words(issue.sentence))"
     }
 }

@@ -167,7 +167,7 @@ public struct LedgerStore: Sendable {
     }
 
     static func invalidDocument(_ path: String, _ issues: [DocumentIssue]) -> LedgerError {
-        .invalid("\(path) is invalid; fix it by hand and run `ledger check`:", problems: issues.map { Problem(path, $0) })
+        .invalid("\(path) is invalid; fix it by hand and \(next: .checkLedger):", problems: issues.map { Problem(path, $0) })
     }
 
     /// Validates, recomputes and writes a document (refusing invalid ones: ledger never writes
@@ -263,7 +263,7 @@ package struct DocumentRepository<D: CollectionDocument>: Sendable {
         case 1: return matches[0]
         case 0: throw LedgerError.notFound("there is no \(describe) with id \"\(reference)\"")
         default:
-            throw LedgerError.usage("\"\(reference)\" matches \(matches.count) \(describe)s (\(matches.sorted().prefix(4).joined(separator: ", "))…); give more characters")
+            throw LedgerError.invalidArgument("\"\(reference)\" matches \(matches.count) \(describe)s (\(matches.sorted().prefix(4).joined(separator: ", "))…); give more characters")
         }
     }
 

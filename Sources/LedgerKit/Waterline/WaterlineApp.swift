@@ -35,7 +35,7 @@ package enum WaterlineApp: LedgerApp {
         return active.map { path in
             let others = active.filter { $0 != path }.joined(separator: ", ")
             return Problem(path, .error(.root.appending("isActive"),
-                "only one session may be active, but so is \(others); the next `ledger waterline` command merges them (see the README), or end one by setting its endTime and isActive"))
+                "only one session may be active, but so is \(others); \(next: .waterline(.mergeActiveSessions)), or end one by setting its endTime and isActive"))
         }
     }
 

@@ -39,14 +39,14 @@ package enum MergeDriver {
         for (input, name) in [(base, "BASE"), (ours, "OURS"), (theirs, "THEIRS")] {
             switch FileSystem.stamp(input)?.type {
             case .file?: continue
-            case nil: throw LedgerError.usage("\(name) (\(input)) does not exist; git passes the merge driver three temporary files (%O %A %B)")
+            case nil: throw LedgerError.invalidArgument("\(name) (\(input)) does not exist; git passes the merge driver three temporary files (%O %A %B)")
             case .some(let type):
-                throw LedgerError.usage("\(name) (\(input)) is \(type == .directory ? "a directory" : type == .symlink ? "a symbolic link" : "not a regular file (a FIFO or a device?)"); git passes the merge driver three regular temporary files (%O %A %B)")
+                throw LedgerError.invalidArgument("\(name) (\(input)) is \(type == .directory ? "a directory" : type == .symlink ? "a symbolic link" : "not a regular file (a FIFO or a device?)"); git passes the merge driver three regular temporary files (%O %A %B)")
             }
         }
         func read(_ path: String) throws -> [UInt8] {
             guard let bytes = try FileSystem.read(path, limit: LedgerStore.maximumDocumentBytes * 4) else {
-                throw LedgerError.usage("\(path) does not exist; git passes the merge driver three temporary files (%O %A %B)")
+                throw LedgerError.invalidArgument("\(path) does not exist; git passes the merge driver three temporary files (%O %A %B)")
             }
             return bytes
         }
@@ -79,7 +79,7 @@ package enum MergeDriver {
         let parts = pathname.split(separator: "/", omittingEmptySubsequences: false)
         guard !pathname.isEmpty, !pathname.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
               parts.first?.lowercased() != ".git" else {
-            throw LedgerError.usage("PATHNAME must be the file's path relative to the top of the work tree, as git passes it (%P), such as brew/recipes/morning.json; got \"\(pathname)\"")
+            throw LedgerError.invalidArgument("PATHNAME must be the file's path relative to the top of the work tree, as git passes it (%P), such as brew/recipes/morning.json; got \"\(pathname)\"")
         }
     }
 

@@ -115,9 +115,9 @@ private struct Run {
         remoteName = options.remoteName ?? repo.config("branch.\(branch).remote") ?? "origin"
         guard let url = repo.config("remote.\(remoteName).url") else {
             if options.remoteName != nil {
-                throw LedgerError.usage("this ledger has no remote named \(remoteName); `git -C \(store.root) remote -v` lists them")
+                throw LedgerError.invalidArgument("this ledger has no remote named \(remoteName); `git -C \(store.root) remote -v` lists them")
             }
-            throw LedgerError.usage("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(store.root) remote add origin URL`)")
+            throw LedgerError.invalidArgument("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(store.root) remote add origin URL`)")
         }
         remote = try Remote(repo, url: url, name: remoteName)
         localRemote = try Remote.localGitDirectory(url)

@@ -97,7 +97,7 @@ final class TransportSession {
             return try GitConfiguration(environment: options.environment, gitDirectory: gitDirectory)
         } catch let e as GitError {
             // git refuses to run with a broken configuration file too.
-            throw LedgerError.usage("git's configuration cannot be read: \(e.message)")
+            throw LedgerError.invalidArgument("git's configuration cannot be read: \(e.message)")
         }
     }
 
@@ -189,7 +189,7 @@ final class TransportSession {
         let directory = setting("GIT_SSL_CAPATH", "sslCAPath", "SSL_CERT_DIR")
         guard file != nil || directory != nil else { return }
         for s in [file, directory].compactMap({ $0 }) where !FileSystem.exists(s.value) {
-            throw LedgerError.usage("the certificate authority \(s.value) named by \(s.from) does not exist; correct or unset \(s.from)")
+            throw LedgerError.invalidArgument("the certificate authority \(s.value) named by \(s.from) does not exist; correct or unset \(s.from)")
         }
         if ledger_git_set_ssl_cert_locations(file?.value, directory?.value) < 0 {
             let named = [file, directory].compactMap { $0.map { "\($0.value) (\($0.from))" } }.joined(separator: " and ")

@@ -70,11 +70,16 @@ public struct BrewInputs: JSONModel, Equatable {
         return out
     }
 
-    /// `problems()` as sentences naming the command-line flag that gave each value, or the
-    /// input in words when `flags` is false.
-    public func impossibleValues(flags: Bool = true) -> [String] {
-        let names = flags ? ["dose": "--dose", "targetYield": "--yield", "waterTemperature": "--temp"]
-            : ["dose": "The dose", "targetYield": "The yield", "waterTemperature": "The temperature"]
+    /// `problems()` as sentences naming the input that gave each value ("dose must be …";
+    /// on the command line, "--dose must be …").
+    public func impossibleValues() -> [LedgerError.Sentence] {
+        let inputs: [String: LedgerError.Input.Brew] = ["dose": .dose, "targetYield": .targetYield, "waterTemperature": .waterTemperature]
+        return problems().map { "\(input: .brew(inputs[$0.field]!)) \($0.message)" }
+    }
+
+    /// `problems()` as sentences of their own ("The dose must be …"), for a screen.
+    public func impossibleValueSentences() -> [String] {
+        let names = ["dose": "The dose", "targetYield": "The yield", "waterTemperature": "The temperature"]
         return problems().map { "\(names[$0.field]!) \($0.message)" }
     }
 }
