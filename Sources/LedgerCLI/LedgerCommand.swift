@@ -60,6 +60,10 @@ public enum LedgerCLI {
                 return 4
             } catch let e as ExitCode {
                 return e.rawValue
+            } catch where ArgumentRefusal.find(in: error) != nil {
+                // A value an option's type refused (`OptionValue`): the command's own sentence.
+                Console.error(ArgumentRefusal.find(in: error)!)
+                return 2
             } catch {
                 let code = LedgerCommand.exitCode(for: error)
                 let message = LedgerCommand.fullMessage(for: error)
@@ -89,5 +93,22 @@ public enum LedgerCLI {
     public static func main() -> Never {
         let status = run(Array(CommandLine.arguments.dropFirst()), context: .process())
         exit(status)
+    }
+}
+
+/// The refusal an option's value type threw (`OptionValue.parse`), which argument-parser
+/// keeps inside its own error (with the option's name and the value) — found by walking that
+/// error's stored values, since argument-parser's error types are not public.
+enum ArgumentRefusal {
+    static func find(in error: any Error) -> LedgerError? {
+        func search(_ value: Any, depth: Int) -> LedgerError? {
+            if let e = value as? LedgerError { return e }
+            guard depth > 0 else { return nil }
+            for child in Mirror(reflecting: value).children {
+                if let e = search(child.value, depth: depth - 1) { return e }
+            }
+            return nil
+        }
+        return search(error, depth: 8)
     }
 }

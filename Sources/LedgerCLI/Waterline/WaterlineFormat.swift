@@ -249,8 +249,9 @@ enum WaterlineText {
         return Given(s, input: .waterline(input), text: text)
     }
 
-    /// A standard-drink count for `option` (`--std`): more than 0, at most 20.
-    static func parseStandardDrinks(_ text: String, option: String) throws -> Double {
+    /// A standard-drink count (`--std`): more than 0, at most 20.
+    static func parseStandardDrinks(_ text: String) throws -> Double {
+        let option = flag(.standardDrinks)
         guard let v = Double(text), v > 0, v <= AlcoholMeta.maximumEstimate else {
             throw LedgerError.usage("\(option) must be a number of standard drinks more than 0 and at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)) (found \"\(text)\")")
         }
@@ -261,7 +262,7 @@ enum WaterlineText {
     static func parseABV(_ text: String) throws -> Given<Double> {
         let t = text.hasSuffix("%") ? String(text.dropLast()) : text
         guard let v = Double(t), v >= 0, v <= 100 else {
-            throw LedgerError.usage("--abv must be a percentage between 0 and 100 (found \"\(text)\")")
+            throw LedgerError.usage("\(flag(.abv)) must be a percentage between 0 and 100 (found \"\(text)\")")
         }
         return Given(v, input: .waterline(.abv), text: text)
     }
@@ -269,7 +270,7 @@ enum WaterlineText {
     /// A drink type.
     static func parseType(_ text: String) throws -> Given<DrinkType> {
         if let t = DrinkType(rawValue: text.lowercased()) { return Given(t, input: .waterline(.drinkType), text: text) }
-        throw LedgerError.usage("--type must be one of \(DrinkType.allCases.map(\.rawValue).joined(separator: ", ")) (found \"\(text)\")"
+        throw LedgerError.usage("\(flag(.drinkType)) must be one of \(DrinkType.allCases.map(\.rawValue).joined(separator: ", ")) (found \"\(text)\")"
             + Suggestion.didYouMean(text, among: DrinkType.allCases.map(\.rawValue)))
     }
 }

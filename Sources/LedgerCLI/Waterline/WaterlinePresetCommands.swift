@@ -44,26 +44,10 @@ extension WaterlineCommand.Presets {
         }
     }
 
-    /// Options shared by `add` and `edit`.
-    struct PresetValues: ParsableArguments {
-        @Option(help: ArgumentHelp("beer, wine, liquor or cocktail.", valueName: "type"))
-        var type: String?
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("Serving size in your units, with a unit (330ml, 12oz), or a serving (pint, glass, double, …).", valueName: "size"))
-        var size: String?
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("Alcohol by volume, in percent.", valueName: "pct"))
-        var abv: String?
-
-        @Option(name: .customLong("std"), parsing: .unconditional, help: ArgumentHelp("Standard drinks it counts for (estimated from size and ABV when left out).", valueName: "n"))
-        var standardDrinks: String?
-
-        /// The order, with `name` as given.
-        func order(name: Given<String>?) throws -> WaterlineStore.PresetOrder {
-            WaterlineStore.PresetOrder(
-                name: name, type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0) },
-                abv: try abv.map(WaterlineText.parseABV), standardDrinks: try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") })
-        }
+    /// The order `values` give, with `name` as given.
+    static func order(name: Given<String>?, _ values: DrinkOptions) -> WaterlineStore.PresetOrder {
+        WaterlineStore.PresetOrder(name: name, type: values.type?.given, size: values.size?.given, abv: values.abv?.given,
+                                   standardDrinks: values.standardDrinks?.count)
     }
 
     /// "beer, 12 oz, 1.0 standard drink".
@@ -81,7 +65,7 @@ extension WaterlineCommand.Presets {
         @Argument(help: ArgumentHelp("What you call it (\"Vodka soda\").", valueName: "name"))
         var name: String
 
-        @OptionGroup var values: PresetValues
+        @OptionGroup var values: DrinkOptions
 
         @Flag(help: "Print the new preset as JSON.")
         var json = false
@@ -90,7 +74,7 @@ extension WaterlineCommand.Presets {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let order = try values.order(name: Given(name, input: .waterline(.name), text: name))
+            let order = WaterlineCommand.Presets.order(name: Given(name, input: .waterline(.name), text: name), values)
             let current = try run.current()
             let (preset, _) = try run.waterline.addPreset(order, now: run.now, ids: run.env.ids)
             if json { Output.json(WaterlineJSON.preset(preset)); return }
@@ -112,7 +96,7 @@ extension WaterlineCommand.Presets {
         @Option(help: ArgumentHelp("A new name.", valueName: "name"))
         var name: String?
 
-        @OptionGroup var values: PresetValues
+        @OptionGroup var values: DrinkOptions
 
         @Flag(help: "Print the changed preset as JSON.")
         var json = false
@@ -121,7 +105,7 @@ extension WaterlineCommand.Presets {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let order = try values.order(name: name.map { Given($0, input: .waterline(.newName), text: $0) })
+            let order = WaterlineCommand.Presets.order(name: name.map { Given($0, input: .waterline(.newName), text: $0) }, values)
             let current = try run.current()
             let (updated, estimate) = try run.waterline.editPreset(preset, order, now: run.now)
             if json { Output.json(WaterlineJSON.preset(updated)); return }

@@ -8,8 +8,7 @@ extension WaterlineCommand {
             commandName: "start",
             abstract: "Start a night-out session (only one may be active).")
 
-        @Option(help: ArgumentHelp("When it started, if not now: 21:00, 2026-11-21T21:00 or a timestamp with its offset.", valueName: "time"))
-        var time: String?
+        @OptionGroup var time: TimeOption
 
         @Flag(help: "Print the new session as JSON.")
         var json = false
@@ -18,10 +17,10 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let start = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) }
+            let start = try time.instant(run.env.clock)
             let result: (session: Session, notes: [String])
             do {
-                result = try TimeArgument.explaining(time, start ?? run.now, option: "--time", clock: run.env.clock) {
+                result = try time.explaining(start ?? run.now, clock: run.env.clock) {
                     try run.waterline.start(at: start, now: run.now, ids: run.env.ids)
                 }
             } catch let e as LedgerError where e.code == .invalid {
@@ -51,8 +50,7 @@ extension WaterlineCommand {
         @Flag(help: "Do not ask for confirmation.")
         var yes = false
 
-        @Option(help: ArgumentHelp("When it ended, if not now: 01:10, 2026-11-22T01:10 or a timestamp with its offset (not before the last entry).", valueName: "time"))
-        var time: String?
+        @OptionGroup var time: TimeOption
 
         @Flag(help: "Print the summary as JSON.")
         var json = false
@@ -61,7 +59,7 @@ extension WaterlineCommand {
 
         func run() throws {
             let run = try WaterlineRun(global, json: json)
-            let end = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) }
+            let end = try time.instant(run.env.clock)
             let current = try run.waterline.current()
             run.announce(current.notes, active: nil, settings: nil)
             guard let active = current.session else { throw LedgerError.invalid("no session is active; there is nothing to end") }
@@ -72,7 +70,7 @@ extension WaterlineCommand {
                 Console.print("The session goes on.")
                 return
             }
-            let (ended, _) = try TimeArgument.explaining(time, end, option: "--time", clock: run.env.clock) {
+            let (ended, _) = try time.explaining(end, clock: run.env.clock) {
                 try run.waterline.end(at: end, now: run.now)
             }
             if json {
