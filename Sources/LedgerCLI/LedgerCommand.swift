@@ -60,9 +60,9 @@ public enum LedgerCLI {
                 return 4
             } catch let e as ExitCode {
                 return e.rawValue
-            } catch where ArgumentRefusal.find(in: error) != nil {
+            } catch where ArgumentRefusal.message(in: error) != nil {
                 // A value an option's type refused (`OptionValue`): the command's own sentence.
-                Console.error(ArgumentRefusal.find(in: error)!)
+                Console.error("ledger: " + ArgumentRefusal.message(in: error)!)
                 return 2
             } catch {
                 let code = LedgerCommand.exitCode(for: error)
@@ -97,18 +97,26 @@ public enum LedgerCLI {
 }
 
 /// The refusal an option's value type threw (`OptionValue.parse`), which argument-parser
-/// keeps inside its own error (with the option's name and the value) — found by walking that
-/// error's stored values, since argument-parser's error types are not public.
+/// keeps inside its own error together with the option's name and the value — found by
+/// walking that error's stored values, since argument-parser's error types are not public.
 enum ArgumentRefusal {
-    static func find(in error: any Error) -> LedgerError? {
-        func search(_ value: Any, depth: Int) -> LedgerError? {
-            if let e = value as? LedgerError { return e }
-            guard depth > 0 else { return nil }
-            for child in Mirror(reflecting: value).children {
-                if let e = search(child.value, depth: depth - 1) { return e }
-            }
-            return nil
+    /// "--size must be …" (a `LedgerError` naming its flag), or "--date " + an
+    /// `OptionProblem`; nil when `error` holds neither.
+    static func message(in error: any Error) -> String? {
+        var refusal: LedgerError?
+        var problem: OptionProblem?
+        var option: String?
+        func search(_ value: Any, label: String?, depth: Int) {
+            if let e = value as? LedgerError { refusal = refusal ?? e; return }
+            if let p = value as? OptionProblem { problem = problem ?? p; return }
+            // argument-parser's option name: `Name.long("date")`.
+            if label == "long", let name = value as? String { option = option ?? "--" + name }
+            guard depth > 0 else { return }
+            for child in Mirror(reflecting: value).children { search(child.value, label: child.label, depth: depth - 1) }
         }
-        return search(error, depth: 8)
+        search(error, label: nil, depth: 8)
+        if let refusal { return refusal.commandLineMessage }
+        if let problem, let option { return option + problem.joiner + problem.text }
+        return nil
     }
 }

@@ -21,8 +21,7 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Rewrite what can be fixed without guessing, and report the rest.")
     var fix = false
 
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @Flag(name: .customLong("no-cache"), help: "Re-read every file instead of trusting the record of clean ones.")
     var noCache = false
@@ -45,7 +44,7 @@ struct CheckCommand: ParsableCommand {
            let problem = LedgerSetup.mergeDriverProblem(in: repo, searchPath: ctx.environment["PATH"] ?? "") {
             report.problems.insert(Problem(".gitattributes", .warning(.root, problem)), at: 0)
         }
-        if json {
+        if output.json {
             Output.json([
                 ("errors", .number(Double(report.errorCount))), ("warnings", .number(Double(report.warningCount))),
                 ("files", .number(Double(report.filesChecked))),

@@ -24,8 +24,7 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "One screen about the ledger: this device's name, each app's state, and what is not yet committed or synced.")
 
-    @Flag(help: "Print the status as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
 
@@ -34,7 +33,7 @@ struct StatusCommand: ParsableCommand {
         let git = try RepositoryStatus.read(at: env.store.root)
         let apps = try StatusBoard.providers.map { try $0(env) }
         let reminders = ReminderStore(env.store).runningProcess()
-        if json {
+        if output.json {
             var sync: JSONObject = ["uncommitted": .number(Double(git.uncommitted.count))]
             sync["branch"] = git.branch.map(JSONValue.string) ?? .null
             sync["remote"] = git.remoteURL.map(JSONValue.string) ?? .null

@@ -22,8 +22,7 @@ extension HydrateCommand {
         @Option(help: ArgumentHelp("The reminder to confirm: its time (09:00), or the `slot` that `hydrate due --json` gives.", valueName: "HH:MM"))
         var slot: String?
 
-        @Flag(help: "Print the outcome as JSON: confirmed, alreadyConfirmed, slot, confirmedAt, date, completed, total.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -41,7 +40,7 @@ extension HydrateCommand {
                 let reminder = HydrateFormat.reminder(slot, day, today: today)
                 var previous: Timestamp?
                 if case .alreadyConfirmed(_, let at, _) = outcome { previous = at }
-                if json {
+                if output.json {
                     Output.json([
                         ("confirmed", .bool(true)), ("alreadyConfirmed", .bool(previous != nil)),
                         ("slot", .string(slot.time.iso8601)), ("confirmedAt", .string((previous ?? env.now).iso8601)),
@@ -71,7 +70,7 @@ extension HydrateCommand {
 
         /// `--slot`: `HH:MM` (or `H:MM`), or an instant with its offset.
         static func reference(_ text: String) throws -> SlotReference {
-            if let t = Setup.parseTime(text) { return .clock(t) }
+            if let t = DayTimeValue.clockTime(text) { return .clock(t) }
             if let t = Timestamp(iso8601: text) { return .instant(t) }
             throw LedgerError.usage("--slot must be a reminder's time written HH:MM, like 09:00, or the slot `ledger hydrate due --json` gives, like 2026-11-21T09:00:00+01:00 (found \"\(text)\")")
         }
@@ -99,8 +98,7 @@ extension HydrateCommand {
                 "awaitsSetup"} and exits 0 whether or not one is due (2 when it cannot tell).
                 """)
 
-        @Flag(help: "Print due (true/false), kind (\"reminder\", \"followUp\" or null), text, slot and time as JSON; exit 0 either way.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -117,7 +115,7 @@ extension HydrateCommand {
             }
             let day = view.day
             let due = day.due(at: env.now)
-            if json {
+            if output.json {
                 Output.json([
                     ("due", .bool(due != nil)),
                     ("kind", due.map { .string($0.kind.rawValue) } ?? .null),

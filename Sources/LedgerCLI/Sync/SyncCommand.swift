@@ -19,8 +19,7 @@ struct SyncCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The remote to sync with (default: the branch's remote, else origin).", valueName: "name"))
     var remote: String?
 
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
 
@@ -31,13 +30,13 @@ struct SyncCommand: ParsableCommand {
         let report: SyncReport
         do {
             report = try Sync.run(store, options: options)
-        } catch let e as LedgerError where json {
+        } catch let e as LedgerError where output.json {
             // Scripts get one JSON value whatever happened; the sentence still goes to stderr.
             Output.json(.object(["outcome": .string("refused"), "error": .string(e.commandLineMessage),
                                  "problems": .array(e.problems.map(\.json))]))
             throw e
         }
-        if json { Output.json(report.json(ledgerRoot: store.root)) } else { report.printText(ledgerRoot: store.root) }
+        if output.json { Output.json(report.json(ledgerRoot: store.root)) } else { report.printText(ledgerRoot: store.root) }
         for warning in report.warnings { Console.error("ledger: warning: " + warning) }
         if report.outcome == .offline || report.outcome == .rejected {
             Console.error("ledger: " + (report.error ?? "the remote cannot be reached"))

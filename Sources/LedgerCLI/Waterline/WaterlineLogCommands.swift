@@ -24,13 +24,12 @@ extension WaterlineCommand {
 
         @OptionGroup var time: TimeOption
 
-        @Flag(help: "Print the entry, the new state and what it triggered as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let order = WaterlineStore.DrinkOrder(
                 preset: preset, type: drink.type?.given, size: drink.size?.given, abv: drink.abv?.given,
                 standardDrinks: drink.standardDrinks?.count, time: try time.instant(run.env.clock))
@@ -55,13 +54,12 @@ extension WaterlineCommand {
 
         @OptionGroup var time: TimeOption
 
-        @Flag(help: "Print the entry and the new state as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let when = try time.instant(run.env.clock)
             let logged = try time.explaining(when ?? run.now, clock: run.env.clock) {
                 try run.waterline.logWater(amount?.given, at: when, now: run.now, ids: run.env.ids)
@@ -116,13 +114,12 @@ extension WaterlineCommand {
         @Option(help: ArgumentHelp("Look in this session (id or its first 4+ characters) instead of the active one and then all.", valueName: "id"))
         var session: String?
 
-        @Flag(help: "Print the changed entry as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let change = WaterlineStore.EntryChange(
                 standardDrinks: drink.standardDrinks?.count, time: try time.instant(run.env.clock),
                 type: drink.type?.given, size: drink.size?.given, abv: drink.abv?.given, amount: amount?.given)
@@ -130,7 +127,7 @@ extension WaterlineCommand {
             let edited = try time.explaining(change.time, clock: run.env.clock) {
                 try run.waterline.editEntry(id, inSession: session, change: change, now: run.now)
             }
-            if json {
+            if output.json {
                 Output.json(.object([
                     "entry": WaterlineJSON.entry(edited.step, sessionID: edited.session.id),
                     "state": edited.session.state.json,
@@ -157,16 +154,15 @@ extension WaterlineCommand {
         @Option(help: ArgumentHelp("Look in this session (id or its first 4+ characters) instead of the active one and then all.", valueName: "id"))
         var session: String?
 
-        @Flag(help: "Print the deleted entry and the new state as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let current = try run.current()
             let found = try run.waterline.deleteEntry(id, inSession: session, now: run.now)
-            if json {
+            if output.json {
                 Output.json(.object(["deleted": found.entry.json, "sessionId": .string(found.session.id), "state": found.session.state.json]))
                 return
             }

@@ -17,16 +17,15 @@ extension WaterlineCommand.Presets {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the drink presets.")
 
-        @Flag(help: "Print the presets as a JSON array.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let units = try run.current().settings.units
             let presets = try run.waterline.presetList()
-            if json {
+            if output.json {
                 Output.json(.array(presets.map(WaterlineJSON.preset)))
                 return
             }
@@ -67,17 +66,16 @@ extension WaterlineCommand.Presets {
 
         @OptionGroup var values: DrinkOptions
 
-        @Flag(help: "Print the new preset as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let order = WaterlineCommand.Presets.order(name: Given(name, input: .waterline(.name), text: name), values)
             let current = try run.current()
             let (preset, _) = try run.waterline.addPreset(order, now: run.now, ids: run.env.ids)
-            if json { Output.json(WaterlineJSON.preset(preset)); return }
+            if output.json { Output.json(WaterlineJSON.preset(preset)); return }
             Console.print("Added preset \(preset.name) (\(preset.id)): \(WaterlineCommand.Presets.describe(preset, units: current.settings.units)).")
             Console.print("Log it with `ledger waterline drink --preset \(preset.id)`.")
         }
@@ -98,17 +96,16 @@ extension WaterlineCommand.Presets {
 
         @OptionGroup var values: DrinkOptions
 
-        @Flag(help: "Print the changed preset as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let order = WaterlineCommand.Presets.order(name: name.map { Given($0, input: .waterline(.newName), text: $0) }, values)
             let current = try run.current()
             let (updated, estimate) = try run.waterline.editPreset(preset, order, now: run.now)
-            if json { Output.json(WaterlineJSON.preset(updated)); return }
+            if output.json { Output.json(WaterlineJSON.preset(updated)); return }
             Console.print("Preset \(updated.name) (\(updated.id)): \(WaterlineCommand.Presets.describe(updated, units: current.settings.units))"
                 + (estimate.map { " (\($0.reason))" } ?? "") + ".")
         }
@@ -124,16 +121,15 @@ extension WaterlineCommand.Presets {
         @Argument(help: ArgumentHelp("The preset's name or id.", valueName: "preset"))
         var preset: String
 
-        @Flag(help: "Print the deleted preset as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             _ = try run.current()
             let p = try run.waterline.deletePreset(preset)
-            if json { Output.json(.object(["deleted": WaterlineJSON.preset(p)])); return }
+            if output.json { Output.json(.object(["deleted": WaterlineJSON.preset(p)])); return }
             Console.print("Deleted preset \(p.name) (\(p.id)). Entries logged with it keep their values.")
         }
     }

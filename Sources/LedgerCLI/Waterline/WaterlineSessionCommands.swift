@@ -10,13 +10,12 @@ extension WaterlineCommand {
 
         @OptionGroup var time: TimeOption
 
-        @Flag(help: "Print the new session as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let start = try time.instant(run.env.clock)
             let result: (session: Session, notes: [String])
             do {
@@ -29,7 +28,7 @@ extension WaterlineCommand {
             }
             let current = try run.waterline.current()
             run.announce(result.notes, active: nil, settings: nil)
-            if json {
+            if output.json {
                 Output.json(WaterlineJSON.status(current, now: run.now))
                 return
             }
@@ -47,18 +46,16 @@ extension WaterlineCommand {
             commandName: "end",
             abstract: "End the active session (asks first; --yes for scripts) and show its summary.")
 
-        @Flag(help: "Do not ask for confirmation.")
-        var yes = false
+        @OptionGroup var confirmation: YesOption
 
         @OptionGroup var time: TimeOption
 
-        @Flag(help: "Print the summary as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let end = try time.instant(run.env.clock)
             let current = try run.waterline.current()
             run.announce(current.notes, active: nil, settings: nil)
@@ -66,14 +63,14 @@ extension WaterlineCommand {
             let s = current.state
             let session = "this session (started \(WaterlineText.Times(active, run.env.clock, now: run.now).show(active.startTime)), "
                 + "\(WaterlineText.count(s.totalAlcoholCount, "drink")), \(s.totalWaterCount) water)"
-            guard try Console.confirm("End \(session)?", action: "Ending \(session)", yes: yes) else {
+            guard try Console.confirm("End \(session)?", action: "Ending \(session)", yes: confirmation.yes) else {
                 Console.print("The session goes on.")
                 return
             }
             let (ended, _) = try time.explaining(end, clock: run.env.clock) {
                 try run.waterline.end(at: end, now: run.now)
             }
-            if json {
+            if output.json {
                 Output.json(WaterlineJSON.summary(ended, settings: current.settings, now: run.now))
                 return
             }
@@ -102,16 +99,15 @@ extension WaterlineCommand {
         @Argument(help: ArgumentHelp("A session id or its first 4+ characters.", valueName: "id"))
         var id: String?
 
-        @Flag(help: "Print the summary as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let current = try run.current()
             let chosen = try run.waterline.chosenSession(id, active: current.session)
-            if json {
+            if output.json {
                 Output.json(WaterlineJSON.summary(chosen, settings: current.settings, now: run.now))
                 return
             }
@@ -155,17 +151,16 @@ extension WaterlineCommand.Sessions {
         @Flag(help: "List every session, not only the last 5.")
         var all = false
 
-        @Flag(help: "Print the sessions as a JSON array.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let (sessions, notes) = try run.waterline.listSessions(limit: all ? nil : 5)
             let settings = try run.waterline.settings()
             run.announce(notes, active: sessions.first(where: \.isActive), settings: settings)
-            if json {
+            if output.json {
                 Output.json(.array(sessions.map { WaterlineJSON.sessionLine($0, now: run.now) }))
                 return
             }
@@ -198,16 +193,14 @@ extension WaterlineCommand.Sessions {
         @Argument(help: ArgumentHelp("The session's id or its first 4+ characters.", valueName: "id"))
         var id: String
 
-        @Flag(help: "Do not ask for confirmation.")
-        var yes = false
+        @OptionGroup var confirmation: YesOption
 
-        @Flag(help: "Print the deleted session as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let target = try run.waterline.deletableSession(id)
             // An invalid session (a hand edit) can still be deleted; it is then described by
             // its id and its first problem.
@@ -216,12 +209,12 @@ extension WaterlineCommand.Sessions {
                 return "session \(session.id) (\(WaterlineText.date(session.startTime)), \(WaterlineText.count(s.totalAlcoholCount, "drink")), "
                     + "\(s.totalWaterCount) water\(session.isActive ? ", active" : ""))"
             } ?? "session \(target.id) (invalid: \(target.problems.first?.issue.message ?? "it cannot be read"))"
-            guard try Console.confirm("Delete \(what)? Its entries go with it.", action: "Deleting \(what)", yes: yes) else {
+            guard try Console.confirm("Delete \(what)? Its entries go with it.", action: "Deleting \(what)", yes: confirmation.yes) else {
                 Console.print("Nothing was deleted.")
                 return
             }
             let deleted = try run.waterline.deleteSession(target.id)
-            if json {
+            if output.json {
                 Output.json(.object(["deleted": deleted.session?.json ?? .object(["id": .string(deleted.id)])]))
                 return
             }

@@ -126,8 +126,8 @@ public struct MomentType: RawRepresentable, Sendable, Hashable, JSONRepresentabl
     /// the stored value itself.
     public var label: String { self == .thisWeek ? "this week" : rawValue }
 
-    /// The value of `--moment`: `now`, `today`, `week` (also `thisWeek`, `this-week`).
-    public init?(argument: String) {
+    /// The moment as a person types it: `now`, `today`, `week` (also `thisWeek`, `this-week`).
+    public init?(typed argument: String) {
         switch argument.lowercased() {
         case "now": self = .now
         case "today": self = .today
