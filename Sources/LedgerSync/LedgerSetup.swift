@@ -1,6 +1,7 @@
 import CGit2
 import Foundation
 import LedgerKit
+import ProcessRunner
 
 /// Creating a ledger repository, and the git-level facts `ledger status` shows.
 public enum LedgerSetup {
@@ -119,7 +120,7 @@ public enum LedgerSetup {
         }
         let found = program.contains("/")
             ? access(program.hasPrefix("/") ? program : repo.workdir + "/" + program, X_OK) == 0
-            : searchPath.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+            : ProgramPath.find(program, path: searchPath) != nil
         guard !found else { return nil }
         return "it sends documents to the ledger merge driver, but git would not find \(program) (merge.ledger.driver runs `\(command)`), so a plain `git pull` would fail on documents changed on both sides; put ledger on your PATH (`make install`), or register its full path with `git config merge.ledger.driver '/path/to/ledger merge-driver %O %A %B %P'`"
     }

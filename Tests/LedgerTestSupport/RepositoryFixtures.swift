@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import LedgerKit
 
 /// Helpers for tests that look at a repository's files the way git does.
@@ -19,11 +20,9 @@ package enum RepositoryFiles {
 
     /// The id of a process that has exited (no process runs with it).
     package static func deadPID() throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/true")
-        try p.run()
-        p.waitUntilExit()
-        return p.processIdentifier
+        let child = try ChildProcess("/bin/true", [], environment: [:], input: .null, output: .null, errors: .null)
+        child.wait()
+        return child.handle.pid
     }
 
     /// `git count-objects -v` as numbers (`count`, `packs`, `in-pack`, `size-pack`, …).

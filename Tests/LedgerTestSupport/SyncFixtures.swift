@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import LedgerCLI
 import LedgerKit
 import LedgerSync
@@ -34,42 +35,24 @@ package enum GitCLI {
 
 /// Starting and stopping helper processes.
 package enum Processes {
-    /// Runs a program to completion.
+    /// Runs a program to completion (its whole standard error kept, up to 16 MiB).
     package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            currentDirectory: String = "/", stdin: String = "") throws -> CommandResult {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        if let environment { p.environment = environment }
-        p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = input
-        try p.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        p.waitUntilExit()
-        let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
-        return CommandResult(status: status, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        let child = try ChildProcess(executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment,
+                                     directory: currentDirectory)
+        _ = Array(stdin.utf8).withUnsafeBytes { child.write($0) }
+        child.closeInput()
+        let out = child.readOutput()
+        let status = child.wait()
+        return CommandResult(status: status, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: child.errorBytes(limit: 1 << 24), as: UTF8.self))
     }
 
     /// The path of a program on this machine, or a failure saying which package provides it
     /// (tests that need a server never skip silently: `make test` installs them).
     package static func require(_ program: String, package: String) throws -> String {
-        for dir in ["/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/sbin", "/sbin", "/bin", "/usr/lib/git-core"] {
-            let path = dir + "/" + program
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        if let path = ProgramPath.find(program, path: "/usr/sbin:/usr/bin:/usr/local/bin:/usr/local/sbin:/sbin:/bin:/usr/lib/git-core") {
+            return path
         }
         throw LedgerError.failure("this test needs `\(program)` from the Debian package \(package); install it with `apt-get install \(package)` (or run `make test`, which does)")
     }
@@ -113,44 +96,21 @@ package enum Processes {
 
 /// A background process (a server) stopped by its PID when the value goes away.
 ///
-/// Started with `posix_spawn`, not Foundation's `Process`: daemons such as sshd close every
+/// Started by `ChildProcess`, not Foundation's `Process`: daemons such as sshd close every
 /// inherited descriptor, which makes `Process` believe they exited and block its monitor
-/// thread in `wait4` — and with it every other `Process` of the test run.
+/// thread in `wait4` — and with it every other `Process` of the test run. It does not die with
+/// the thread that started it (a test's work moves between threads); `stop()` ends it.
 package final class BackgroundProcess: @unchecked Sendable {
-    // @unchecked: `exited` is only touched by the test owning the value.
+    // @unchecked: the child is only touched by the test owning the value.
     package let pid: pid_t
     package let log: String
-    private var exited = false
+    private let child: ChildProcess
 
     /// Starts `executable` with its output appended to `log`.
     package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // A test runs on a worker thread that blocks most signals, and a child inherits that
-        // mask: SIGTERM would never reach it and `stop()` would always end in SIGKILL.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigemptyset(&defaults)
-        for sig in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let env = environment ?? ProcessInfo.processInfo.environment
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard rc == 0 else { throw LedgerError.failure("cannot start \(executable): \(String(cString: strerror(rc)))") }
-        pid = child
+        child = try ChildProcess(executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment,
+                                 input: .null, output: .appending(log), errors: .likeOutput, diesWithThread: false)
+        pid = child.handle.pid
         self.log = log
     }
 
@@ -158,25 +118,11 @@ package final class BackgroundProcess: @unchecked Sendable {
     package var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
     /// Whether it is still running.
-    package var isRunning: Bool {
-        if exited { return false }
-        var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
-        return !exited
-    }
+    package var isRunning: Bool { child.handle.reap(blocking: false) == nil }
 
-    /// Stops the process by its PID (SIGTERM, then SIGKILL after two seconds) and reaps it.
-    package func stop() {
-        guard isRunning else { return }
-        kill(pid, SIGTERM)
-        for _ in 0..<100 where isRunning { usleep(20_000) }
-        if isRunning {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            exited = true
-        }
-    }
+    /// Stops the process (and what it started) by its PID: SIGTERM, then SIGKILL after two
+    /// seconds; and reaps it.
+    package func stop() { child.terminate() }
 
     deinit { stop() }
 }
@@ -241,50 +187,27 @@ extension TestLedger {
 /// A process started without waiting, for running several at once.
 package final class SpawnedProcess: @unchecked Sendable {
     // @unchecked: owned by one test.
-    let process: Process
-    let out: Pipe
-    let err: Pipe
+    let child: ChildProcess
 
-    init(_ process: Process, out: Pipe, err: Pipe) {
-        self.process = process
-        self.out = out
-        self.err = err
-    }
+    init(_ child: ChildProcess) { self.child = child }
 
-    package var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { child.handle.pid }
 
     /// Waits for the process and returns what it printed.
     package func wait() -> CommandResult {
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = self.err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return CommandResult(status: status, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        let out = child.readOutput()
+        let status = child.wait()
+        return CommandResult(status: status, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: child.errorBytes(limit: 1 << 24), as: UTF8.self))
     }
 }
 
 extension Processes {
-    /// Starts a program and returns at once.
+    /// Starts a program and returns at once (it is not tied to the starting thread).
     package static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
                              currentDirectory: String) throws -> SpawnedProcess {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.environment = environment
-        p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        return SpawnedProcess(p, out: out, err: err)
+        SpawnedProcess(try ChildProcess(executable, arguments, environment: environment, directory: currentDirectory,
+                                        input: .null, diesWithThread: false))
     }
 }
 

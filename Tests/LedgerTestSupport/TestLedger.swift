@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import LedgerCLI
 import LedgerKit
 import LedgerSync
@@ -153,21 +154,14 @@ package enum LedgerBinary {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw LedgerError.failure("the ledger executable is not built at \(path); run `swift build` first (make test does)")
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        p.environment = environment
-        p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = input
-        try p.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        // The status as a shell's `$?` would not say it: the signal's number when one ended it
+        // (a test that kills a sync expects SIGKILL).
+        let child = try ChildProcess(path, arguments, environment: environment, directory: currentDirectory)
+        _ = Array(stdin.utf8).withUnsafeBytes { child.write($0) }
+        child.closeInput()
+        let out = child.readOutput()
+        let status = child.wait()
+        return CommandResult(status: child.handle.terminatingSignal ?? status, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: child.errorBytes(limit: 1 << 24), as: UTF8.self))
     }
 }
