@@ -110,37 +110,31 @@ package final class ChildProcess {
             for fd in opened { close(fd) }
             return e
         }
-        // Our ends and the child's, all close-on-exec (the child gets its ends as 0, 1, 2).
-        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
-        let childIn: Int32
-        switch input {
-        case .pipe:
-            guard Self.pipe(&toChild) else { throw fail("cannot create a pipe") }
-            opened += toChild
-            childIn = toChild[0]
-        case .null:
-            childIn = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            guard childIn >= 0 else { throw fail("cannot open /dev/null") }
-            opened.append(childIn)
-        case .inherited:
-            childIn = 0
+        /// `path` opened close-on-exec for the child (its descriptor, closed here once it runs).
+        func openForChild(_ path: String, _ flags: Int32) throws(ProcessError) -> Int32 {
+            let fd = open(path, flags | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw fail("cannot open \(path)") }
+            opened.append(fd)
+            return fd
         }
-        let childOut: Int32
-        switch output {
-        case .pipe:
-            guard Self.pipe(&fromChild) else { throw fail("cannot create a pipe") }
-            opened += fromChild
-            childOut = fromChild[1]
-        case .null:
-            childOut = open("/dev/null", O_WRONLY | O_CLOEXEC)
-            guard childOut >= 0 else { throw fail("cannot open /dev/null") }
-            opened.append(childOut)
-        case .inherited:
-            childOut = 1
-        case .appending(let path):
-            childOut = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard childOut >= 0 else { throw fail("cannot open \(path)") }
-            opened.append(childOut)
+        /// A pipe, both ends close-on-exec; `childEnd` is the index of the child's.
+        func pipeForChild(_ fds: inout [Int32], childEnd: Int) throws(ProcessError) -> Int32 {
+            guard Self.pipe(&fds) else { throw fail("cannot create a pipe") }
+            opened += fds
+            return fds[childEnd]
+        }
+        // Our ends and the child's (the child gets its ends as 0, 1 and 2).
+        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
+        let childIn: Int32 = switch input {
+        case .pipe: try pipeForChild(&toChild, childEnd: 0)
+        case .null: try openForChild("/dev/null", O_RDONLY)
+        case .inherited: 0
+        }
+        let childOut: Int32 = switch output {
+        case .pipe: try pipeForChild(&fromChild, childEnd: 1)
+        case .null: try openForChild("/dev/null", O_WRONLY)
+        case .inherited: 1
+        case .appending(let path): try openForChild(path, O_WRONLY | O_CREAT | O_APPEND)
         }
         var errorFile: Int32 = -1
         let childErr: Int32
@@ -153,12 +147,10 @@ package final class ChildProcess {
                 template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
                 childErr = errorFile
             } else {
-                childErr = open("/dev/null", O_WRONLY | O_CLOEXEC)
-                opened.append(childErr)
+                childErr = try openForChild("/dev/null", O_WRONLY)
             }
         case .null:
-            childErr = open("/dev/null", O_WRONLY | O_CLOEXEC)
-            opened.append(childErr)
+            childErr = try openForChild("/dev/null", O_WRONLY)
         case .inherited:
             childErr = 2
         case .likeOutput:
