@@ -49,8 +49,9 @@ extension MomentsCommand {
             discussion: "BUCKET is \(MomentBucket.labelForms). Times are the wall-clock times the experiences were recorded at; "
                 + "when the list holds several UTC offsets (a journey, a change of the clocks), each shows its offset.")
 
-        @Argument(help: ArgumentHelp("The bucket, such as 2026-11-18T15, 2026-11-18, 2026-W47, 2026-11 or 2026.", valueName: "bucket"))
-        var bucket: String
+        @Argument(help: ArgumentHelp("The bucket, such as 2026-11-18T15, 2026-11-18, 2026-W47, 2026-11 or 2026.", valueName: "bucket"),
+                  transform: BucketValue.parse)
+        var bucket: BucketValue
 
         @Flag(help: "Also print each experience's id (for `ledger moments delete`).")
         var ids = false
@@ -61,9 +62,7 @@ extension MomentsCommand {
 
         func run() throws {
             let env = try global.environment()
-            guard let bucket = MomentBucket(self.bucket) else {
-                throw LedgerError.usage("BUCKET is \(MomentBucket.labelForms) (found \"\(self.bucket)\")")
-            }
+            let bucket = self.bucket.bucket
             let experiences = try MomentsStore(env.store).experiences(in: bucket)
             let add = addCommand(for: bucket, now: env.now)
             if output.json {
@@ -175,5 +174,15 @@ extension MomentsViewOptions {
             Console.print("  " + MomentsFormat.legend)
             Console.print(Style.dim("  Add an experience: ledger moments add TEXT"))
         }
+    }
+}
+
+/// `BUCKET`: an hour, day, ISO week, month or year (`MomentBucket`'s labels).
+struct BucketValue: OptionValue {
+    let bucket: MomentBucket
+
+    static func parse(_ text: String) throws -> BucketValue {
+        guard let b = MomentBucket(text) else { throw LedgerError.usage("BUCKET is \(MomentBucket.labelForms) (found \"\(text)\")") }
+        return BucketValue(bucket: b)
     }
 }
