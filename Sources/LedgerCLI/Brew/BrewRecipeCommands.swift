@@ -48,7 +48,7 @@ extension BrewCommand {
 
         static func describe(_ p: Problem?) -> String {
             guard let p else { return "invalid" }
-            return (p.issue.pointer.isRoot ? "" : p.issue.pointer.description + ": ") + p.message
+            return (p.issue.pointer.isRoot ? "" : p.issue.pointer.description + ": ") + Words.text(p.issue.sentence)
         }
     }
 

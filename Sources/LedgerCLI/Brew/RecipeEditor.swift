@@ -23,12 +23,12 @@ struct RecipeEditor {
                 Console.print("No changes to \"\(copy.entry.name)\"" + (copy.entry.isValid ? "." : "; it is still invalid."))
                 return
             case .saved(let recipe, let warnings):
-                for p in warnings { Console.error(p.description) }
+                for p in warnings { Console.error(p.commandLineDescription) }
                 Console.print("Saved \"\(recipe.name)\" (\(recipe.id)).")
                 return
             case .invalid(let errors):
                 Console.error("The edit is not valid:")
-                for p in errors { Console.error("  " + p.description) }
+                for p in errors { Console.error("  " + p.commandLineDescription) }
                 let again = CLIContext.current.stdinIsTerminal ? try Console.confirm("Edit it again?", action: "Editing it again", yes: false) : false
                 if !again {
                     throw LedgerError.invalid("\"\(copy.entry.name)\" was not saved; your edit is kept in \(copy.path)")

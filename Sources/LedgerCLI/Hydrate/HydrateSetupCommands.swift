@@ -42,7 +42,7 @@ extension HydrateCommand {
             switch try hydrate.changeSchedule(change, at: env.now, timeZone: env.clock.timeZone) {
             case .refused(_, let problems):
                 let field = problems.first?.pointer.tokens.last ?? ""
-                throw LedgerError.usage("\(Self.flags[field] ?? field) (\(field)) \(problems.first?.message ?? "")")
+                throw LedgerError.usage("\(Self.flags[field] ?? field) (\(field)) \(problems.first.map { Words.text($0.sentence) } ?? "")")
             case .unchanged(let schedule):
                 Console.print("Unchanged: " + Self.describe(schedule) + ".")
             case .saved(let schedule):

@@ -130,7 +130,7 @@ extension MomentsCommand {
                 let words = e.experienceType == .note || e.experienceType == .link ? ": " + e.sentencePhrase : ""
                 Console.print("Deleted the \(e.experienceType.rawValue) of \(MomentsFormat.shortDate(local.date)) \(MomentsFormat.clock(local)) (\(e.path))" + words)
             } else {
-                Console.print("Deleted the invalid experience \(deleted.path) (\(deleted.problems.first?.message ?? "it could not be read")).")
+                Console.print("Deleted the invalid experience \(deleted.path) (\(deleted.problems.first.map { Words.text($0.issue.sentence) } ?? "it could not be read")).")
             }
             if let photo = deleted.photo { Console.print("Removed its photo, which no other experience shows: \(photo).") }
             Console.print(Style.dim("Git keeps it in the history; the README's \"Deleting for good\" says how to remove it from there."))

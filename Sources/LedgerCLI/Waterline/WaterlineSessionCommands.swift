@@ -208,7 +208,7 @@ extension WaterlineCommand.Sessions {
                 let s = session.state
                 return "session \(session.id) (\(WaterlineText.date(session.startTime)), \(WaterlineText.count(s.totalAlcoholCount, "drink")), "
                     + "\(s.totalWaterCount) water\(session.isActive ? ", active" : ""))"
-            } ?? "session \(target.id) (invalid: \(target.problems.first?.issue.message ?? "it cannot be read"))"
+            } ?? "session \(target.id) (invalid: \(target.problems.first.map { Words.text($0.issue.sentence) } ?? "it cannot be read"))"
             guard try Console.confirm("Delete \(what)? Its entries go with it.", action: "Deleting \(what)", yes: confirmation.yes) else {
                 Console.print("Nothing was deleted.")
                 return
