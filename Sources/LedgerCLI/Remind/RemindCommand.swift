@@ -67,7 +67,7 @@ struct RemindCommand: ParsableCommand {
             if terminal { RemindFormat.say(line, at: now) } else { RemindFormat.log(line) }
         }
         process.onProblems = { problems in
-            for p in problems { RemindFormat.log(p + " (shown again once the file is fixed)") }
+            for p in problems { RemindFormat.log(Words.text(p) + " (shown again once the file is fixed)") }
         }
         let report: ReminderProcess.Report
         do {

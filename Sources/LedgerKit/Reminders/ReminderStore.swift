@@ -20,7 +20,7 @@ public struct ReminderStore: Sendable {
     public func board(at now: Timestamp, timeZone: TimeZone) -> ReminderBoard {
         var notices: [ReminderNotice] = []
         var wakes: [Timestamp] = []
-        var problems: [String] = []
+        var problems: [LedgerError.Sentence] = []
         do {
             let agenda = try HydrateStore(store).agenda(at: now, timeZone: timeZone)
             notices += agenda.notices
@@ -123,7 +123,7 @@ public struct ReminderStore: Sendable {
         return (pid, words.first ?? "")
     }
 
-    private static func sentence(_ error: any Error) -> String {
-        (error as? LedgerError)?.message ?? String(describing: error)
+    private static func sentence(_ error: any Error) -> LedgerError.Sentence {
+        (error as? LedgerError)?.sentence ?? LedgerError.Sentence(String(describing: error))
     }
 }

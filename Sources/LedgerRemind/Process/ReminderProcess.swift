@@ -54,7 +54,7 @@ public final class ReminderProcess {
     /// Called with what an answer did, or why it failed.
     public var onOutcome: (Result<ReminderStore.Outcome, any Error>, Timestamp) -> Void = { _, _ in }
     /// Called when the documents that cannot be read change (empty: all readable again).
-    public var onProblems: ([String]) -> Void = { _ in }
+    public var onProblems: ([LedgerError.Sentence]) -> Void = { _ in }
 
     /// Days and reminders in `clock`'s zone.
     package init(reminders: ReminderStore, clock: ReminderClock, frontEnd: any ReminderFrontEnd, ids: any IDSource = RandomIDSource()) {
@@ -74,7 +74,7 @@ public final class ReminderProcess {
         var flow = ReminderFlow()
         var report = Report(wakeUps: 0, shown: 0, answered: 0)
         var watched: [WatchedPath] = []
-        var problems: [String] = []
+        var problems: [LedgerError.Sentence] = []
         defer { frontEnd.finish(flow.withdrawAll()) }
         while true {
             let now = now

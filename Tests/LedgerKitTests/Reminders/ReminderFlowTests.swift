@@ -200,7 +200,7 @@ import Testing
         let board = reminders.board(at: at("21:20"), timeZone: paris)
         #expect(board.notices.map(\.app) == [.waterline])
         #expect(board.problems.count == 1)
-        #expect(board.problems.first?.hasPrefix("Water Reminder: ") == true)
+        #expect(board.problems.first?.description.hasPrefix("Water Reminder: ") == true)
     }
 
     @Test func itWatchesTheSettingsAndTheYearFoldersAroundNow() throws {
