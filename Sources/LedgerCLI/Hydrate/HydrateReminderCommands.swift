@@ -19,15 +19,16 @@ extension HydrateCommand {
                 (for a window past midnight, until the window closes if that is later).
                 """)
 
-        @Option(help: ArgumentHelp("The reminder to confirm: its time (09:00), or the `slot` that `hydrate due --json` gives.", valueName: "HH:MM"))
-        var slot: String?
+        @Option(help: ArgumentHelp("The reminder to confirm: its time (09:00), or the `slot` that `hydrate due --json` gives.", valueName: "HH:MM"),
+                transform: SlotValue.parse)
+        var slot: SlotValue?
 
         @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let reference = try slot.map(Self.reference)
+            let reference = slot?.reference
             let env = try global.environment()
             let hydrate = HydrateStore(env.store)
             let zone = env.clock.timeZone
@@ -66,13 +67,6 @@ extension HydrateCommand {
             case .noSuchReminder(let reference, let day):
                 throw LedgerError.invalid("--slot: there is no \(reference) reminder on \(day.date) (its reminders: \(HydrateFormat.reminderTimes(day.plan))); nothing was recorded")
             }
-        }
-
-        /// `--slot`: `HH:MM` (or `H:MM`), or an instant with its offset.
-        static func reference(_ text: String) throws -> SlotReference {
-            if let t = DayTimeValue.clockTime(text) { return .clock(t) }
-            if let t = Timestamp(iso8601: text) { return .instant(t) }
-            throw LedgerError.usage("--slot must be a reminder's time written HH:MM, like 09:00, or the slot `ledger hydrate due --json` gives, like 2026-11-21T09:00:00+01:00 (found \"\(text)\")")
         }
 
         static func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
@@ -133,5 +127,17 @@ extension HydrateCommand {
             guard let due else { throw ExitCode(1) }
             Console.print(due.text)
         }
+    }
+}
+
+/// `--slot`: a reminder's time, `HH:MM` (or `H:MM`), or the instant of its slot with its offset.
+struct SlotValue: OptionValue {
+    let reference: SlotReference
+
+    static func parse(_ text: String) throws -> SlotValue {
+        if let t = DayTimeValue.clockTime(text) { return SlotValue(reference: .clock(t)) }
+        if let t = Timestamp(iso8601: text) { return SlotValue(reference: .instant(t)) }
+        throw OptionProblem(text: "must be a reminder's time written HH:MM, like 09:00, or the slot `ledger hydrate due --json` gives, "
+            + "like 2026-11-21T09:00:00+01:00 (found \"\(text)\")")
     }
 }
