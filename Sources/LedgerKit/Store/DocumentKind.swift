@@ -150,14 +150,14 @@ public struct RandomIDSource: IDSource {
 }
 
 /// A reproducible id sequence from a seed; thread-safe.
-package final class SeededIDSource: IDSource, @unchecked Sendable {
+public final class SeededIDSource: IDSource, @unchecked Sendable {
     // @unchecked: `random` is only touched under `lock`.
     private var random: SplitMix64
     private let lock = NSLock()
 
-    package init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    public init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    package func next() -> String {
+    public func next() -> String {
         lock.withLock { IDAlphabet.make(count: 10) { random.next() % 36 } }
     }
 }

@@ -24,7 +24,7 @@ public struct LedgerStore: Sendable {
     /// reading every document trust themselves only while these are unchanged.
     package var bulkChangeWitnesses: [String] = []
     /// How many threads may read documents at once (readers of many files use them).
-    package var workerThreads = 1
+    public var workerThreads = 1
     /// What the lock file records about the process holding the writer lock (its pid and
     /// command line), shown by `lockWait` to a process waiting for it.
     package var lockHolder = ""
