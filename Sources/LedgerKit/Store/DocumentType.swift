@@ -40,11 +40,14 @@ public struct MergeResolution: Sendable {
 /// file of any kind through one value.
 public struct DocumentType: Sendable {
     public let kind: DocumentKind
+    /// How the kind's app tells a change of one of its documents (nil: field by field).
+    package let narrator: Narrator?
     private let inspectJSON: @Sendable (JSONValue) -> Inspection
     private let mergeDecoded: @Sendable (JSONValue?, JSONValue, JSONValue, MergeContext) -> MergeResolution?
 
     public init<D: StoredDocument>(_ type: D.Type) {
         kind = D.kind
+        narrator = (D.self as? any NarratedDocument.Type).map { Narrator($0) }
         inspectJSON = { json in DocumentType.inspect(D.self, json) }
         mergeDecoded = { base, ours, theirs, context in DocumentType.merge(D.self, base, ours, theirs, context) }
     }
