@@ -129,4 +129,15 @@ public struct SyncReport: Sendable {
 
     /// Conflict files created by this sync.
     public var conflictFiles: [String] { resolutions.compactMap(\.conflictFile) }
+
+    /// Set when the report is a preview (`Sync.preview`): what it adds to the report of a sync.
+    package var preview: Preview?
+
+    /// What a preview says besides what a sync says.
+    package struct Preview: Sendable {
+        /// How many commits the push would send.
+        package var commitsToPush = 0
+        /// Each document the sync would change here (the local changes aside), told.
+        package var documents: [TreeChange] = []
+    }
 }
