@@ -196,7 +196,7 @@ package struct ConflictStore: Sendable {
     }
 
     /// A recipe's fields that say what it is, without its identity and timestamps.
-    static func recipeFields(_ json: JSONValue?) -> JSONValue? {
+    package static func recipeFields(_ json: JSONValue?) -> JSONValue? {
         guard var o = json?.objectValue else { return json }
         for key in ["id", "name", "createdAt", "updatedAt"] { o[key] = nil }
         return .object(o)

@@ -292,3 +292,18 @@ package struct Narrator: Sendable {
         }
     }
 }
+
+extension JSONValue {
+    /// The value `pointer` names (array elements by index), or nil when there is none.
+    package func value(at pointer: JSONPointer) -> JSONValue? {
+        var v: JSONValue? = self
+        for t in pointer.tokens {
+            switch v {
+            case .object(let o)?: v = o[t]
+            case .array(let a)?: v = Int(t).flatMap { a.indices.contains($0) ? a[$0] : nil }
+            default: return nil
+            }
+        }
+        return v
+    }
+}

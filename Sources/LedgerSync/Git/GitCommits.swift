@@ -101,6 +101,18 @@ extension Repository {
     }
 }
 
+extension Repository {
+    /// Stages `changes` of the work tree in the repository's index (in memory; not written)
+    /// and returns the index's tree: what a commit of them holds.
+    func stage(_ changes: [PathChange]) throws -> ObjectID {
+        let index = try index()
+        for c in changes {
+            if c.change == .deleted { try index.removeFromWorkTree(c.path) } else { try index.addFromWorkTree(c.path) }
+        }
+        return try index.writeTree()
+    }
+}
+
 extension ObjectID {
     /// Whether this is git's null id (forty zeros: "none", in a reflog).
     var isZero: Bool { withUnsafeBytes(of: raw.id) { $0.allSatisfy { $0 == 0 } } }

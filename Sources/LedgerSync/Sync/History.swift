@@ -12,8 +12,8 @@ extension Repository {
     /// `otherParent` — a merge's other parent — only what the merge made itself is told: files
     /// that differ from both parents, merged (`DocumentStories.tellMerge`) or created by it (a
     /// recipe's conflicted copy, a conflict file); files taken whole from one side are that
-    /// side's commits' story.
-    package func tellChanges(from old: ObjectID?, to new: ObjectID, otherParent: ObjectID? = nil,
+    /// side's commits' story, unless `includeTaken` (a preview tells all it would change).
+    package func tellChanges(from old: ObjectID?, to new: ObjectID, otherParent: ObjectID? = nil, includeTaken: Bool = false,
                              matching filter: HistoryFilter? = nil) throws -> [TreeChange] {
         var out: [TreeChange] = []
         for change in try diff(from: old, to: new) where filter?.matches(change.path) ?? true {
@@ -23,10 +23,14 @@ extension Repository {
             let story: DocumentStory
             if let otherParent {
                 let other = try entry(at: path, inTree: otherParent)
-                guard other?.id != (try entry(at: path, inTree: new))?.id else { continue }
-                story = before == nil && other == nil
+                if other?.id == (try entry(at: path, inTree: new))?.id {
+                    guard includeTaken else { continue }
+                    story = DocumentStories.tell(path: path, old: before, new: after)
+                } else {
+                    story = before == nil && other == nil
                     ? DocumentStories.tell(path: path, old: nil, new: after)
                     : DocumentStories.tellMerge(path: path, ours: before, theirs: try other.map { try blob($0.id) }, result: after)
+                }
             } else {
                 story = DocumentStories.tell(path: path, old: before, new: after)
             }
@@ -128,9 +132,11 @@ package enum History {
             let parent = try info.parents.first.map { try repo.treeOf(commit: $0) }
             if let filter = query.filter, try !touches(repo, filter, parent, info.tree) { return true }
             let other = try info.parents.count > 1 ? repo.treeOf(commit: info.parents[1]) : nil
-            let changes = try repo.tellChanges(from: parent, to: info.tree, otherParent: other, matching: query.filter)
+            let kind = kind(info)
+            // An undo bringing back kept work merges it: what it brings back is its story.
+            let changes = try repo.tellChanges(from: parent, to: info.tree, otherParent: other, includeTaken: kind == .undo, matching: query.filter)
             if query.filter != nil, changes.isEmpty { return true }
-            out.append(HistoryEntry(commit: info, kind: kind(info), device: device, undoes: undoes(info.message), changes: changes))
+            out.append(HistoryEntry(commit: info, kind: kind, device: device, undoes: undoes(info.message), changes: changes))
             return true
         }
         return out
@@ -164,9 +170,9 @@ package enum History {
     }
 
     static func kind(_ info: CommitInfo) -> HistoryEntry.Kind {
-        if info.parents.count > 1 { return .merge }
         let subject = info.subject
         if subject.hasPrefix("ledger undo on ") { return .undo }
+        if info.parents.count > 1 { return .merge }
         if subject.hasPrefix("ledger sync on ") { return .sync }
         if subject == "ledger: new ledger", info.parents.isEmpty { return .initial }
         return .commit
@@ -175,5 +181,27 @@ package enum History {
     /// The commit an undo's message names (`Undoes: <id>`).
     static func undoes(_ message: String) -> ObjectID? {
         message.split(separator: "\n").last { $0.hasPrefix(Undo.trailer) }.flatMap { ObjectID(hex: String($0.dropFirst(Undo.trailer.count))) }
+    }
+}
+
+extension Repository {
+    /// The version of `document` in the common ancestor of the merge that created `created` —
+    /// a conflict file, or a recipe's conflicted copy — found in the history of HEAD (the
+    /// newest commit whose tree has `created` and whose first parent's does not); nil when no
+    /// merge created it (a conflict file git's merge driver left, committed later) or the
+    /// document was not in that ancestor.
+    package func conflictBase(created: String, document: String) throws -> [UInt8]? {
+        guard let head = headCommit() else { return nil }
+        var base: [UInt8]?
+        try walkCommits(from: [head]) { id in
+            let info = try commitInfo(id)
+            guard try objectID(at: created, inTree: info.tree) != nil else { return true }
+            if let parent = info.parents.first, try objectID(at: created, inTree: treeOf(commit: parent)) != nil { return true }
+            if info.parents.count > 1, let ancestor = try mergeBase(info.parents[0], info.parents[1]) {
+                base = try file(at: document, inTree: treeOf(commit: ancestor))
+            }
+            return false
+        }
+        return base
     }
 }

@@ -124,23 +124,9 @@ private struct Run {
         repo = try Repository.open(store.root)
         scratch = preview ? try ScratchObjects(repo) : nil
         head = repo.headCommit()
-        if let operation = repo.operationInProgress {
-            throw LedgerError.invalid("git is in the middle of \(operation.name) in \(store.root) (`git status` says so too): \(operation.waysOut), then sync again; nothing was committed or pushed")
-        }
-        guard let head = repo.headReferenceName, head.hasPrefix("refs/heads/") else {
-            throw LedgerError.failure("HEAD of \(store.root) is not on a branch (a detached checkout?); run `git -C \(store.root) switch main`, then sync again")
-        }
-        branch = String(head.dropFirst(11))
-        let upstream = repo.config("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
-        try Self.checkBranch(branch, upstream: upstream, repo: repo, root: store.root)
-        remoteBranch = upstream ?? branch
-        remoteName = options.remoteName ?? repo.config("branch.\(branch).remote") ?? "origin"
-        guard let url = repo.config("remote.\(remoteName).url") else {
-            if options.remoteName != nil {
-                throw LedgerError.usage("this ledger has no remote named \(remoteName); `git -C \(store.root) remote -v` lists them")
-            }
-            throw LedgerError.usage("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(store.root) remote add origin URL`)")
-        }
+        let target = try SyncTarget(repo, root: store.root, remoteName: options.remoteName)
+        (branch, remoteBranch, remoteName) = (target.branch, target.remoteBranch, target.remoteName)
+        let url = target.url
         remote = try Remote(repo, url: url, name: remoteName)
         localRemote = try Remote.localGitDirectory(url)
         let device = try Device.current(in: store, defaultName: options.defaultDeviceName, record: !preview)
@@ -150,22 +136,6 @@ private struct Run {
         guard !preview else { return }
         report.housekeeping += try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
         report.housekeeping += WriteLeftovers.sweep(store.localStateDirectory).map { "removed \($0), left in .git/ledger by a write that was interrupted" }
-    }
-
-    /// A ledger syncs one branch: `main`, or — in a clone whose remote names its branch
-    /// otherwise and that has no `main` — the branch HEAD is on, if it tracks one. Anything
-    /// else (a branch made to try something) is refused: syncing it would publish it as a
-    /// new branch that no other device looks at.
-    static func checkBranch(_ branch: String, upstream: String?, repo: Repository, root: String) throws {
-        guard branch != "main" else { return }
-        let hasMain = repo.resolve("refs/heads/main") != nil
-        if !hasMain, upstream != nil { return }
-        let target = hasMain ? "main" : "a branch that tracks the remote's"
-        throw LedgerError.invalid("""
-            \(root) is on the branch \(branch), but ledger syncs \(target) (a branch of its own would reach no other \
-            device); switch back with `git -C \(root) switch main`, after merging what \(branch) holds if you want it \
-            synced (`git -C \(root) merge \(branch)` there); nothing was committed or pushed
-            """)
     }
 
     mutating func run() throws -> SyncReport {
@@ -262,16 +232,20 @@ private struct Run {
     /// What the push would send: the files, and the commits the remote lacks.
     mutating func previewPush(from upstream: ObjectID?, to head: ObjectID) throws {
         report.pushed = try repo.diff(from: upstream.map { try repo.treeOf(commit: $0) }, to: repo.treeOf(commit: head)).map(DocumentChange.init)
-        report.preview?.commitsToPush = try repo.commits(from: head, notIn: upstream).count
+        report.preview?.commitsToPush = try repo.commits(from: head, notIn: upstream).map(repo.commitInfo)
         report.pushAttempts = 1
     }
 
-    /// Each document the sync would change here, in its app's words.
+    /// Each document the sync would commit, and change here, in its app's words.
     mutating func tellPreview(committed: ObjectID?) throws {
+        if let local = report.committed {
+            let parent = try repo.commitInfo(local).parents.first
+            report.preview?.committed = try repo.tellChanges(from: parent.map { try repo.treeOf(commit: $0) }, to: repo.treeOf(commit: local))
+        }
         guard let committed, let head, committed != head else { return }
         let other = try upstream.map { try repo.treeOf(commit: $0) }
         report.preview?.documents = try repo.tellChanges(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head),
-                                                         otherParent: head == upstream ? nil : other)
+                                                         otherParent: head == upstream ? nil : other, includeTaken: true)
     }
 
     /// Whether a push was refused because the remote has commits this one lacks: libgit2's
@@ -344,12 +318,8 @@ private struct Run {
             try repo.excludeLocally(c.path)
             report.housekeeping.append("stopped tracking \(c.path), as `git rm --cached` asked: it stays on this machine, listed in .git/info/exclude")
         }
-        let index = try repo.index()
-        for c in changes {
-            if c.change == .deleted { try index.removeFromWorkTree(c.path) } else { try index.addFromWorkTree(c.path) }
-        }
+        let tree = try repo.stage(changes)
         indexUnsaved = true
-        let tree = try index.writeTree()
         let parent = head
         if let parent, try repo.treeOf(commit: parent) == tree { return }
         if !preview { Housekeeping.markIndexStale(store, true) }

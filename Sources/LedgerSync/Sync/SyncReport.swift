@@ -135,9 +135,12 @@ public struct SyncReport: Sendable {
 
     /// What a preview says besides what a sync says.
     package struct Preview: Sendable {
-        /// How many commits the push would send.
-        package var commitsToPush = 0
-        /// Each document the sync would change here (the local changes aside), told.
+        /// The commits the push would send, newest first (ids of the preview's own making:
+        /// the sync's commits will have others).
+        package var commitsToPush: [CommitInfo] = []
+        /// The local changes the sync would commit, told.
+        package var committed: [TreeChange] = []
+        /// Each document the sync would change here (from the remote, or merged), told.
         package var documents: [TreeChange] = []
     }
 }

@@ -11,19 +11,25 @@ import LedgerKit
 /// restored as it was; one changed since keeps those changes (an entry added after the merge
 /// stays, the entries the merge brought go); derived values are recomputed and the apps'
 /// repairs across documents run, as after a sync.
+///
+/// After a reset to the remote (`ResetToRemote`), it brings back the work the reset kept: a
+/// merge of the kept commit, as a sync would merge it, after which the reference keeping it
+/// is deleted (the work is in the history then).
 package enum Undo {
     /// The line of an undo's message naming the commit it takes back.
     static let trailer = "Undoes: "
 
     /// What an undo does.
     package struct Plan: Sendable {
-        /// The commit taken back.
+        /// The commit taken back (for kept work: the kept commit brought back).
         package var target: CommitInfo
         /// Why that one: the last sync (`lastSync`), or named.
         package var lastSync: Bool
         /// The commit whose documents are restored: where the sync started (a merge's first
-        /// parent), or the parent of the commit named.
+        /// parent), or the parent of the commit named (for kept work: the kept commit).
         package var restoring: ObjectID
+        /// The reference of the work a reset kept, when the undo brings it back.
+        package var keptRef: String?
         /// The branch's commit the undo goes on top of.
         package var head: ObjectID
         /// The documents as the undo leaves them.
@@ -61,9 +67,11 @@ package enum Undo {
             }
             let branchRef = try branch(repo, store)
             let signature = repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)"))
-            let commit = try repo.commit(tree: plan.tree, parents: [plan.head], message: message(plan, device: device),
+            let parents = plan.keptRef == nil ? [plan.head] : [plan.head, plan.restoring]
+            let commit = try repo.commit(tree: plan.tree, parents: parents, message: message(plan, device: device),
                                          signature: signature, updating: nil)
             try BranchMove.run(repo, store, branchRef: branchRef, to: commit, tree: plan.tree, from: plan.head, message: "ledger: undo")
+            if let kept = plan.keptRef { try repo.deleteReference(kept) }
             return (plan, commit)
         }
     }
@@ -82,10 +90,13 @@ package enum Undo {
         }
         _ = try branch(repo, store)
         guard let head = repo.headCommit() else { throw LedgerError.notFound("this ledger has no commits yet: there is nothing to undo") }
-        let (target, restoring, lastSync) = try choose(repo, revision: revision, head: head)
-        let info = try repo.commitInfo(target)
+        let choice = try choose(repo, revision: revision, head: head)
+        let info = try repo.commitInfo(choice.target)
         let headTree = try repo.treeOf(commit: head)
-        let merged = try TreeMerge(repo, base: info.tree, ours: headTree, theirs: repo.treeOf(commit: restoring))
+        // Taking a commit back merges from it; bringing kept work back merges from where the
+        // kept work and the branch parted, as a sync would.
+        let base = try choice.keptRef == nil ? info.tree : repo.mergeBase(head, choice.restoring).map { try repo.treeOf(commit: $0) }
+        let merged = try TreeMerge(repo, base: base, ours: headTree, theirs: repo.treeOf(commit: choice.restoring))
         // The documents it would change must not hold uncommitted edits: the undo would have to
         // leave them out of the work tree, and the next sync would commit them over it.
         let changed = Set(try repo.diff(from: headTree, to: merged.tree).map(\.path))
@@ -94,21 +105,36 @@ package enum Undo {
             throw LedgerError.invalid("the undo would change \(dirty.count == 1 ? "a file that has" : "files that have") uncommitted changes (\(dirty.joined(separator: ", "))); commit them first with `ledger sync` (or put them back as they were), then undo again; nothing was changed")
         }
         var undoneBy: ObjectID?
-        try repo.walkCommits(from: [head], hiding: [target]) { id in
-            if History.undoes(try repo.commitInfo(id).message) == target { undoneBy = id; return false }
-            return true
+        if choice.keptRef == nil {
+            try repo.walkCommits(from: [head], hiding: [choice.target]) { id in
+                if History.undoes(try repo.commitInfo(id).message) == choice.target { undoneBy = id; return false }
+                return true
+            }
         }
-        return Plan(target: info, lastSync: lastSync, restoring: restoring, head: head, tree: merged.tree,
+        return Plan(target: info, lastSync: choice.lastSync, restoring: choice.restoring, keptRef: choice.keptRef, head: head, tree: merged.tree,
                     changes: try repo.tellChanges(from: headTree, to: merged.tree), resolutions: merged.resolutions,
                     reconciled: merged.reconciled, alreadyUndoneBy: undoneBy)
     }
 
+    /// What an undo chooses: the commit taken back and the one whose documents come back.
+    struct Choice {
+        var target: ObjectID
+        var restoring: ObjectID
+        var lastSync: Bool
+        var keptRef: String?
+    }
+
     /// The commit to take back and the one whose documents come back. Named: a merge restores
-    /// its first parent (the side of the device that made it), any other commit its parent.
-    /// Not named: the last time a sync moved the branch (its reflog: `ledger: sync`, or git's
-    /// `pull`/`merge`), from where it was to where the sync took it — a merge or a
-    /// fast-forward; without a reflog, the newest merge on the branch's first-parent line.
-    static func choose(_ repo: Repository, revision: String?, head: ObjectID) throws -> (ObjectID, ObjectID, Bool) {
+    /// its first parent (the side of the device that made it), any other commit its parent; a
+    /// reference of kept work (`refs/ledger/unsynced/…`) is brought back. Not named: the last
+    /// time a sync moved the branch (its reflog: `ledger: sync`, or git's `pull`/`merge`),
+    /// from where it was to where the sync took it — a merge or a fast-forward — or the last
+    /// reset to the remote, whose kept work is brought back; without a reflog, the newest
+    /// merge on the branch's first-parent line.
+    static func choose(_ repo: Repository, revision: String?, head: ObjectID) throws -> Choice {
+        if let revision, let kept = keptReference(repo, revision) {
+            return Choice(target: kept.commit, restoring: kept.commit, lastSync: false, keptRef: kept.name)
+        }
         if let revision {
             guard let target = repo.commit(named: revision) else {
                 throw LedgerError.notFound("\(revision) names no commit of this ledger; `ledger log` lists them")
@@ -119,20 +145,34 @@ package enum Undo {
             guard let parent = try repo.commitInfo(target).parents.first else {
                 throw LedgerError.invalid("\(target.short) is the ledger's first commit: there is nothing before it to restore")
             }
-            return (target, parent, false)
+            return Choice(target: target, restoring: parent, lastSync: false)
         }
         let branchRef = repo.headReferenceName ?? "HEAD"
-        for entry in try repo.reflog(branchRef) where ["ledger: sync", "pull", "merge "].contains(where: { entry.message.hasPrefix($0) }) {
+        for entry in try repo.reflog(branchRef) {
+            if entry.message.hasPrefix(ResetToRemote.reflogMessage) {
+                guard let r = entry.message.range(of: "(kept "), let kept = keptReference(repo, String(entry.message[r.upperBound...].dropLast())) else {
+                    throw LedgerError.notFound("the last sync reset this ledger to its remote and there is no work it kept to bring back (it kept none, or it was brought back already); to take back an earlier sync, name its commit (`ledger log` lists them)")
+                }
+                return Choice(target: kept.commit, restoring: kept.commit, lastSync: true, keptRef: kept.name)
+            }
+            guard ["ledger: sync", "pull", "merge "].contains(where: { entry.message.hasPrefix($0) }) else { continue }
             guard let old = entry.old, try repo.isAncestor(entry.new, of: head) else { continue }
-            return (entry.new, old, true)
+            return Choice(target: entry.new, restoring: old, lastSync: true)
         }
         var commit: ObjectID? = head
         while let c = commit {
             let info = try repo.commitInfo(c)
-            if info.parents.count > 1 { return (c, info.parents[0], true) }
+            if info.parents.count > 1 { return Choice(target: c, restoring: info.parents[0], lastSync: true) }
             commit = info.parents.first
         }
         throw LedgerError.notFound("no sync of this ledger merged anything yet (its history has no merge): there is no sync to undo; name a commit (`ledger log` lists them)")
+    }
+
+    /// The kept work `name` names (`refs/ledger/unsynced/<time>` or `unsynced/<time>`), if it exists.
+    static func keptReference(_ repo: Repository, _ name: String) -> (name: String, commit: ObjectID)? {
+        let full = name.hasPrefix("refs/") ? name : "refs/ledger/" + name
+        guard full.hasPrefix(ResetToRemote.keptPrefix), let commit = repo.resolve(full) else { return nil }
+        return (full, commit)
     }
 
     /// The branch HEAD is on (refusing a detached HEAD).
@@ -146,11 +186,13 @@ package enum Undo {
     /// "ledger undo on laptop: take back 1a2b3c4 (ledger sync on phone: merge origin/main)", one
     /// line per file, then `Undoes:`, `Restores:` and `Device:`.
     static func message(_ plan: Plan, device: Device) -> String {
-        var lines = ["ledger undo on \(device.name): take back \(plan.target.id.short) (\(plan.target.subject))", ""]
+        var lines = [plan.keptRef.map { "ledger undo on \(device.name): bring back the work kept at \($0)" }
+                     ?? "ledger undo on \(device.name): take back \(plan.target.id.short) (\(plan.target.subject))", ""]
         for c in plan.changes.sorted(by: { $0.document.path < $1.document.path }) {
             lines.append("\(c.document.change == .modified ? "restored" : c.document.change == .added ? "brought back" : "removed"): \(c.document.path)")
         }
-        lines += ["", trailer + plan.target.id.description, "Restores: " + plan.restoring.description, "Device: \(device.name) (\(device.id))"]
+        lines += [""] + (plan.keptRef == nil ? [trailer + plan.target.id.description] : [])
+        lines += ["Restores: " + plan.restoring.description, "Device: \(device.name) (\(device.id))"]
         return lines.joined(separator: "\n") + "\n"
     }
 }
