@@ -34,11 +34,8 @@ struct LogCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        if limit < 0 { throw LedgerError.usage("--limit must be 0 (every commit) or more (found \(limit))") }
-    }
-
     func run() throws {
+        if limit < 0 { throw LedgerError.usage("--limit must be 0 (every commit) or more (found \(limit))") }
         let env = try global.environment()
         let repo = try Repository.open(env.store.root)
         var query = History.Query(since: try since.map { try Self.date($0, clock: env.clock) }, device: device, limit: limit == 0 ? nil : limit)

@@ -33,12 +33,9 @@ struct SyncCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
+    func run() throws {
         if dryRun, resetToRemote { throw LedgerError.usage("--dry-run and --reset-to-remote do not go together") }
         if yes, !resetToRemote { throw LedgerError.usage("--yes answers the confirmation of --reset-to-remote; a sync asks none") }
-    }
-
-    func run() throws {
         let store = try global.store()
         let options = SyncOptions(remoteName: remote, transport: try SyncEnvironment.transport(),
                                   git: GitTool.find(in: CLIContext.current.environment), checkpoint: SyncEnvironment.checkpoint())

@@ -31,11 +31,8 @@ struct UndoCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what the undo would do, or --yes to undo") }
-    }
-
     func run() throws {
+        if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what the undo would do, or --yes to undo") }
         let env = try global.environment()
         let plan = try Undo.plan(env.store, revision: commit)
         let what = Self.describe(plan)

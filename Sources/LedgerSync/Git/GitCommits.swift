@@ -54,6 +54,47 @@ extension Repository {
         }
     }
 
+    /// The commits reachable from `tip`, newest first by commit time — as `git log` lists them —
+    /// and among commits of the same second (syncs that follow each other closely), each
+    /// before its parents, until `body` returns false.
+    package func walkHistory(from tip: ObjectID, _ body: (CommitInfo) throws -> Bool) throws {
+        var group: [CommitInfo] = []
+        var stopped = false
+        func flush(_ group: [CommitInfo]) throws -> Bool {
+            for c in Self.childrenFirst(group) where try !body(c) { return false }
+            return true
+        }
+        try walkCommits(from: [tip]) { id in
+            let info = try commitInfo(id)
+            if let last = group.last, last.time.epochMilliseconds != info.time.epochMilliseconds {
+                guard try flush(group) else { stopped = true; return false }
+                group.removeAll()
+            }
+            group.append(info)
+            return true
+        }
+        if !stopped { _ = try flush(group) }
+    }
+
+    /// `commits` (in walk order) with each before its parents among them.
+    static func childrenFirst(_ commits: [CommitInfo]) -> [CommitInfo] {
+        guard commits.count > 1 else { return commits }
+        let byID = Dictionary(commits.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var children: [ObjectID: Int] = [:]
+        for c in commits { for p in c.parents where byID[p] != nil { children[p, default: 0] += 1 } }
+        var ready = commits.filter { children[$0.id] == nil }
+        var out: [CommitInfo] = []
+        while !ready.isEmpty {
+            let c = ready.removeFirst()
+            out.append(c)
+            for p in c.parents where byID[p] != nil {
+                children[p]! -= 1
+                if children[p] == 0 { ready.append(byID[p]!) }
+            }
+        }
+        return out
+    }
+
     /// The commits reachable from `head` that are not reachable from `base` (nil: all), newest first.
     package func commits(from head: ObjectID, notIn base: ObjectID?) throws -> [ObjectID] {
         var out: [ObjectID] = []

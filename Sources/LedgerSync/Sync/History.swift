@@ -123,9 +123,8 @@ package enum History {
     package static func read(_ repo: Repository, _ query: Query) throws -> [HistoryEntry] {
         guard let head = repo.headCommit() else { return [] }
         var out: [HistoryEntry] = []
-        try repo.walkCommits(from: [head]) { id in
+        try repo.walkHistory(from: head) { info in
             if let limit = query.limit, out.count >= limit { return false }
-            let info = try repo.commitInfo(id)
             if let since = query.since, info.time < since { return true }
             let device = Self.device(in: info.message)
             if let wanted = query.device, (device ?? info.authorName).lowercased() != wanted.lowercased() { return true }

@@ -294,7 +294,7 @@ private struct Run {
         if let committed, let head = report.head, committed != head {
             report.pulled = (try? repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)) ?? []
         }
-        if !preview { maintain() }
+        if preview { try tellPreview(committed: committed) } else { maintain() }
         return report
     }
 
