@@ -54,26 +54,31 @@ extension Repository {
         }
     }
 
-    /// The commits reachable from `tip`, newest first by commit time — as `git log` lists them —
+    /// The commits reachable from `tip`, newest first by commit time — as `git log` lists
+    /// them: a commit is met when one of its children has been, so the cost follows the
+    /// commits listed, not the history (libgit2's sorted walk reads the whole history first) —
     /// and among commits of the same second (syncs that follow each other closely), each
     /// before its parents, until `body` returns false.
     package func walkHistory(from tip: ObjectID, _ body: (CommitInfo) throws -> Bool) throws {
+        var queue = [try commitInfo(tip)]  // by time, newest last
+        var seen: Set<ObjectID> = [tip]
         var group: [CommitInfo] = []
-        var stopped = false
-        func flush(_ group: [CommitInfo]) throws -> Bool {
+        func flush() throws -> Bool {
+            defer { group.removeAll() }
             for c in Self.childrenFirst(group) where try !body(c) { return false }
             return true
         }
-        try walkCommits(from: [tip]) { id in
-            let info = try commitInfo(id)
-            if let last = group.last, last.time.epochMilliseconds != info.time.epochMilliseconds {
-                guard try flush(group) else { stopped = true; return false }
-                group.removeAll()
+        while let next = queue.popLast() {
+            if let last = group.last, last.time.epochMilliseconds != next.time.epochMilliseconds, try !flush() { return }
+            group.append(next)
+            for p in next.parents where seen.insert(p).inserted {
+                let parent = try commitInfo(p)
+                // After the commits of the same time already queued (met first, listed first).
+                let at = queue.firstIndex { $0.time.epochMilliseconds >= parent.time.epochMilliseconds } ?? queue.count
+                queue.insert(parent, at: at)
             }
-            group.append(info)
-            return true
         }
-        if !stopped { _ = try flush(group) }
+        _ = try flush()
     }
 
     /// `commits` (in walk order) with each before its parents among them.

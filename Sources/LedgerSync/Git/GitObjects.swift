@@ -80,33 +80,49 @@ extension Repository {
         return rc == 1
     }
 
-    /// The files that differ between two trees (nil meaning the empty tree). Unchanged
-    /// subtrees are skipped by id, so the cost follows the changes, not the repository.
+    /// The files that differ between two trees (nil meaning the empty tree), in git's order.
+    /// Subtrees with the same id on both sides are skipped without being read, so the cost
+    /// follows the changes, not the repository (libgit2's tree-to-tree diff reads every entry
+    /// of both trees: 95,000 for the ten-year ledger, for each commit a history tells).
     public func diff(from old: ObjectID?, to new: ObjectID?) throws -> [PathChange] {
-        func lookup(_ id: ObjectID?) throws -> OpaquePointer? {
-            guard let id else { return nil }
-            var t: OpaquePointer?
-            var oid = id.raw
-            try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
-            return t
-        }
-        let a = try lookup(old)
-        defer { git_tree_free(a) }
-        let b = try lookup(new)
-        defer { git_tree_free(b) }
-        var opts = git_diff_options()
-        try check(git_diff_options_init(&opts, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
-        var diff: OpaquePointer?
-        try check(git_diff_tree_to_tree(&diff, pointer, a, b, &opts), "git_diff_tree_to_tree")
-        defer { git_diff_free(diff) }
         var out: [PathChange] = []
-        for i in 0..<git_diff_num_deltas(diff) {
-            guard let d = git_diff_get_delta(diff, i)?.pointee else { continue }
-            switch d.status {
-            case GIT_DELTA_ADDED: out.append(PathChange(String(cString: d.new_file.path), .added))
-            case GIT_DELTA_DELETED: out.append(PathChange(String(cString: d.old_file.path), .deleted))
-            default: out.append(PathChange(String(cString: d.new_file.path), .modified))
+        try diff(old, new, prefix: "", into: &out)
+        return out
+    }
+
+    private func diff(_ old: ObjectID?, _ new: ObjectID?, prefix: String, into out: inout [PathChange]) throws {
+        guard old != new else { return }
+        let a = try entries(ofTree: old), b = try entries(ofTree: new)
+        for name in Set(a.keys).union(b.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let x = a[name], y = b[name]
+            let path = prefix + name
+            let (xTree, yTree) = (x.flatMap { $0.tree ? $0.id : nil }, y.flatMap { $0.tree ? $0.id : nil })
+            if xTree != nil || yTree != nil { try diff(xTree, yTree, prefix: path + "/", into: &out) }
+            let xFile = x?.tree == false ? x : nil, yFile = y?.tree == false ? y : nil
+            if let f = xFile, let g = yFile {
+                if f.id != g.id || f.mode != g.mode { out.append(PathChange(path, .modified)) }
+            } else if xFile != nil {
+                out.append(PathChange(path, .deleted))
+            } else if yFile != nil {
+                out.append(PathChange(path, .added))
             }
+        }
+    }
+
+    /// The entries of a tree by name (none for nil).
+    private func entries(ofTree id: ObjectID?) throws -> [String: (id: ObjectID, mode: UInt32, tree: Bool)] {
+        guard let id else { return [:] }
+        var t: OpaquePointer?
+        var oid = id.raw
+        try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
+        defer { git_tree_free(t) }
+        let count = git_tree_entrycount(t)
+        var out: [String: (id: ObjectID, mode: UInt32, tree: Bool)] = [:]
+        out.reserveCapacity(count)
+        for i in 0..<count {
+            guard let e = git_tree_entry_byindex(t, i) else { continue }
+            out[String(cString: git_tree_entry_name(e))] = (ObjectID(git_tree_entry_id(e)!.pointee), git_tree_entry_filemode(e).rawValue,
+                                                            git_tree_entry_type(e) == GIT_OBJECT_TREE)
         }
         return out
     }

@@ -192,8 +192,7 @@ extension Repository {
     package func conflictBase(created: String, document: String) throws -> [UInt8]? {
         guard let head = headCommit() else { return nil }
         var base: [UInt8]?
-        try walkCommits(from: [head]) { id in
-            let info = try commitInfo(id)
+        try walkHistory(from: head) { info in
             guard try objectID(at: created, inTree: info.tree) != nil else { return true }
             if let parent = info.parents.first, try objectID(at: created, inTree: treeOf(commit: parent)) != nil { return true }
             if info.parents.count > 1, let ancestor = try mergeBase(info.parents[0], info.parents[1]) {
