@@ -45,7 +45,9 @@ def log(bench):
         bench.compare("history: log", [
             ("ledger log --limit 50", [bench.ledger, "--repo", a, "log", "--limit", "50"], {"cwd": a}),
             ("git log --stat -50", ["git", "-C", a, "log", "--stat", "-50"], {"cwd": a}),
-        ], runs=7, target=2.0, note=f"{sync.SYNCS:,} syncs, ten-year ledger")
+            # What every ledger command pays before it does anything: the process's start.
+            ("ledger --version (the start of any command)", [bench.ledger, "--version"], {"cwd": a}),
+        ], runs=11, target=2.0, note=f"{sync.SYNCS:,} syncs, ten-year ledger")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

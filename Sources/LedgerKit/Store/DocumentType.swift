@@ -46,8 +46,18 @@ public struct DocumentType: Sendable {
     private let mergeDecoded: @Sendable (JSONValue?, JSONValue, JSONValue, MergeContext) -> MergeResolution?
 
     public init<D: StoredDocument>(_ type: D.Type) {
+        self.init(type, narrator: nil)
+    }
+
+    /// A kind its app tells changes of in its own words. (Chosen at compile time: a dynamic
+    /// cast to the protocol would scan every conformance record of the process on each start.)
+    package init<D: NarratedDocument>(_ type: D.Type) {
+        self.init(type, narrator: Narrator(type))
+    }
+
+    private init<D: StoredDocument>(_ type: D.Type, narrator: Narrator?) {
         kind = D.kind
-        narrator = (D.self as? any NarratedDocument.Type).map { Narrator($0) }
+        self.narrator = narrator
         inspectJSON = { json in DocumentType.inspect(D.self, json) }
         mergeDecoded = { base, ours, theirs, context in DocumentType.merge(D.self, base, ours, theirs, context) }
     }

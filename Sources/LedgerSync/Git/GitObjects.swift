@@ -90,41 +90,57 @@ extension Repository {
         return out
     }
 
+    /// Walks both trees' entries together (git keeps them sorted, `git_tree_entry_cmp` is its
+    /// order), descending only into subtrees whose ids differ.
     private func diff(_ old: ObjectID?, _ new: ObjectID?, prefix: String, into out: inout [PathChange]) throws {
         guard old != new else { return }
-        let a = try entries(ofTree: old), b = try entries(ofTree: new)
-        for name in Set(a.keys).union(b.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            let x = a[name], y = b[name]
-            let path = prefix + name
-            let (xTree, yTree) = (x.flatMap { $0.tree ? $0.id : nil }, y.flatMap { $0.tree ? $0.id : nil })
-            if xTree != nil || yTree != nil { try diff(xTree, yTree, prefix: path + "/", into: &out) }
-            let xFile = x?.tree == false ? x : nil, yFile = y?.tree == false ? y : nil
-            if let f = xFile, let g = yFile {
-                if f.id != g.id || f.mode != g.mode { out.append(PathChange(path, .modified)) }
-            } else if xFile != nil {
-                out.append(PathChange(path, .deleted))
-            } else if yFile != nil {
-                out.append(PathChange(path, .added))
+        let a = try lookupTree(old), b = try lookupTree(new)
+        defer {
+            git_tree_free(a)
+            git_tree_free(b)
+        }
+        let (na, nb) = (a.map { git_tree_entrycount($0) } ?? 0, b.map { git_tree_entrycount($0) } ?? 0)
+        var (i, j) = (0, 0)
+        while i < na || j < nb {
+            let x = i < na ? git_tree_entry_byindex(a, i) : nil
+            let y = j < nb ? git_tree_entry_byindex(b, j) : nil
+            let order: Int32 = x == nil ? 1 : y == nil ? -1 : git_tree_entry_cmp(x, y)
+            if order == 0 {
+                if git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y)) == 0 || git_tree_entry_filemode(x) != git_tree_entry_filemode(y) {
+                    try changed(x, y, prefix: prefix, into: &out)
+                }
+                (i, j) = (i + 1, j + 1)
+            } else if order < 0 {
+                try changed(x, nil, prefix: prefix, into: &out)
+                i += 1
+            } else {
+                try changed(nil, y, prefix: prefix, into: &out)
+                j += 1
             }
         }
     }
 
-    /// The entries of a tree by name (none for nil).
-    private func entries(ofTree id: ObjectID?) throws -> [String: (id: ObjectID, mode: UInt32, tree: Bool)] {
-        guard let id else { return [:] }
+    /// One entry that differs (nil: absent on that side; both present: the same name and kind).
+    private func changed(_ x: OpaquePointer?, _ y: OpaquePointer?, prefix: String, into out: inout [PathChange]) throws {
+        let path = prefix + String(cString: git_tree_entry_name(x ?? y!))
+        func tree(_ e: OpaquePointer?) -> ObjectID? {
+            guard let e, git_tree_entry_type(e) == GIT_OBJECT_TREE else { return nil }
+            return ObjectID(git_tree_entry_id(e)!.pointee)
+        }
+        let (xTree, yTree) = (tree(x), tree(y))
+        if xTree != nil || yTree != nil {
+            try diff(xTree, yTree, prefix: path + "/", into: &out)
+            return
+        }
+        out.append(PathChange(path, x == nil ? .added : y == nil ? .deleted : .modified))
+    }
+
+    private func lookupTree(_ id: ObjectID?) throws -> OpaquePointer? {
+        guard let id else { return nil }
         var t: OpaquePointer?
         var oid = id.raw
         try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
-        defer { git_tree_free(t) }
-        let count = git_tree_entrycount(t)
-        var out: [String: (id: ObjectID, mode: UInt32, tree: Bool)] = [:]
-        out.reserveCapacity(count)
-        for i in 0..<count {
-            guard let e = git_tree_entry_byindex(t, i) else { continue }
-            out[String(cString: git_tree_entry_name(e))] = (ObjectID(git_tree_entry_id(e)!.pointee), git_tree_entry_filemode(e).rawValue,
-                                                            git_tree_entry_type(e) == GIT_OBJECT_TREE)
-        }
-        return out
+        return t
     }
 
     /// `baseline` with some files replaced (a blob and its mode) or removed (nil): a new
