@@ -82,11 +82,14 @@ def dry_run(bench):
         remote_baseline = sync.objects_now(remote)
 
         def setup():
+            # Back to the base first (git records where it was, which must still exist), then
+            # the objects the last run wrote go.
+            sync.git("reset", "-q", "--hard", base, cwd=clone)
             for d, before in ((objects, baseline), (remote, remote_baseline)):
                 for f in sync.objects_now(d) - before:
                     os.unlink(f)
+            sync.git("update-ref", "-d", "ORIG_HEAD", cwd=clone)
             sync.git("update-ref", "refs/heads/main", ahead, cwd=remote)
-            sync.git("reset", "-q", "--hard", base, cwd=clone)
             sync.git("update-ref", "refs/remotes/origin/main", base, cwd=clone)
             for f in local_files:
                 sync.touch(os.path.join(clone, f), "2026-11-21T22:45:00+01:00")

@@ -8,8 +8,9 @@ import LedgerKit
 /// `.git` byte for byte as it was.
 ///
 /// libgit2 writes an object (and a fetched pack) into the first backend of highest priority
-/// that can write; the backends added here — loose objects and packs, in the temporary
-/// directory — come before the repository's own.
+/// that can write; the backends added here come before the repository's own: objects in
+/// memory (libgit2's mempack: no compression, no file), and packs — what a fetch brings — in
+/// the temporary directory.
 final class ScratchObjects {
     let directory: String
 
@@ -21,9 +22,9 @@ final class ScratchObjects {
         var odb: OpaquePointer?
         try check(git_repository_odb(&odb, repo.pointer), "git_repository_odb")
         defer { git_odb_free(odb) }
-        var loose: OpaquePointer?
-        try check(git_odb_backend_loose(&loose, directory, -1, 0, 0, 0), "git_odb_backend_loose")
-        try check(git_odb_add_backend(odb, loose, Self.priority), "git_odb_add_backend")
+        var memory: OpaquePointer?
+        try check(git_mempack_new(&memory), "git_mempack_new")
+        try check(git_odb_add_backend(odb, memory, Self.priority), "git_odb_add_backend")
         var packs: OpaquePointer?
         try check(git_odb_backend_pack(&packs, directory), "git_odb_backend_pack")
         try check(git_odb_add_backend(odb, packs, Self.priority + 1), "git_odb_add_backend")
