@@ -79,29 +79,37 @@ package struct FieldChange: Sendable, Equatable {
         return s.count > 60 ? String(s.prefix(57)) + "…" : s
     }
 
-    /// Every difference between two versions, innermost: members by key, arrays of objects
-    /// with ids by id (a pointer names the element's index in the version that has it), other
-    /// arrays element by element. At most `limit`.
-    package static func between(_ old: JSONValue?, _ new: JSONValue?, limit: Int = 200) -> [FieldChange] {
+    /// How arrays are compared.
+    package enum Arrays: Sendable {
+        /// Elements matched by `id` when every element is an object with a distinct one, else
+        /// by index (a pointer names the element's index in the version that has it).
+        case byID
+        /// By index when both have as many elements, else the array as a whole.
+        case sameLength
+    }
+
+    /// Every difference between two versions, innermost: members by key, arrays as `arrays`
+    /// says. At most `limit`.
+    package static func between(_ old: JSONValue?, _ new: JSONValue?, arrays: Arrays = .byID, limit: Int = 200) -> [FieldChange] {
         var out: [FieldChange] = []
-        walk(old, new, .root, &out, limit)
+        walk(old, new, .root, arrays, &out, limit)
         return out
     }
 
-    private static func walk(_ a: JSONValue?, _ b: JSONValue?, _ p: JSONPointer, _ out: inout [FieldChange], _ limit: Int) {
+    private static func walk(_ a: JSONValue?, _ b: JSONValue?, _ p: JSONPointer, _ arrays: Arrays, _ out: inout [FieldChange], _ limit: Int) {
         guard out.count < limit, a != b else { return }
         switch (a, b) {
         case (.object(let x)?, .object(let y)?):
             for key in Set(x.keys).union(y.keys).sorted(by: { Bytes.precedes($0, $1) }) {
-                walk(x[key], y[key], p.appending(key), &out, limit)
+                walk(x[key], y[key], p.appending(key), arrays, &out, limit)
             }
-        case (.array(let x)?, .array(let y)?):
-            if let xi = ids(x), let yi = ids(y) {
-                for (i, v) in y.enumerated() { walk(xi[v["id"]!.stringValue!].map { x[$0] }, v, p.appending(i), &out, limit) }
-                for (i, v) in x.enumerated() where yi[v["id"]!.stringValue!] == nil { walk(v, nil, p.appending(i), &out, limit) }
+        case (.array(let x)?, .array(let y)?) where arrays == .byID || x.count == y.count:
+            if arrays == .byID, let xi = ids(x), let yi = ids(y) {
+                for (i, v) in y.enumerated() { walk(xi[v["id"]!.stringValue!].map { x[$0] }, v, p.appending(i), arrays, &out, limit) }
+                for (i, v) in x.enumerated() where yi[v["id"]!.stringValue!] == nil { walk(v, nil, p.appending(i), arrays, &out, limit) }
             } else {
                 for i in 0..<max(x.count, y.count) {
-                    walk(i < x.count ? x[i] : nil, i < y.count ? y[i] : nil, p.appending(i), &out, limit)
+                    walk(i < x.count ? x[i] : nil, i < y.count ? y[i] : nil, p.appending(i), arrays, &out, limit)
                 }
             }
         default:

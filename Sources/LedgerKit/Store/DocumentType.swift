@@ -155,30 +155,11 @@ public enum JSONDiff {
             }
         }
 
-        private func short(_ v: JSONValue) -> String {
-            let s = CanonicalJSON.compact(v)
-            return s.count > 60 ? String(s.prefix(57)) + "…" : s
-        }
+        private func short(_ v: JSONValue) -> String { FieldChange.short(v) }
     }
 
     /// The first `limit` differences between `a` and `b`, outermost first.
     public static func differences(_ a: JSONValue, _ b: JSONValue, limit: Int) -> [Difference] {
-        var out: [Difference] = []
-        walk(a, b, .root, &out, limit)
-        return out
-    }
-
-    private static func walk(_ a: JSONValue?, _ b: JSONValue?, _ p: JSONPointer, _ out: inout [Difference], _ limit: Int) {
-        guard out.count < limit, a != b else { return }
-        switch (a, b) {
-        case (.object(let x)?, .object(let y)?):
-            for key in Set(x.keys).union(y.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                walk(x[key], y[key], p.appending(key), &out, limit)
-            }
-        case (.array(let x)?, .array(let y)?) where x.count == y.count:
-            for i in x.indices { walk(x[i], y[i], p.appending(i), &out, limit) }
-        default:
-            out.append(Difference(pointer: p, old: a, new: b))
-        }
+        FieldChange.between(a, b, arrays: .sameLength, limit: limit).map { Difference(pointer: $0.pointer, old: $0.old, new: $0.new) }
     }
 }
