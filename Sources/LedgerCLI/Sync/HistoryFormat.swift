@@ -31,9 +31,7 @@ enum HistoryFormat {
 
     /// "2026-11-21 23:41 +01:00": the commit's time as it was recorded (with its offset).
     static func time(_ t: Timestamp) -> String {
-        let l = t.local
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(l.date) \(two(l.hour)):\(two(l.minute)) \(Timestamp.formatOffset(t.utcOffsetSeconds))"
+        "\(t.local.date) \(StoryWords.clock(t)) \(Timestamp.formatOffset(t.utcOffsetSeconds))"
     }
 
     /// The commit line of a history entry: "1a2b3c4  2026-11-21 23:41 +01:00  laptop  sync".

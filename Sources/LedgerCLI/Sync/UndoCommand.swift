@@ -43,7 +43,7 @@ struct UndoCommand: ParsableCommand {
             return
         }
         if !json {
-            Console.print("\(what.capitalizedFirst)" + (nothing ? "." : ", which changes here:"))
+            Console.print(what + (nothing ? "." : ", which changes here:"))
             HistoryFormat.printChanges(plan.changes)
             for r in plan.resolutions { Console.print("  Merged with what changed since, \(r.document.path): " + (r.notes.isEmpty ? "merged both." : r.notes.joined(separator: "; ") + ".")) }
             for r in plan.reconciled { Console.print("  Adjusted: \(r).") }
@@ -71,12 +71,12 @@ struct UndoCommand: ParsableCommand {
             + "`ledger sync` publishes it, and `ledger undo \(done.commit.short)` takes it back.")
     }
 
-    /// "taking back 9f8e7d6, the last sync (phone, 2026-11-21 23:45 +01:00: merge origin/main)".
+    /// "Taking back 9f8e7d6, the last sync of 2026-11-21 23:45 +01:00 (…), restoring the documents of 1a2b3c4".
     static func describe(_ plan: Undo.Plan) -> String {
         let t = plan.target
-        if let kept = plan.keptRef { return "bringing back the work kept at \(kept) by a reset to the remote" }
+        if let kept = plan.keptRef { return "Bringing back the work kept at \(kept) by a reset to the remote" }
         let which = plan.lastSync ? "the last sync" : "the commit"
-        return "taking back \(t.id.short), \(which) of \(HistoryFormat.time(t.time)) (\(t.subject)), restoring the documents of \(plan.restoring.short)"
+        return "Taking back \(t.id.short), \(which) of \(HistoryFormat.time(t.time)) (\(t.subject)), restoring the documents of \(plan.restoring.short)"
     }
 
     static func json(_ plan: Undo.Plan, commit: ObjectID?, dryRun: Bool) -> JSONValue {
@@ -90,9 +90,4 @@ struct UndoCommand: ParsableCommand {
         o["alreadyUndoneBy"] = plan.alreadyUndoneBy.map { .string($0.description) } ?? .null
         return .object(o)
     }
-}
-
-extension String {
-    /// The string with its first letter in upper case.
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
