@@ -183,7 +183,8 @@ package struct ConflictStore: Sendable {
 
     /// `<stem>.conflict-<tag>[.<ext>]`, as `PathRole.conflictCopyPath` names them.
     static func isConflictFile(_ name: String) -> Bool {
-        guard !name.hasPrefix("."), let r = name.range(of: FileRole.conflictMarker) else { return false }
+        // Bytes first: tens of thousands of names go through here, few of them conflict files.
+        guard Bytes.contains(name, ".conflict-"), !name.hasPrefix("."), let r = name.range(of: FileRole.conflictMarker) else { return false }
         let tag = name[r.upperBound...].prefix { $0 != "." }
         return !tag.isEmpty && tag.allSatisfy(\.isHexDigit)
     }
