@@ -39,7 +39,7 @@ struct LogCommand: ParsableCommand {
         let env = try global.environment()
         let repo = try Repository.open(env.store.root)
         var query = History.Query(since: try since.map { try Self.date($0, clock: env.clock) }, device: device, limit: limit == 0 ? nil : limit)
-        if let target { query.filter = try Self.filter(target, store: env.store, repo: repo) }
+        if let target { query.filter = try Self.filter(target, store: env.store, repo: repo) }  // nil for the whole ledger
         let entries = try History.read(repo, query)
         if json {
             Output.json(.array(entries.map(Self.json)))
@@ -69,13 +69,13 @@ struct LogCommand: ParsableCommand {
 
     /// The history of `target`: an app's folder, a file or folder of the ledger, or the
     /// document whose id it is (in the ledger now; else any file of that name in the history).
-    static func filter(_ target: String, store: LedgerStore, repo: Repository) throws -> HistoryFilter {
+    static func filter(_ target: String, store: LedgerStore, repo: Repository) throws -> HistoryFilter? {
         let lower = target.lowercased()
         if let app = AppID.allCases.first(where: { $0 != .ledger && ($0.rawValue == lower || $0.title.lowercased() == lower) }) {
             return HistoryFilter(paths: [app.rawValue])
         }
         let absolute = CLIContext.current.absolutePath(target)
-        if absolute == store.root { return HistoryFilter(paths: [""]) }
+        if absolute == store.root { return nil }
         if absolute.hasPrefix(store.root + "/"), FileSystem.exists(absolute) || target.hasPrefix("/") {
             return HistoryFilter(paths: [String(absolute.dropFirst(store.root.count + 1))])
         }
