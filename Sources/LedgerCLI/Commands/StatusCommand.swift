@@ -34,7 +34,7 @@ struct StatusCommand: ParsableCommand {
         let git = try RepositoryStatus.read(at: env.store.root)
         let apps = try StatusBoard.providers.map { try $0(env) }
         let reminders = ReminderStore(env.store).runningProcess()
-        let conflicts = try ConflictStore(env.store).list()
+        let conflicts = try ConflictStore(env.store).list(files: git.conflictFiles)
         let (files, copies) = (conflicts.filter { $0.kind == .file }.count, conflicts.filter { $0.kind == .copy }.count)
         if json {
             var sync: JSONObject = ["uncommitted": .number(Double(git.uncommitted.count))]

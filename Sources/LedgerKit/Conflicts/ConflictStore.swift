@@ -50,10 +50,16 @@ package struct ConflictStore: Sendable {
     }
 
     /// Every conflict file (in the apps' folders and at the top of the ledger) and every
-    /// recipe that is a conflicted copy, by path.
-    package func list() throws -> [Conflict] {
+    /// recipe that is a conflicted copy, by path. `files`, when given, are the candidate
+    /// conflict files (what git knows of the work tree), instead of listing every folder.
+    package func list(files: [String]? = nil) throws -> [Conflict] {
         var out: [Conflict] = []
-        for path in try conflictFiles() {
+        let candidates = files?.filter { path in
+            Self.isConflictFile(String(path.split(separator: "/").last ?? ""))
+                && (!path.contains("/") || LedgerSchema.standard.appDirectories.contains(String(path.split(separator: "/")[0])))
+                && store.symbolicLink(on: path) == nil && FileSystem.stamp(store.absolute(path))?.type == .file
+        }
+        for path in try candidates ?? conflictFiles() {
             let original = Self.originalPath(of: path)
             let mine = try? store.read(original).flatMap { try JSONParser.parse($0) }
             let theirs = try? store.read(path).flatMap { try JSONParser.parse($0) }

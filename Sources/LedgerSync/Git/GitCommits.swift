@@ -159,6 +159,27 @@ extension Repository {
     }
 }
 
+extension Repository {
+    /// The files named like conflict files (`.conflict-` in their name) that the work tree
+    /// holds: those in the index but for the ones `changes` (the work tree against HEAD) says
+    /// are deleted, and the new ones among `changes`. A pass over the index's names instead of
+    /// a listing of every folder.
+    package func conflictFiles(changes: [PathChange]) throws -> [String] {
+        var index: OpaquePointer?
+        try check(git_repository_index(&index, pointer), "git_repository_index")
+        defer { git_index_free(index) }
+        var out: Set<String> = []
+        for i in 0..<git_index_entrycount(index) {
+            guard let e = git_index_get_byindex(index, i), strstr(e.pointee.path, ".conflict-") != nil else { continue }
+            out.insert(String(cString: e.pointee.path))
+        }
+        for c in changes where c.path.contains(".conflict-") {
+            if c.change == .deleted { out.remove(c.path) } else { out.insert(c.path) }
+        }
+        return out.sorted()
+    }
+}
+
 extension ObjectID {
     /// Whether this is git's null id (forty zeros: "none", in a reflog).
     var isZero: Bool { withUnsafeBytes(of: raw.id) { $0.allSatisfy { $0 == 0 } } }

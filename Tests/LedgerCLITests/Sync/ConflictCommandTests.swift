@@ -45,6 +45,15 @@ import Testing
         // The V60 starter's dose (15 g) in the common ancestor, 16 g here, 18 g on the laptop.
         let dose = try #require(copy["fields"]?.arrayValue?.first { $0["pointer"]?.stringValue == "/defaultDose" })
         #expect(dose["mine"] == .number(16) && dose["theirs"] == .number(18) && dose["base"] == .number(15))
+        // Status counts through git: a conflict file not committed yet (as git's merge driver
+        // leaves one) counts, one deleted in the work tree does not.
+        try b.write("waterline/settings.conflict-0123abcd.json", "{}\n")
+        try b.remove(conflictFile)
+        let paths = Set(b.run("status", "--json").json["conflicts"]?["paths"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        #expect(paths == ["waterline/settings.conflict-0123abcd.json", copy["path"]?.stringValue ?? ""])
+        #expect(b.run("conflicts", "--json").json.arrayValue?.count == 2)
+        try b.remove("waterline/settings.conflict-0123abcd.json")
+        #expect(try GitCLI.run(["checkout", "--", conflictFile], in: b.root).status == 0)
         let text = b.run("conflicts")
         #expect(text.stdout.contains("\(conflictFile) — the other device's version of waterline/notes.json"))
         #expect(text.stdout.contains("  /mood  "))
