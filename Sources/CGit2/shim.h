@@ -3,6 +3,7 @@
 
 #include <git2.h>
 #include <git2/sys/merge.h>
+#include <git2/sys/mempack.h>
 #include <git2/sys/transport.h>
 #include <git2/sys/remote.h>
 #include <git2/sys/stream.h>

@@ -144,6 +144,9 @@ public struct RepositoryStatus: Sendable {
     /// A git operation waiting for the user (a merge with conflicts, a rebase), which
     /// `ledger sync` refuses to run through.
     package var operation: Repository.Operation?
+    /// The conflict files in the work tree, found through git (`ConflictStore.list(files:)`
+    /// takes them instead of listing every folder).
+    package var conflictFiles: [String] = []
 
     /// Reads the status of the ledger repository at `path`.
     public static func read(at path: String) throws -> RepositoryStatus {
@@ -151,8 +154,10 @@ public struct RepositoryStatus: Sendable {
         let branchRef = repo.headReferenceName
         let branch = branchRef.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
         let device = try Device.current(in: LedgerStore(gitWorkTree: path), defaultName: Device.hostName)
-        var status = RepositoryStatus(branch: branch, uncommitted: try repo.workTreeChanges().map(\.path), device: device,
+        let changes = try repo.workTreeChanges()
+        var status = RepositoryStatus(branch: branch, uncommitted: changes.map(\.path), device: device,
                                       operation: repo.operationInProgress)
+        status.conflictFiles = try repo.conflictFiles(changes: changes)
         if let branch {
             status.remoteName = repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
             if let remote = status.remoteName {

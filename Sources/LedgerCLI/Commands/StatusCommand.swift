@@ -33,6 +33,8 @@ struct StatusCommand: ParsableCommand {
         let git = try RepositoryStatus.read(at: env.store.root)
         let apps = try StatusBoard.providers.map { try $0(env) }
         let reminders = ReminderStore(env.store).runningProcess()
+        let conflicts = try ConflictStore(env.store).list(files: git.conflictFiles)
+        let (files, copies) = (conflicts.filter { $0.kind == .file }.count, conflicts.filter { $0.kind == .copy }.count)
         if output.json {
             var sync: JSONObject = ["uncommitted": .number(Double(git.uncommitted.count))]
             sync["branch"] = git.branch.map(JSONValue.string) ?? .null
@@ -44,6 +46,8 @@ struct StatusCommand: ParsableCommand {
                                  "device": .object(["id": .string(git.device.id), "name": .string(git.device.name)])]
             for a in apps { o[a.app.rawValue] = .object(a.json) }
             o["remind"] = .object(["running": .bool(reminders != nil), "pid": reminders?.pid.map { .number(Double($0)) } ?? .null])
+            o["conflicts"] = .object(["files": .number(Double(files)), "copies": .number(Double(copies)),
+                                      "paths": .array(conflicts.map { .string($0.path) })])
             Output.json(.object(o))
             return
         }
@@ -52,11 +56,19 @@ struct StatusCommand: ParsableCommand {
             Console.print("  " + a.app.title.padding(toLength: 16, withPad: " ", startingAt: 0) + a.summary)
         }
         Console.print("  " + "Reminders".padding(toLength: 16, withPad: " ", startingAt: 0) + remindLine(reminders))
+        Console.print("  " + "Conflicts".padding(toLength: 16, withPad: " ", startingAt: 0) + conflictLine(files: files, copies: copies))
         Console.print("")
         Console.print(syncLine(git))
         if let operation = git.operation {
             Console.print(Style.yellow("git is in the middle of \(operation.name)") + ": \(operation.waysOut); `ledger sync` waits for it.")
         }
+    }
+
+    /// "none", or "1 conflict file, 1 conflicted copy (`ledger conflicts` shows them)".
+    func conflictLine(files: Int, copies: Int) -> String {
+        guard files + copies > 0 else { return "none" }
+        let parts = (files > 0 ? [Output.plural(files, "conflict file")] : []) + (copies > 0 ? [Output.plural(copies, "conflicted copy", "conflicted copies")] : [])
+        return Style.yellow(parts.joined(separator: ", ")) + " (`ledger conflicts` shows them, `ledger resolve` settles one)"
     }
 
     /// Whether `ledger remind` runs for this ledger on this device.

@@ -40,11 +40,24 @@ package struct MergeResolution: Sendable {
 /// file of any kind through one value.
 package struct DocumentType: Sendable {
     package let kind: DocumentKind
+    /// How the kind's app tells a change of one of its documents (nil: field by field).
+    package let narrator: Narrator?
     private let inspectJSON: @Sendable (JSONValue) -> Inspection
     private let mergeDecoded: @Sendable (JSONValue?, JSONValue, JSONValue, MergeContext) -> MergeResolution?
 
     package init<D: StoredDocument>(_ type: D.Type) {
+        self.init(type, narrator: nil)
+    }
+
+    /// A kind its app tells changes of in its own words. (Chosen at compile time: a dynamic
+    /// cast to the protocol would scan every conformance record of the process on each start.)
+    package init<D: NarratedDocument>(_ type: D.Type) {
+        self.init(type, narrator: Narrator(type))
+    }
+
+    private init<D: StoredDocument>(_ type: D.Type, narrator: Narrator?) {
         kind = D.kind
+        self.narrator = narrator
         inspectJSON = { json in DocumentType.inspect(D.self, json) }
         mergeDecoded = { base, ours, theirs, context in DocumentType.merge(D.self, base, ours, theirs, context) }
     }
@@ -142,30 +155,11 @@ package enum JSONDiff {
             }
         }
 
-        private func short(_ v: JSONValue) -> String {
-            let s = CanonicalJSON.compact(v)
-            return s.count > 60 ? String(s.prefix(57)) + "…" : s
-        }
+        private func short(_ v: JSONValue) -> String { FieldChange.short(v) }
     }
 
     /// The first `limit` differences between `a` and `b`, outermost first.
     package static func differences(_ a: JSONValue, _ b: JSONValue, limit: Int) -> [Difference] {
-        var out: [Difference] = []
-        walk(a, b, .root, &out, limit)
-        return out
-    }
-
-    private static func walk(_ a: JSONValue?, _ b: JSONValue?, _ p: JSONPointer, _ out: inout [Difference], _ limit: Int) {
-        guard out.count < limit, a != b else { return }
-        switch (a, b) {
-        case (.object(let x)?, .object(let y)?):
-            for key in Set(x.keys).union(y.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                walk(x[key], y[key], p.appending(key), &out, limit)
-            }
-        case (.array(let x)?, .array(let y)?) where x.count == y.count:
-            for i in x.indices { walk(x[i], y[i], p.appending(i), &out, limit) }
-        default:
-            out.append(Difference(pointer: p, old: a, new: b))
-        }
+        FieldChange.between(a, b, arrays: .sameLength, limit: limit).map { Difference(pointer: $0.pointer, old: $0.old, new: $0.new) }
     }
 }

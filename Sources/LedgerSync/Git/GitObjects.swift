@@ -80,35 +80,67 @@ extension Repository {
         return rc == 1
     }
 
-    /// The files that differ between two trees (nil meaning the empty tree). Unchanged
-    /// subtrees are skipped by id, so the cost follows the changes, not the repository.
+    /// The files that differ between two trees (nil meaning the empty tree), in git's order.
+    /// Subtrees with the same id on both sides are skipped without being read, so the cost
+    /// follows the changes, not the repository (libgit2's tree-to-tree diff reads every entry
+    /// of both trees: 95,000 for the ten-year ledger, for each commit a history tells).
     package func diff(from old: ObjectID?, to new: ObjectID?) throws -> [PathChange] {
-        func lookup(_ id: ObjectID?) throws -> OpaquePointer? {
-            guard let id else { return nil }
-            var t: OpaquePointer?
-            var oid = id.raw
-            try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
-            return t
-        }
-        let a = try lookup(old)
-        defer { git_tree_free(a) }
-        let b = try lookup(new)
-        defer { git_tree_free(b) }
-        var opts = git_diff_options()
-        try check(git_diff_options_init(&opts, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
-        var diff: OpaquePointer?
-        try check(git_diff_tree_to_tree(&diff, pointer, a, b, &opts), "git_diff_tree_to_tree")
-        defer { git_diff_free(diff) }
         var out: [PathChange] = []
-        for i in 0..<git_diff_num_deltas(diff) {
-            guard let d = git_diff_get_delta(diff, i)?.pointee else { continue }
-            switch d.status {
-            case GIT_DELTA_ADDED: out.append(PathChange(String(cString: d.new_file.path), .added))
-            case GIT_DELTA_DELETED: out.append(PathChange(String(cString: d.old_file.path), .deleted))
-            default: out.append(PathChange(String(cString: d.new_file.path), .modified))
+        try diff(old, new, prefix: "", into: &out)
+        return out
+    }
+
+    /// Walks both trees' entries together (git keeps them sorted, `git_tree_entry_cmp` is its
+    /// order), descending only into subtrees whose ids differ.
+    private func diff(_ old: ObjectID?, _ new: ObjectID?, prefix: String, into out: inout [PathChange]) throws {
+        guard old != new else { return }
+        let a = try lookupTree(old), b = try lookupTree(new)
+        defer {
+            git_tree_free(a)
+            git_tree_free(b)
+        }
+        let (na, nb) = (a.map { git_tree_entrycount($0) } ?? 0, b.map { git_tree_entrycount($0) } ?? 0)
+        var (i, j) = (0, 0)
+        while i < na || j < nb {
+            let x = i < na ? git_tree_entry_byindex(a, i) : nil
+            let y = j < nb ? git_tree_entry_byindex(b, j) : nil
+            let order: Int32 = x == nil ? 1 : y == nil ? -1 : git_tree_entry_cmp(x, y)
+            if order == 0 {
+                if git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y)) == 0 || git_tree_entry_filemode(x) != git_tree_entry_filemode(y) {
+                    try changed(x, y, prefix: prefix, into: &out)
+                }
+                (i, j) = (i + 1, j + 1)
+            } else if order < 0 {
+                try changed(x, nil, prefix: prefix, into: &out)
+                i += 1
+            } else {
+                try changed(nil, y, prefix: prefix, into: &out)
+                j += 1
             }
         }
-        return out
+    }
+
+    /// One entry that differs (nil: absent on that side; both present: the same name and kind).
+    private func changed(_ x: OpaquePointer?, _ y: OpaquePointer?, prefix: String, into out: inout [PathChange]) throws {
+        let path = prefix + String(cString: git_tree_entry_name(x ?? y!))
+        func tree(_ e: OpaquePointer?) -> ObjectID? {
+            guard let e, git_tree_entry_type(e) == GIT_OBJECT_TREE else { return nil }
+            return ObjectID(git_tree_entry_id(e)!.pointee)
+        }
+        let (xTree, yTree) = (tree(x), tree(y))
+        if xTree != nil || yTree != nil {
+            try diff(xTree, yTree, prefix: path + "/", into: &out)
+            return
+        }
+        out.append(PathChange(path, x == nil ? .added : y == nil ? .deleted : .modified))
+    }
+
+    private func lookupTree(_ id: ObjectID?) throws -> OpaquePointer? {
+        guard let id else { return nil }
+        var t: OpaquePointer?
+        var oid = id.raw
+        try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
+        return t
     }
 
     /// `baseline` with some files replaced (a blob and its mode) or removed (nil): a new

@@ -43,6 +43,35 @@ package final class Remote {
     /// Fetches with explicit refspecs (`+refs/heads/main:refs/remotes/origin/main`).
     /// Throws a `LedgerError` with exit status 3 when the remote cannot be reached.
     package func fetch(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws {
+        try fetch(refspecs, options: options, onTransfer: onTransfer) { remote, specs, opts in
+            try check(git_remote_fetch(remote, specs, &opts, "ledger: fetch"), "git_remote_fetch")
+        }
+    }
+
+    /// Brings what the remote's `refs/heads/<branch>` holds that this repository lacks into its
+    /// object database, and returns the commit that branch is at (nil when the remote has no
+    /// such branch) — without updating any reference: no remote-tracking branch, no
+    /// `FETCH_HEAD` (what a sync's preview needs; see `ScratchObjects` for the objects).
+    func download(branch: String, options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> ObjectID? {
+        let name = "refs/heads/" + branch
+        var tip: ObjectID?
+        try fetch([name], options: options, onTransfer: onTransfer) { remote, specs, opts in
+            try check(git_remote_download(remote, specs, &opts), "git_remote_download")
+            var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+            var count = 0
+            try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")
+            for i in 0..<count {
+                if let h = heads?[i]?.pointee, String(cString: h.name) == name { tip = ObjectID(h.oid) }
+            }
+            git_remote_disconnect(remote)
+        }
+        return tip
+    }
+
+    /// A fetch's transfer: `body` runs libgit2's call with the remote, the refspecs and the
+    /// options (callbacks, proxy, headers; no tags, no pruning).
+    private func fetch(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)?,
+                       _ body: (OpaquePointer, UnsafeMutablePointer<git_strarray>, inout git_fetch_options) throws -> Void) throws {
         let session = try TransportSession(url: url, options: options, gitDirectory: repository.gitDirectory)
         session.onTransfer = onTransfer
         var opts = git_fetch_options()
@@ -54,9 +83,7 @@ package final class Remote {
         do {
             try withRemote(session) { remote in
                 try session.transfer {
-                    try Self.withStrArray(refspecs) { specs in
-                        try check(git_remote_fetch(remote, specs, &opts, "ledger: fetch"), "git_remote_fetch")
-                    }
+                    try Self.withStrArray(refspecs) { specs in try body(remote, specs, &opts) }
                 }
             }
         } catch let e as GitError {

@@ -65,6 +65,24 @@ extension Repository {
         }
     }
 
+    /// The object (file or folder) at `path` in `tree`, or nil: equal ids, equal contents.
+    func objectID(at path: String, inTree tree: ObjectID) throws -> ObjectID? {
+        try withEntry(at: path, inTree: tree) { ObjectID(git_tree_entry_id($0)!.pointee) }
+    }
+
+    /// The names in the folder at `path` of `tree` that are folders themselves.
+    func subfolders(at path: String, inTree tree: ObjectID) throws -> [String] {
+        guard let sub = try subtree(at: path, inTree: tree) else { return [] }
+        var t: OpaquePointer?
+        var oid = sub.raw
+        try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
+        defer { git_tree_free(t) }
+        return (0..<git_tree_entrycount(t)).compactMap { i in
+            guard let e = git_tree_entry_byindex(t, i), git_tree_entry_type(e) == GIT_OBJECT_TREE else { return nil }
+            return String(cString: git_tree_entry_name(e))
+        }
+    }
+
     /// Writes every file of `tree` into the new, empty work tree and records each in the index
     /// with its stat data, so that the first status needs to read nothing. Names a tree may
     /// hold but a work tree must not (`..`, `.git`, slashes) are refused. Like git's own

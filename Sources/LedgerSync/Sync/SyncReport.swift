@@ -129,4 +129,18 @@ public struct SyncReport: Sendable {
 
     /// Conflict files created by this sync.
     public var conflictFiles: [String] { resolutions.compactMap(\.conflictFile) }
+
+    /// Set when the report is a preview (`Sync.preview`): what it adds to the report of a sync.
+    package var preview: Preview?
+
+    /// What a preview says besides what a sync says.
+    package struct Preview: Sendable {
+        /// The commits the push would send, newest first (ids of the preview's own making:
+        /// the sync's commits will have others).
+        package var commitsToPush: [CommitInfo] = []
+        /// The local changes the sync would commit, told.
+        package var committed: [TreeChange] = []
+        /// Each document the sync would change here (from the remote, or merged), told.
+        package var documents: [TreeChange] = []
+    }
 }
