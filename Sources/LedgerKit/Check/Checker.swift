@@ -106,6 +106,10 @@ public struct Checker: Sendable {
             }
         }
         run.crossDocumentChecks()
+        // The facts of every document are known to a full check, and to a scoped one from the record.
+        if !targeted || useCache {
+            for followUp in schema.checkFollowUps { followUp(run.tagged, store) }
+        }
         // Rewrite the record only when it would change.
         if let writer = run.writer {
             if let cache = run.cache, !writer.changed, !cache.skippedBlocks, cache.atEnd, cache.entriesRead == writer.entriesWritten {
