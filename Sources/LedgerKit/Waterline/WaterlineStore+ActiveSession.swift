@@ -281,9 +281,10 @@ struct ActiveSessionHint: Equatable {
               Self.witnesses(store).allSatisfy({ stamps[$0] != nil }) else { return nil }
         var anyRacy = false
         let active = path.map(EntryHash.name(of:))
+        let stamp = Stamper(store)
         for (key, recorded) in stamps {
             guard key.hasSuffix("/*") else {
-                if Self.stamp(store, key) != recorded { return nil }
+                if stamp(key) != recorded { return nil }
                 continue
             }
             let shard = String(key.dropLast(2))
@@ -306,11 +307,11 @@ struct ActiveSessionHint: Equatable {
     /// The stamps of the sessions directory, its year directories and the bulk-change
     /// witnesses, and the year directories.
     static func directoryStamps(_ store: LedgerStore) throws -> (stamps: [String: String], shards: [String]) {
-        let sessions = CollectionFiles(Session.kind, in: store)
-        var stamps = [sessions.directory: stamp(store, sessions.directory)]
-        for witness in witnesses(store) { stamps[witness] = stamp(store, witness) }
-        let shards = try sessions.shards()
-        for shard in shards { stamps[shard] = stamp(store, shard) }
+        let stamp = Stamper(store)
+        var stamps = [stamp.directory: stamp(stamp.directory)]
+        for witness in witnesses(store) { stamps[witness] = stamp(witness) }
+        let shards = try CollectionFiles(Session.kind, in: store).shards()
+        for shard in shards { stamps[shard] = stamp(shard) }
         return (stamps, shards)
     }
 
@@ -320,8 +321,34 @@ struct ActiveSessionHint: Equatable {
         store.bulkChangeWitnesses
     }
 
-    static func stamp(_ store: LedgerStore, _ path: String) -> String {
-        (path.hasPrefix("/") ? FileSystem.stamp(path) : FileSystem.stamp(path, under: store.root))?.encoded ?? "-"
+    /// The stamps the hint records, encoded ("-" for a missing path): of an absolute path (a
+    /// witness), and of the sessions directory and its entries through one descriptor of it
+    /// (a `fstatat` per year directory, not a walk from the root for each).
+    struct Stamper {
+        let store: LedgerStore
+        /// The sessions directory, relative to the root.
+        let directory: String
+        let opened: FileSystem.Directory?
+
+        init(_ store: LedgerStore) {
+            self.store = store
+            directory = CollectionFiles(Session.kind, in: store).directory
+            opened = try? FileSystem.walk(directory, under: store.root, create: false)
+        }
+
+        func callAsFunction(_ path: String) -> String {
+            let stamp: FileSystem.Stamp?
+            if path.hasPrefix("/") {
+                stamp = FileSystem.stamp(path)
+            } else if path == directory {
+                stamp = opened?.stamp
+            } else if path.hasPrefix(directory + "/"), !path.dropFirst(directory.count + 1).contains("/") {
+                stamp = opened?.stamp(String(path.dropFirst(directory.count + 1)))
+            } else {
+                stamp = FileSystem.stamp(path, under: store.root)
+            }
+            return stamp?.encoded ?? "-"
+        }
     }
 
     /// The files' hashes combined, in any order: their sum, with the count.
