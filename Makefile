@@ -20,8 +20,14 @@ test-deps: deps
 build: deps
 	$(SWIFT) build
 
+# The installed binary: the Swift runtime and Foundation linked in (--static-swift-stdlib),
+# and libgit2 and libdbus loaded on first use (scripts/lazy-libraries.py): a command starts
+# in a third of the time (docs/BENCHMARKS.md, "Start-up"). The tests run the debug build.
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
+	@scripts/lazy-libraries.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/ledger"
 
 # Randomized sync histories in the full tier (ConvergenceTests; the tests' own default is
 # small, for a plain `swift test`).
@@ -58,11 +64,11 @@ fuzz: deps
 
 ## bench: ledger against git, jq and python on a generated ten-year ledger (BENCH_SCALE=10 for 10×).
 bench: test-deps release
-	@scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)" $(BENCH_SCALE)
+	@scripts/bench.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" $(BENCH_SCALE)
 
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/ledger" "$(DESTDIR)$(PREFIX)/bin/ledger"
+	install -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/ledger" "$(DESTDIR)$(PREFIX)/bin/ledger"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/ledger"

@@ -82,7 +82,7 @@ def run(bench):
                 target = 1.1 if label == "x1" and len(ledgers) > 2 else None
                 candidates.append((f"ledger {name} ({label})", [led, "--repo", root] + args, {"env": env, "target": target}))
             candidates.append(("ledger --version", [led, "--version"], {"env": env, "target": 1.5}))
-            bench.compare(f"quick: {name}", candidates, runs=15)
+            bench.compare(f"quick: {name}", candidates, runs=21)
             peak[name] = max(r[4] for r in bench.rows if r[0] == f"quick: {name}")
         worst = max(peak, key=peak.get)
         print(f"  peak memory of the quick commands: at most {peak[worst]:.1f} MiB ({worst}); target ≤ 64 MiB"
