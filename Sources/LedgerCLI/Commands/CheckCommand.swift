@@ -40,8 +40,7 @@ struct CheckCommand: ParsableCommand {
             return String(p.dropFirst(store.root.count + 1))
         }
         var report = try Checker(store: store, useCache: !noCache).check(scope: scope.isEmpty ? nil : scope, fix: fix)
-        if scope.isEmpty, let repo = try? Repository.open(store.root),
-           let problem = LedgerSetup.mergeDriverProblem(in: repo, searchPath: ctx.environment["PATH"] ?? "") {
+        if scope.isEmpty, let problem = LedgerSetup.mergeDriverProblem(workTree: store.root, searchPath: ctx.environment["PATH"] ?? "") {
             report.problems.insert(Problem(".gitattributes", .warning(.root, problem)), at: 0)
         }
         if output.json {
