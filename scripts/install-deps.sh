@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages ledger needs, with apt-get, only when something is missing.
-#   install-deps.sh build   libgit2 and libdbus headers, pkg-config, git
+#   install-deps.sh build   libgit2 and libdbus headers, pkg-config, git, python3
 #   install-deps.sh test    the above, plus what the tests' real servers and terminals use
 set -euo pipefail
 
@@ -10,6 +10,8 @@ need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 for p in libgit2-dev libdbus-1-dev pkg-config git; do have_pkg "$p" || need+=("$p"); done
+# python3 prepares the release binary (scripts/lazy-libraries.py, run by `make release`).
+command -v python3 >/dev/null || need+=(python3)
 if [ "$what" = test ]; then
     # sshd and ssh-agent for ssh remotes, lighttpd for smart HTTP(S) (git http-backend),
     # tmux to drive the terminal brew, jq and GNU time for the benchmarks, openssl for the test CA,
