@@ -182,7 +182,7 @@ enum CheckCache {
         private var pending: (path: String, stamp: FileSystem.Stamp?)?  // the next block's directory, already read
         /// Files changed after this instant (ns) are never trusted.
         let racyThreshold: Int64
-        /// About as many entries as the record holds, or more (its size over the shortest line).
+        /// About as many entries as the record holds (its size over the length of a short file line).
         let expectedEntries: Int
         /// Entries read so far, and whether blocks were skipped (directories gone).
         private(set) var entriesRead = 0
@@ -192,7 +192,7 @@ enum CheckCache {
             guard let stamp = FileSystem.stamp(path), let lines = LineReader(path: path) else { return nil }
             self.lines = lines
             racyThreshold = stamp.modifiedNanoseconds - 2_000_000_000
-            expectedEntries = Int(stamp.size / 40)
+            expectedEntries = Int(stamp.size / 60)
             guard let first = lines.next(), String(decoding: first, as: UTF8.self) == CheckCache.header(schema) else { return nil }
             pending = CheckCache.directory(lines.next())
         }

@@ -1,20 +1,22 @@
-/// The ids a full check has seen, in at most 2 MiB whatever the size of the ledger: a blocked
+/// The ids a full check has seen, in at most 4 MiB whatever the size of the ledger: a blocked
 /// Bloom filter over `Run.hash` values (already well mixed) — each id sets 5 bits within one
 /// 64-byte block, so adding it costs one cache miss. It answers "maybe seen" for every id
-/// seen, and wrongly for a few others (none over the 47,709 ids of ten years of data, 8 over
-/// the 478,694 of ten times that, measured); each "maybe" is then settled by looking for the
-/// id's files, so a false one costs a lookup and never a wrong report. Sized for the number
-/// of documents expected (the last check's), 32 bits or more each, so that the filter of a
-/// ledger of ten years (256 KiB) stays in the processor's cache.
+/// seen, and wrongly for a few others; each "maybe" is then settled by looking for the id's
+/// files in every shard of its kind, so a false one costs a `stat` per shard (1,200 for the
+/// experiences of a century) and never a wrong report. Sized for the number of documents
+/// expected (the last check's), 64 bits or more each: about one false "maybe" in a million
+/// ids, and a ledger of ten years' filter (512 KiB) stays in the processor's cache. (At 2 MiB
+/// for every ledger, the 481,096 ids of a century gave 8, and their lookups a tenth of a
+/// revalidation.)
 struct IDFilter {
     private static let probes = 5
     private let blockBits: Int
     private var words: [UInt64]
 
-    /// A filter for about `expected` ids (the largest, 2 MiB, when unknown).
+    /// A filter for about `expected` ids (the largest, 4 MiB, when unknown).
     init(expected: Int? = nil) {
-        var bits = 15  // 32,768 blocks of 512 bits
-        if let expected { while bits > 9, (1 << (bits - 1)) * 512 >= 32 * expected { bits -= 1 } }
+        var bits = 16  // 65,536 blocks of 512 bits
+        if let expected { while bits > 9, (1 << (bits - 1)) * 512 >= 64 * expected { bits -= 1 } }
         blockBits = bits
         words = [UInt64](repeating: 0, count: (1 << bits) * 8)
     }
