@@ -52,8 +52,11 @@ struct CheckCommand: ParsableCommand {
         } else {
             for p in report.fixed { Console.print(Style.green("fixed") + " " + p.commandLineDescription) }
             for p in report.problems {
-                let line = p.commandLineDescription
-                Console.print(p.severity == .error ? line.replacingOccurrences(of: ": error: ", with: ": " + Style.red("error") + ": ") : line)
+                var line = p.commandLineDescription
+                // (Not Foundation's replacingOccurrences: a check of thousands of problems spent
+                // a tenth of its time there.)
+                if p.severity == .error, let r = line.firstRange(of: ": error: ") { line.replaceSubrange(r, with: ": " + Style.red("error") + ": ") }
+                Console.print(line)
             }
             let files = Output.plural(report.filesChecked, "file")
             if report.problems.isEmpty {
