@@ -5,6 +5,7 @@
 #include <git2/sys/merge.h>
 #include <git2/sys/transport.h>
 #include <git2/sys/remote.h>
+#include <git2/sys/repository.h>
 #include <git2/sys/stream.h>
 #include <errno.h>
 #include <signal.h>
@@ -27,6 +28,11 @@ static inline int ledger_git_set_ssl_cert_file(const char *file) {
 
 static inline int ledger_git_set_ssl_cert_locations(const char *file, const char *path) {
     return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
+}
+
+/* fsync of what libgit2 writes inside a git directory: objects, packs, refs, the index. */
+static inline int ledger_git_enable_fsync_gitdir(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, enabled);
 }
 
 static inline int ledger_git_set_cache_object_limit(git_object_t type, size_t size) {

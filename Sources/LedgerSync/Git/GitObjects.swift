@@ -149,8 +149,10 @@ extension Repository {
     // MARK: - References
 
     /// Moves `reference` to `target` only if it still points at `expected` (nil: only if it
-    /// does not exist yet), so a concurrent writer is never overwritten.
+    /// does not exist yet), so a concurrent writer is never overwritten. The object folders are
+    /// flushed first, so that the reference never names an object a power cut could take back.
     public func updateReference(_ reference: String, to target: ObjectID, expecting expected: ObjectID?, message: String) throws {
+        flushObjectFolders()
         var ref: OpaquePointer?
         var t = target.raw
         if var e = expected?.raw {
@@ -163,6 +165,7 @@ extension Repository {
 
     /// Sets or moves `reference` to `target` unconditionally (remote-tracking refs).
     public func setReference(_ reference: String, to target: ObjectID, message: String) throws {
+        flushObjectFolders()
         var ref: OpaquePointer?
         var t = target.raw
         try check(git_reference_create(&ref, pointer, reference, &t, 1, message), "git_reference_create")
@@ -198,8 +201,10 @@ extension Repository {
             }
             opts.progress_payload = box.map { Unmanaged.passUnretained($0).toOpaque() }
         }
+        try stageIndexOnce()
         guard let paths else {
             try withExtendedLifetime(box) { try check(git_checkout_tree(pointer, t, &opts), "git_checkout_tree") }
+            try publishIndex()
             return
         }
         guard !paths.isEmpty else { return }
@@ -210,13 +215,12 @@ extension Repository {
                 try check(git_checkout_tree(pointer, t, &opts), "git_checkout_tree")
             }
         }
+        try publishIndex()
     }
 
     /// The repository's index (the staging area).
     public func index() throws -> Index {
-        var index: OpaquePointer?
-        try check(git_repository_index(&index, pointer), "git_repository_index")
-        return Index(index!, owner: self)
+        Index(try indexHandle(), owner: self)
     }
 
     /// Work-tree changes against HEAD through libgit2's status (see `workTreeChanges`).
@@ -227,6 +231,7 @@ extension Repository {
         opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
         var list: OpaquePointer?
+        try stageIndexOnce()
         try check(git_status_list_new(&list, pointer, &opts), "git_status_list_new")
         defer { git_status_list_free(list) }
         var out: [PathChange] = []
@@ -340,9 +345,10 @@ public final class Index {
         return paths.count
     }
 
-    /// Writes the repository index to disk.
+    /// Writes the repository index to disk, durably (see `Repository.publishIndex()`).
     public func write() throws {
         try check(git_index_write(pointer), "git_index_write")
+        try owner.publishIndex()
     }
 
     /// Writes the index's tree into the repository's object database.

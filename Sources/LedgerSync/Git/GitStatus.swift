@@ -24,8 +24,7 @@ extension Repository {
     /// The comparison with the index described above, or nil when it does not apply.
     func fastWorkTreeChanges(leftovers: ((String) -> Void)? = nil) throws -> [PathChange]? {
         guard let head = headCommit() else { return nil }
-        var index: OpaquePointer?
-        try check(git_repository_index(&index, pointer), "git_repository_index")
+        let index = try indexHandle()
         defer { git_index_free(index) }
         try check(git_index_read(index, 0), "git_index_read")
         guard git_index_has_conflicts(index) == 0 else { return nil }
@@ -75,7 +74,7 @@ extension Repository {
                 filesPerDirectory[directoryHash(e.pointee.path), default: 0] -= 1
             }
         }
-        changes += try untrackedFiles(index: index!, expected: filesPerDirectory, leftovers: leftovers)
+        changes += try untrackedFiles(index: index, expected: filesPerDirectory, leftovers: leftovers)
         return changes
     }
 

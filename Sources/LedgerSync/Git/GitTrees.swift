@@ -78,8 +78,7 @@ extension Repository {
         var oid = tree.raw
         try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
         defer { git_tree_free(t) }
-        var index: OpaquePointer?
-        try check(git_repository_index(&index, pointer), "git_repository_index")
+        let index = try indexHandle()
         defer { git_index_free(index) }
         try check(git_index_clear(index), "git_index_clear")
         final class Writer {
@@ -98,7 +97,7 @@ extension Repository {
                 try Repository.writeBlob(repo: repo, index: index, root: root, path: path, entry: entry)
             }
         }
-        let writer = Writer(repo: pointer, index: index!, root: workdir)
+        let writer = Writer(repo: pointer, index: index, root: workdir)
         try withExtendedLifetime(writer) {
             let rc = git_tree_walk(t, GIT_TREEWALK_PRE, { parent, entry, payload in
                 guard let entry, let payload else { return 0 }
@@ -125,6 +124,7 @@ extension Repository {
             try check(rc, "git_tree_walk")
         }
         try check(git_index_write(index), "git_index_write")
+        try publishIndex()
     }
 
     /// The blob id the work tree's file at `path` would have, or nil when there is no file.

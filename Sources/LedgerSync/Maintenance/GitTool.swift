@@ -1,3 +1,4 @@
+import CGit2
 import Foundation
 import LedgerKit
 
@@ -41,27 +42,26 @@ public struct GitTool: Sendable {
         var errors: String
     }
 
-    /// Runs `git ARGUMENTS` with stdin and stdout on /dev/null, and waits for it.
+    /// Runs `git ARGUMENTS` with stdin and stdout on /dev/null, and waits for it. git stays in
+    /// ledger's process group (a signal to the group — Ctrl-C, a session ending — reaches it)
+    /// and is killed when ledger is (`ledger_spawn`): a killed `ledger gc` leaves no `git gc`
+    /// working in the repository without its locks.
     func run(_ arguments: [String]) throws -> Outcome {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { throw LedgerError.failure("cannot run git: \(String(cString: strerror(errno)))") }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        for fd in pipeEnds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let devNull = open("/dev/null", O_RDWR | O_CLOEXEC)
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        let child = argv.withUnsafeBufferPointer { a in
+            envp.withUnsafeBufferPointer { e in ledger_spawn(executable, a.baseAddress, e.baseAddress, nil, devNull, devNull, pipeEnds[1]) }
+        }
         close(pipeEnds[1])
+        if devNull >= 0 { close(devNull) }
         defer { close(pipeEnds[0]) }
-        guard rc == 0 else { throw LedgerError.failure("cannot run \(executable): \(String(cString: strerror(rc)))") }
+        guard child > 0 else { throw LedgerError.failure("cannot run \(executable): \(String(cString: strerror(-child)))") }
         var errors: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

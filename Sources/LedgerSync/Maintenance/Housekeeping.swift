@@ -37,6 +37,40 @@ public enum Housekeeping {
         return notes
     }
 
+    /// What `repairRepository` found and did.
+    package struct RepositoryCondition: Sendable {
+        /// A sentence per repair made.
+        package var repairs: [String] = []
+        /// What remains damaged, a phrase each ("refs/heads/main holds only zeros").
+        package var damage: [String] = []
+        /// The sentence of a repair that cannot be made safely, naming the command that makes
+        /// it; nil otherwise.
+        package var refusal: String?
+    }
+
+    /// For the commands that read git (`status`): the damage a power cut left in the ledger's
+    /// repository (`RepositoryRepair`), repaired when no other process holds the writer lock
+    /// (otherwise what a glance found is returned, for whoever comes next to repair). Costs a
+    /// few small reads when the repository is healthy.
+    package static func repairRepository(_ store: LedgerStore) -> RepositoryCondition {
+        let gitDirectory = LedgerStore.gitDirectory(ofWorkTree: store.root)
+        var condition = RepositoryCondition(damage: RepositoryRepair.examine(gitDirectory: gitDirectory))
+        guard !condition.damage.isEmpty, let lock = try? FileLock.attempt(path: store.localState("lock"), holder: store.lockHolder) else {
+            return condition
+        }
+        defer { lock.release() }
+        do {
+            let repo = try Repository.open(store.root)
+            condition.repairs = try RepositoryRepair.repairLedger(repo, remote: RepositoryRepair.pathRemote(of: repo, named: nil))
+            condition.damage = RepositoryRepair.examine(gitDirectory: gitDirectory)
+        } catch let e as LedgerError {
+            condition.refusal = e.message
+        } catch {
+            condition.refusal = "\(error)"
+        }
+        return condition
+    }
+
     /// Whether the repository's own configuration file has the driver's section — a read of
     /// one small file instead of opening the repository and every configuration level. When
     /// it says no (a linked work tree keeps its configuration elsewhere; the driver may be in
@@ -52,14 +86,16 @@ public enum Housekeeping {
     /// The file a sync keeps while HEAD is ahead of the index on disk.
     static func staleIndexMarker(_ store: LedgerStore) -> String { store.localStateDirectory + "/index-stale" }
 
-    /// Marks (or clears) the window in which HEAD is ahead of the index on disk. The marker
-    /// is not flushed: it guards against a killed process, whose writes the system keeps.
+    /// Marks (or clears) the window in which HEAD is ahead of the index on disk. The marker is
+    /// on the disk before HEAD moves (its folder is flushed), so that it survives a power cut
+    /// too; its removal need not be (a marker that comes back costs a reset of the index).
     static func markIndexStale(_ store: LedgerStore, _ stale: Bool) {
         let path = staleIndexMarker(store)
         if stale {
             try? FileSystem.makeDirectories(store.localStateDirectory)
             let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
             if fd >= 0 { close(fd) }
+            Durability.flush(store.localStateDirectory)
         } else {
             unlink(path)
         }

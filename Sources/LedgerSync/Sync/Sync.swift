@@ -94,6 +94,9 @@ private struct Run {
     var indexUnsaved = false
     /// Paths this sync has validated as they are in HEAD, so the push does not check them again.
     var validated: Set<String> = []
+    /// What this ledger knew of the remote's branch before the sync (its tracking reference):
+    /// a push never replaces a branch the remote lost with a history that lacks it.
+    let knownRemote: ObjectID?
 
     var branchRef: String { "refs/heads/\(branch)" }
     var trackingRef: String { "refs/remotes/\(remoteName)/\(remoteBranch)" }
@@ -102,6 +105,9 @@ private struct Run {
         self.store = store
         self.options = options
         repo = try Repository.open(store.root)
+        // What a crash or a power cut left (here and in a remote on a path) is put right first.
+        let repairs = try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
+            + RepositoryRepair.repairLedger(repo, remote: RepositoryRepair.pathRemote(of: repo, named: options.remoteName))
         if let operation = repo.operationInProgress {
             throw LedgerError.invalid("git is in the middle of \(operation.name) in \(store.root) (`git status` says so too): \(operation.waysOut), then sync again; nothing was committed or pushed")
         }
@@ -124,7 +130,15 @@ private struct Run {
         let device = try Device.current(in: store, defaultName: options.defaultDeviceName)
         report = SyncReport(remote: remoteName, url: Remote.redact(url), branch: branch, device: device)
         signature = repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)"))
-        report.housekeeping += try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
+        report.housekeeping += repairs
+        knownRemote = repo.resolve("refs/remotes/\(remoteName)/\(remoteBranch)")
+        if let localRemote {
+            let (branch, known, ledger) = (remoteBranch, knownRemote, repo)
+            let (removed, remoteRepairs) = try LocalRemoteLock.withStaleLocksCleared(in: localRemote) {
+                try RepositoryRepair.repairRemote(gitDirectory: localRemote, branch: branch, known: known, ledger: ledger)
+            }
+            report.housekeeping += removed + remoteRepairs
+        }
         report.housekeeping += WriteLeftovers.sweep(store.localStateDirectory).map { "removed \($0), left in .git/ledger by a write that was interrupted" }
     }
 
@@ -148,8 +162,10 @@ private struct Run {
         do {
             return try steps()
         } catch {
-            // A refusal after the commit or the merge leaves them in place, with an index to match.
+            // A refusal after the commit or the merge leaves them in place, with an index to
+            // match, on the disk.
             if indexUnsaved { try? saveIndex() }
+            makeDurable()
             throw error
         }
     }
@@ -179,6 +195,7 @@ private struct Run {
             let head = repo.headCommit()
             let upstream = repo.resolve(trackingRef)
             guard let head, head != upstream else { break }
+            try refuseToDropRemoteHistory(upstream: upstream, head: head)
             try validateOutgoing(from: upstream, to: head)
             if let localRemote {
                 do {
@@ -222,7 +239,27 @@ private struct Run {
         report.outcome = report.committed == nil && report.pulled.isEmpty && report.pushed.isEmpty ? .upToDate : .synced
         if indexUnsaved { try saveIndex() }
         maintain()
+        makeDurable()
         return report
+    }
+
+    /// Before the sync says what it did: every folder it changed, here and in a remote on a
+    /// path, is on the disk (the files in them were flushed as they were written).
+    func makeDurable() {
+        Durability.flush(gitDirectory: repo.gitDirectory)
+        if let localRemote { Durability.flush(gitDirectory: localRemote) }
+    }
+
+    /// A remote whose branch is gone (a damaged remote this sync could not repair) gets it back
+    /// only with a history that holds what this ledger last fetched of it: never a history
+    /// that would leave the other devices' commits behind.
+    func refuseToDropRemoteHistory(upstream: ObjectID?, head: ObjectID) throws {
+        guard upstream == nil, let knownRemote, knownRemote != head, !(try repo.isAncestor(knownRemote, of: head)) else { return }
+        throw LedgerError.failure("""
+            the branch \(remoteBranch) of \(report.remote) (\(report.url)) is gone, and this ledger's history does not hold what it \
+            last fetched from there (\(knownRemote.short)), so pushing would drop commits; restore it first: `git -C \(store.root) \
+            push \(remoteName) \(knownRemote):refs/heads/\(remoteBranch)`, then sync again; nothing was pushed
+            """)
     }
 
     /// Whether a push was refused because the remote has commits this one lacks: libgit2's
@@ -272,6 +309,7 @@ private struct Run {
             report.pulled = (try? repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)) ?? []
         }
         maintain()
+        makeDurable()
         return report
     }
 
@@ -301,6 +339,11 @@ private struct Run {
         let tree = try index.writeTree()
         let parent = repo.headCommit()
         if let parent, try repo.treeOf(commit: parent) == tree { return }
+        if parent == nil, knownRemote != nil || RepositoryRepair.historyExisted(gitDirectory: repo.gitDirectory, branch: branchRef) {
+            // Never a new first commit where history existed: it would be pushed as the whole
+            // history, leaving every earlier commit behind.
+            throw LedgerError.failure("the branch \(branch) of \(store.root) has no commit although its history existed (a damaged repository); nothing was committed or pushed: run `git -C \(store.root) fsck --lost-found` to find its last commit, `git -C \(store.root) update-ref \(branchRef) COMMIT` to restore it, then sync again")
+        }
         Housekeeping.markIndexStale(store, true)
         let documents = changes.map(DocumentChange.init)
         report.localChanges = documents
