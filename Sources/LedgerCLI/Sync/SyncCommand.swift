@@ -25,17 +25,17 @@ struct SyncCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let store = try global.store()
-        let options = SyncOptions(remoteName: remote, transport: try SyncEnvironment.transport(),
-                                  git: GitTool.find(in: CLIContext.current.environment), checkpoint: SyncEnvironment.checkpoint())
+        let store: LedgerStore
         let report: SyncReport
         do {
+            store = try global.store()
+            let options = SyncOptions(remoteName: remote, transport: try SyncEnvironment.transport(),
+                                      git: GitTool.find(in: CLIContext.current.environment), checkpoint: SyncEnvironment.checkpoint())
             report = try Sync.run(store, options: options)
-        } catch let e as LedgerError where json {
+        } catch where json {
             // Scripts get one JSON value whatever happened; the sentence still goes to stderr.
-            Output.json(.object(["outcome": .string("refused"), "error": .string(e.message),
-                                 "problems": .array(e.problems.map(\.json))]))
-            throw e
+            Output.json(Self.failureJSON(error))
+            throw error
         }
         if json { Output.json(report.json(ledgerRoot: store.root)) } else { report.printText(ledgerRoot: store.root) }
         for warning in report.warnings { Console.error("ledger: warning: " + warning) }
@@ -43,5 +43,19 @@ struct SyncCommand: ParsableCommand {
             Console.error("ledger: " + (report.error ?? "the remote cannot be reached"))
             throw ExitCode(3)
         }
+    }
+
+    /// The `--json` object of a sync that stopped: `outcome` is `refused` (exit 1 or 2: the
+    /// data or the request), `offline` (exit 3) or `failed` (exit 4: git, the disk, a damaged
+    /// repository), with the sentence printed on stderr and the documents at fault.
+    static func failureJSON(_ error: any Error) -> JSONValue {
+        let e = error as? LedgerError
+        let outcome = switch e?.exitStatus ?? 4 {
+        case 1, 2: "refused"
+        case 3: "offline"
+        default: "failed"
+        }
+        return .object(["outcome": .string(outcome), "error": .string(e?.message ?? "\(error)"),
+                        "problems": .array((e?.problems ?? []).map(\.json))])
     }
 }

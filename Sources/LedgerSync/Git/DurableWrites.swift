@@ -29,19 +29,37 @@ package enum Durability {
         return true
     }
 
-    /// Flushes the folders of a git directory whose entries a command changes — the directory
-    /// itself (`index`, `packed-refs`, `HEAD`), the object and pack folders, and every folder
-    /// of references and reflogs — so that every rename and removal in them is on the disk.
-    package static func flush(gitDirectory: String) {
-        for folder in ["", "objects", "objects/pack", "objects/info"] {
-            flush(folder.isEmpty ? gitDirectory : gitDirectory + "/" + folder)
+    /// Flushes what of a git directory a command changed — the directory itself (`index`,
+    /// `packed-refs`, `HEAD`), the object and pack folders, every folder of references and
+    /// reflogs, and the files rewritten unflushed (`config`, `HEAD` by libgit2, reflogs by
+    /// `git gc`) — so that every
+    /// rename and removal in them is on the disk. With `since` (nanoseconds since 1970), only
+    /// what was modified after it (less a second, the file system's clock being coarse).
+    package static func flush(gitDirectory: String, since: Int64? = nil) {
+        let after = (since ?? .min) - 1_000_000_000
+        func changed(_ path: String) -> Bool { (FileSystem.stamp(path)?.modifiedNanoseconds ?? .min) >= after }
+        for file in ["config", "HEAD"] where changed(gitDirectory + "/" + file) { flush(gitDirectory + "/" + file) }
+        for folder in ["", "/objects", "/objects/pack", "/objects/info"] where changed(gitDirectory + folder) {
+            flush(gitDirectory + folder)
         }
-        func flushTree(_ folder: String) {
-            guard flush(folder) else { return }
-            for e in (try? FileSystem.list(folder)) ?? [] where e.type == .directory { flushTree(folder + "/" + e.name) }
+        func flushTree(_ folder: String, files: Bool) {
+            guard let entries = try? FileSystem.list(folder) else { return }
+            if changed(folder) { flush(folder) }
+            for e in entries {
+                if e.type == .directory { flushTree(folder + "/" + e.name, files: files) }
+                // Reflogs `git gc` rewrote (it renames them into place unflushed).
+                if files, e.type == .file, changed(folder + "/" + e.name) { flush(folder + "/" + e.name) }
+            }
         }
-        flushTree(gitDirectory + "/refs")
-        flushTree(gitDirectory + "/logs")
+        flushTree(gitDirectory + "/refs", files: false)
+        flushTree(gitDirectory + "/logs", files: true)
+    }
+
+    /// Now, in nanoseconds since 1970 (for `flush(gitDirectory:since:)`).
+    package static func now() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 }
 

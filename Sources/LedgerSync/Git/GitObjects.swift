@@ -288,6 +288,11 @@ public final class Index {
         return ObjectID(e.pointee.id)
     }
 
+    /// Whether the entry at `path` (stage 0) is an executable file.
+    func isExecutable(_ path: String) -> Bool {
+        git_index_get_bypath(pointer, path, 0)?.pointee.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue)
+    }
+
     /// Stages `blob` at `path` as a regular file.
     public func add(_ path: String, blob: ObjectID) throws {
         var entry = git_index_entry()

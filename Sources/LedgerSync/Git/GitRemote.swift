@@ -569,6 +569,7 @@ extension Repository {
         opts.fetch_opts.callbacks = try session.callbacks()
         session.applyHTTPSettings(&opts.fetch_opts.proxy_opts, &opts.fetch_opts.custom_headers)
         opts.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        opts.fetch_opts.update_fetchhead = 0
         // The work tree is written afterwards by `populateWorkTree`, much faster than
         // libgit2's checkout for a new, empty work tree.
         opts.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue
@@ -601,6 +602,7 @@ extension Repository {
             try r.setConfig("branch.main.merge", "refs/heads/main")
         }
         if let head = r.headCommit() { try r.populateWorkTree(from: r.treeOf(commit: head)) }
+        Durability.flush(gitDirectory: r.gitDirectory)
         return r
     }
 }

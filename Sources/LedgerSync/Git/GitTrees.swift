@@ -157,7 +157,13 @@ extension Repository {
                 unverified = true
             }
         } else {
-            let fd = createFile(full, mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644)
+            let fileMode: mode_t = mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644
+            var fd = createFile(full, fileMode)
+            // An empty file where the tree has contents is what a power cut leaves of a checkout
+            // that wrote it (unflushed, as git's own checkout writes): written again.
+            if fd < 0, errno == EEXIST, size > 0, let s = FileSystem.stamp(full), s.type == .file, s.size == 0, unlink(full) == 0 {
+                fd = createFile(full, fileMode)
+            }
             if fd < 0 {
                 guard errno == EEXIST else { throw LedgerError.failure("cannot create \(full): \(String(cString: strerror(errno)))") }
                 var oid = git_oid()

@@ -42,9 +42,10 @@ public enum Maintenance {
         var arguments = ["-c", "gc.autoDetach=false", "-c", "core.fsync=all", "-c", "core.fsyncMethod=fsync",
                          "--git-dir=" + gitDirectory, "gc", "--quiet"]
         if onlyIfDue { arguments.append("--auto") }
+        let started = Durability.now()
         let outcome = try git.run(arguments)
         // git flushes files, not folders: its renames and removals are made durable here.
-        Durability.flush(gitDirectory: gitDirectory)
+        Durability.flush(gitDirectory: gitDirectory, since: started)
         guard outcome.status == 0 else {
             let reason = outcome.errors.isEmpty ? "exit status \(outcome.status)" : outcome.errors
             throw LedgerError.failure("`git gc` failed in \(gitDirectory): \(reason)")

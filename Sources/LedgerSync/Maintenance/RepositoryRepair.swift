@@ -44,7 +44,7 @@ package enum RepositoryRepair {
 
     /// Whether the branch had commits: a reflog of it (or of HEAD) names one, or the
     /// repository holds packs (a clone's, a fetch's, `git gc`'s).
-    static func historyExisted(gitDirectory: String, branch: String) -> Bool {
+    package static func historyExisted(gitDirectory: String, branch: String) -> Bool {
         !Reference.reflog(branch, in: gitDirectory).isEmpty || !Reference.reflog("HEAD", in: gitDirectory).isEmpty
             || !ObjectStore.packs(in: gitDirectory).isEmpty
     }

@@ -97,6 +97,8 @@ private struct Run {
     /// What this ledger knew of the remote's branch before the sync (its tracking reference):
     /// a push never replaces a branch the remote lost with a history that lacks it.
     let knownRemote: ObjectID?
+    /// When the sync began (nanoseconds since 1970): what changed since is flushed at the end.
+    let started = Durability.now()
 
     var branchRef: String { "refs/heads/\(branch)" }
     var trackingRef: String { "refs/remotes/\(remoteName)/\(remoteBranch)" }
@@ -246,8 +248,8 @@ private struct Run {
     /// Before the sync says what it did: every folder it changed, here and in a remote on a
     /// path, is on the disk (the files in them were flushed as they were written).
     func makeDurable() {
-        Durability.flush(gitDirectory: repo.gitDirectory)
-        if let localRemote { Durability.flush(gitDirectory: localRemote) }
+        Durability.flush(gitDirectory: repo.gitDirectory, since: started)
+        if let localRemote { Durability.flush(gitDirectory: localRemote, since: started) }
     }
 
     /// A remote whose branch is gone (a damaged remote this sync could not repair) gets it back
@@ -317,9 +319,10 @@ private struct Run {
 
     /// Validates the changed documents and commits every change in the work tree.
     mutating func commitLocalChanges() throws {
-        var leftovers: [String] = []
-        let changes = try repo.workTreeChanges { leftovers.append($0) }
+        var leftovers: [String] = [], emptied: [String] = []
+        let changes = try repo.workTreeChanges(leftovers: { leftovers.append($0) }, emptied: { emptied.append($0) })
         report.housekeeping += WriteLeftovers.remove(leftovers, in: store.root).map { "removed \($0), the temporary file of a write that was interrupted" }
+        try restoreEmptied(emptied)
         guard !changes.isEmpty else { return }
         let present = changes.filter { $0.change != .deleted }.map(\.path)
         try refuse(blockingErrors(in: present), documents: "changed", consequence: "nothing was committed or pushed")
@@ -349,6 +352,22 @@ private struct Run {
         report.localChanges = documents
         report.committed = try repo.commit(tree: tree, parents: parent.map { [$0] } ?? [], message: commitMessage(documents),
                                            signature: signature, updating: "HEAD")
+    }
+
+    /// Writes again, from git, the files a power cut emptied after a checkout wrote them
+    /// unflushed (a clone's, as git's own checkout writes them): their contents are the
+    /// index's blobs, so nothing is committed as emptied.
+    mutating func restoreEmptied(_ paths: [String]) throws {
+        guard !paths.isEmpty else { return }
+        let index = try repo.index()
+        for path in paths {
+            guard let id = index.entry(at: path), let bytes = try? repo.blob(id) else { continue }
+            try store.write(path, bytes: bytes, mode: index.isExecutable(path) ? 0o755 : 0o644)
+            try index.addFromWorkTree(path)
+            indexUnsaved = true
+        }
+        let files = paths.count == 1 ? paths[0] : "\(paths.count) files (\(paths.prefix(3).joined(separator: ", "))\(paths.count > 3 ? ", …" : ""))"
+        report.housekeeping.append("wrote \(files) again from git: a power cut had emptied \(paths.count == 1 ? "it" : "them") after a checkout")
     }
 
     /// Invalid documents never leave the machine: what the push would publish is validated —
