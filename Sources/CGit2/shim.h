@@ -39,6 +39,11 @@ static inline int ledger_git_set_cache_object_limit(git_object_t type, size_t si
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, size);
 }
 
+/* syncfs(2), which Swift's Glibc module leaves out: flushes the file system holding `fd`. */
+static inline int ledger_syncfs(int fd) {
+    return (int)syscall(SYS_syncfs, fd);
+}
+
 /* A smart subtransport and its stream, each followed by the Swift object serving it (the
  * libgit2 struct comes first, so a pointer to one is a pointer to the other). */
 typedef struct ledger_subtransport {

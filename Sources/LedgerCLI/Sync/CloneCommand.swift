@@ -48,7 +48,7 @@ struct CloneCommand: ParsableCommand {
         let existed = FileSystem.exists(target)
         let repo: Repository
         do {
-            repo = try Repository.clone(source, to: target, options: try SyncEnvironment.transport())
+            repo = try Repository.clone(source, to: target, options: try SyncEnvironment.transport()) { try LedgerSetup.registerMergeDriver($0) }
         } catch {
             if !existed { try? FileManager.default.removeItem(atPath: target) }
             throw error
@@ -62,10 +62,11 @@ struct CloneCommand: ParsableCommand {
             _ = try LedgerSetup.initialize(at: target, remote: nil, now: clock.now, signature: LedgerSetup.fallbackSignature())
             Console.print("Cloned \(shown) into \(target): the remote is empty, so this is a new ledger (branch main); `ledger sync` publishes it.")
         } else {
-            try LedgerSetup.registerMergeDriver(repo)
             Console.print("Cloned \(shown) into \(target) (branch \(repo.headReferenceName.map { String($0.dropFirst(11)) } ?? "main")).")
         }
         _ = try Device.current(in: store, defaultName: Device.hostName)
+        // Its configuration (the remote, the merge driver) on the disk before it says "cloned".
+        Durability.flush(gitDirectory: repo.gitDirectory)
         try checkClone(store)
     }
 
@@ -114,8 +115,8 @@ struct CloneCommand: ParsableCommand {
 enum InterruptedClone {
     /// Something else: the clone is refused.
     case none
-    /// Only the `.git` of a clone of the same remote that no commit reached (or whose
-    /// configuration a power cut emptied or never wrote): it is cloned again.
+    /// Only the `.git` of a clone of the same remote that no commit reached, or of one whose
+    /// configuration a power cut emptied before anything was checked out: cloned again.
     case startOver
     /// A clone of the same remote with its commit: finished where it stopped.
     case resumable(Repository)
@@ -127,8 +128,7 @@ enum InterruptedClone {
         let origin = repo?.config("remote.origin.url")
         if let repo, origin == source, repo.headCommit() != nil || RepositoryRepair.historyExisted(gitDirectory: repo.gitDirectory, branch: "refs/heads/main") {
             self = .resumable(repo)
-        } else if entries == [".git"], repo?.headCommit() == nil,
-                  origin == source || (FileSystem.stamp(target + "/.git/config")?.size ?? 0) == 0 {
+        } else if entries == [".git"], origin == source ? repo?.headCommit() == nil : (FileSystem.stamp(target + "/.git/config")?.size ?? 0) == 0 {
             self = .startOver
         }
     }

@@ -36,7 +36,7 @@ package enum Durability {
     /// rename and removal in them is on the disk. With `since` (nanoseconds since 1970), only
     /// what was modified after it (less a second, the file system's clock being coarse).
     package static func flush(gitDirectory: String, since: Int64? = nil) {
-        let after = (since ?? .min) - 1_000_000_000
+        let after = since.map { $0 - 1_000_000_000 } ?? .min
         func changed(_ path: String) -> Bool { (FileSystem.stamp(path)?.modifiedNanoseconds ?? .min) >= after }
         for file in ["config", "HEAD"] where changed(gitDirectory + "/" + file) { flush(gitDirectory + "/" + file) }
         for folder in ["", "/objects", "/objects/pack", "/objects/info"] where changed(gitDirectory + folder) {
@@ -53,6 +53,15 @@ package enum Durability {
         }
         flushTree(gitDirectory + "/refs", files: false)
         flushTree(gitDirectory + "/logs", files: true)
+    }
+
+    /// Flushes everything written to the file system that holds `path` (syncfs): one call for
+    /// many files (a checkout's), where flushing each would cost a disk round trip apiece.
+    package static func flushFileSystem(of path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = ledger_syncfs(fd)
+        close(fd)
     }
 
     /// Now, in nanoseconds since 1970 (for `flush(gitDirectory:since:)`).

@@ -559,9 +559,11 @@ public final class Remote {
 }
 
 extension Repository {
-    /// Clones `url` into `path` (which must not exist or be empty). HEAD ends on
+    /// Clones `url` into `path` (which must not exist or be empty); `configure` sets the clone
+    /// up (the merge driver) before its files are checked out. HEAD ends on
     /// `refs/heads/main` even when the remote is empty.
-    public static func clone(_ url: String, to path: String, options: TransportOptions) throws -> Repository {
+    public static func clone(_ url: String, to path: String, options: TransportOptions,
+                             configure: (Repository) throws -> Void = { _ in }) throws -> Repository {
         _ = Libgit2.initialized
         let session = try TransportSession(url: url, options: options, gitDirectory: nil)
         var opts = git_clone_options()
@@ -601,8 +603,12 @@ extension Repository {
             try r.setConfig("branch.main.remote", "origin")
             try r.setConfig("branch.main.merge", "refs/heads/main")
         }
-        if let head = r.headCommit() { try r.populateWorkTree(from: r.treeOf(commit: head)) }
+        // The configuration (the remote, and what `configure` adds) and HEAD on the disk before
+        // any file is checked out: a clone cut short is then known by its remote, and
+        // `ledger clone` finishes it; the configuration is not written again afterwards.
+        if r.headCommit() != nil { try configure(r) }
         Durability.flush(gitDirectory: r.gitDirectory)
+        if let head = r.headCommit() { try r.populateWorkTree(from: r.treeOf(commit: head)) }
         return r
     }
 }

@@ -28,13 +28,28 @@ public enum Housekeeping {
         let gitDirectory = LedgerStore.gitDirectory(ofWorkTree: store.root)
         let repairDue = FileSystem.exists(staleIndexMarker(store)) || !FileSystem.exists(gitDirectory + "/index")
         let registrationDue = store.exists && !configurationNamesTheDriver(gitDirectory)
-        guard repairDue || registrationDue, let repo = try? Repository.open(store.root) else { return [] }
+        // An empty ledger.json is what a power cut leaves of a checkout it caught unflushed
+        // (every file of it emptied): written again from git before anything reads them.
+        let emptiedDue = FileSystem.stamp(store.root + "/" + LedgerManifest.kind.path())?.size == 0
+        guard repairDue || registrationDue || emptiedDue, let repo = try? Repository.open(store.root) else { return [] }
         var notes: [String] = []
         if repairDue, let note = repairAfterCrash(repo, store) { notes.append(note) }
+        if emptiedDue, let note = restoreEmptied(repo, store) { notes.append(note) }
         if registrationDue, repo.config("merge.ledger.driver") == nil, (try? LedgerSetup.registerMergeDriver(repo)) != nil {
+            Durability.flush(gitDirectory: repo.gitDirectory)
             notes.append("registered ledger's merge driver in \(repo.gitDirectory)/config (merge.ledger.driver = \(LedgerSetup.mergeDriverCommand)), so that plain `git pull` and `git merge` merge documents the way `ledger sync` does")
         }
         return notes
+    }
+
+    /// Writes again the files a power cut emptied after a checkout (`Repository.emptiedFiles()`),
+    /// holding the writer lock; nil when there were none (or another process holds the lock).
+    static func restoreEmptied(_ repo: Repository, _ store: LedgerStore) -> String? {
+        guard let lock = try? FileLock.attempt(path: store.localState("lock"), holder: store.lockHolder) else { return nil }
+        defer { lock.release() }
+        guard let note = try? repo.restoreEmptied(repo.emptiedFiles(), in: store) else { return nil }
+        try? repo.index().write()
+        return note
     }
 
     /// What `repairRepository` found and did.

@@ -355,19 +355,11 @@ private struct Run {
     }
 
     /// Writes again, from git, the files a power cut emptied after a checkout wrote them
-    /// unflushed (a clone's, as git's own checkout writes them): their contents are the
-    /// index's blobs, so nothing is committed as emptied.
+    /// unflushed (`Repository.restoreEmptied`).
     mutating func restoreEmptied(_ paths: [String]) throws {
-        guard !paths.isEmpty else { return }
-        let index = try repo.index()
-        for path in paths {
-            guard let id = index.entry(at: path), let bytes = try? repo.blob(id) else { continue }
-            try store.write(path, bytes: bytes, mode: index.isExecutable(path) ? 0o755 : 0o644)
-            try index.addFromWorkTree(path)
-            indexUnsaved = true
-        }
-        let files = paths.count == 1 ? paths[0] : "\(paths.count) files (\(paths.prefix(3).joined(separator: ", "))\(paths.count > 3 ? ", …" : ""))"
-        report.housekeeping.append("wrote \(files) again from git: a power cut had emptied \(paths.count == 1 ? "it" : "them") after a checkout")
+        guard let note = try repo.restoreEmptied(paths, in: store) else { return }
+        indexUnsaved = true
+        report.housekeeping.append(note)
     }
 
     /// Invalid documents never leave the machine: what the push would publish is validated —

@@ -1,0 +1,187 @@
+import Foundation
+import LedgerKit
+
+/// The project's power-cut file system (`powercutfs.c` beside this file), compiled by the tests
+/// and mounted over a backing folder: what a program writes stays in the file system's memory
+/// until it flushes that file, metadata reaches the backing folder at once, and a cut drops
+/// everything unflushed and mounts the folder again — what a disk holds after the power came
+/// back (the model of LazyFS). See the C source for the details.
+///
+/// It needs FUSE (`/dev/fuse`, the right to mount) and Debian's `fuse3` and `libfuse3-dev`
+/// (`make test-deps` installs them): where either is missing, the constructor throws with the
+/// reason, so a test that needs it fails instead of passing unseen.
+public final class PowerCutFileSystem: @unchecked Sendable {
+    // @unchecked: used by the one test that owns it.
+    /// Where programs under test work.
+    public let mountPoint: String
+    /// The "disk".
+    public let backing: String
+    private let scratch: String
+    private var daemon: BackgroundProcess?
+    /// How many cuts so far.
+    public private(set) var cuts = 0
+
+    /// Mounts a new, empty file system (in a memory file system's folder when there is one:
+    /// the backing folder is never flushed itself; the model is what reaches it).
+    public init() throws {
+        scratch = Replica.scratchDirectory()
+        backing = scratch + "/disk"
+        mountPoint = scratch + "/mnt"
+        for d in [backing, mountPoint] { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        try mount()
+    }
+
+    deinit {
+        if let daemon {
+            kill(daemon.pid, SIGKILL)
+            _ = daemon.isRunning
+        }
+        detach()
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+
+    /// A power cut: every unflushed byte is dropped (the file system's process is killed
+    /// before it writes anything more), the mount goes away with the kernel's caches, and the
+    /// backing folder is mounted again. Programs working there must have been stopped first.
+    public func cut() throws {
+        cuts += 1
+        if let daemon {
+            kill(daemon.pid, SIGKILL)
+            while daemon.isRunning { usleep(2000) }
+        }
+        daemon = nil
+        detach()
+        try mount()
+    }
+
+    /// A clean shutdown and mount: everything written is flushed first (nothing is lost).
+    public func remount() throws {
+        if let daemon {
+            _ = try? Processes.run("/usr/bin/fusermount3", ["-u", mountPoint])
+            let deadline = Date().addingTimeInterval(10)
+            while daemon.isRunning, Date() < deadline { usleep(5000) }
+            if daemon.isRunning { throw LedgerError.failure("powercutfs did not stop after `fusermount3 -u \(mountPoint)` (a process still works there?)") }
+        }
+        daemon = nil
+        detach()
+        try mount()
+    }
+
+    private func mount() throws {
+        let exe = try Self.executable()
+        let log = scratch + "/powercutfs.log"
+        let process = try BackgroundProcess(exe, [backing, mountPoint, "-f", "-s", "-o", "fsname=powercutfs,subtype=powercutfs"], log: log)
+        let deadline = Date().addingTimeInterval(10)
+        while !Self.isMounted(mountPoint) {
+            guard process.isRunning, Date() < deadline else {
+                process.stop()
+                throw LedgerError.failure("cannot mount the power-cut file system (FUSE) at \(mountPoint): \(process.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "it did not come up within 10 s" : process.output) — power-cut tests need /dev/fuse and the right to mount (root, or fuse3's fusermount3)")
+            }
+            usleep(5000)
+        }
+        daemon = process
+    }
+
+    /// Takes the mount away at once, whatever still uses it.
+    private func detach() {
+        guard Self.isMounted(mountPoint) else { return }
+        if (try? Processes.run("/usr/bin/fusermount3", ["-u", "-z", mountPoint]))?.status != 0 {
+            _ = try? Processes.run("/usr/bin/umount", ["-l", mountPoint])
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while Self.isMounted(mountPoint), Date() < deadline { usleep(5000) }
+    }
+
+    /// Whether `path` is a mount point of this file system (`/proc/self/mountinfo`).
+    static func isMounted(_ path: String) -> Bool {
+        guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return false }
+        return text.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 4 && fields[4] == path && line.contains(" - fuse.powercutfs ")
+        }
+    }
+
+    /// The compiled file system, built once per test process from `powercutfs.c` with the C
+    /// compiler and fuse3's flags from pkg-config.
+    public static func executable() throws -> String { try compiled.get() }
+
+    private static let compiled: Result<String, LedgerError> = {
+        let source = (#filePath as NSString).deletingLastPathComponent + "/powercutfs.c"
+        guard let text = try? FileSystem.read(source) else { return .failure(.failure("the power-cut file system's source is missing: \(source)")) }
+        let dir = NSTemporaryDirectory() + "/ledger-powercutfs-\(FNV1a.hash(text))"
+        let exe = dir + "/powercutfs"
+        if FileManager.default.isExecutableFile(atPath: exe) { return .success(exe) }
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for (program, package) in [("cc", "gcc"), ("pkg-config", "pkg-config"), ("fusermount3", "fuse3")] {
+            do { _ = try Processes.require(program, package: package) } catch { return .failure(error as? LedgerError ?? .failure("\(error)")) }
+        }
+        let build = try? Processes.run("/bin/sh", ["-c", "cc -O2 -Wall -o '\(exe).new' '\(source)' $(pkg-config --cflags --libs fuse3) && mv '\(exe).new' '\(exe)'"])
+        guard let build, build.status == 0 else {
+            return .failure(.failure("cannot build the power-cut file system (it needs Debian's fuse3 and libfuse3-dev: `make test-deps`): \(build?.description ?? "cc did not run")"))
+        }
+        return .success(exe)
+    }()
+}
+
+/// A program run on the power-cut file system, in a process group of its own, to the end or
+/// until it is killed — the whole group (a `git gc` it started too) — at a given moment.
+public struct CutRun: Sendable {
+    /// Its exit status, or nil when it was killed first.
+    public var status: Int32?
+    public var seconds: Double
+    /// What it printed (stdout and stderr together).
+    public var output: String
+
+    /// Runs `executable` with `arguments`; kills its process group after `killAfter` seconds
+    /// unless it ended before (nil: never).
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String], directory: String,
+                           killAfter: Double?) throws -> CutRun {
+        let log = NSTemporaryDirectory() + "/ledger-cutrun-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { unlink(log) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+        // In `directory`: through a shell that changes to it and becomes the program (same PID).
+        let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory, executable] + arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = Date()
+        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw LedgerError.failure("cannot start \(executable): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        var exited = false
+        let deadline = killAfter.map { start.addingTimeInterval($0) }
+        while !exited {
+            if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
+            if let deadline, Date() >= deadline { break }
+            usleep(1000)
+        }
+        var result = CutRun(status: nil, seconds: Date().timeIntervalSince(start), output: "")
+        if exited {
+            result.status = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        } else {
+            killpg(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+        }
+        // Whatever else the group started (a `git gc`): gone before the file system is cut.
+        killpg(pid, SIGKILL)
+        let end = Date().addingTimeInterval(2)
+        while kill(-pid, 0) == 0, Date() < end { usleep(2000) }
+        result.output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return result
+    }
+}
