@@ -81,7 +81,9 @@ package enum RepositoryRepair {
         case .unrecoverable(let damage):
             let tips = repo.commitsWithoutChildren()
             if let newest = tips.first {
-                throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no reflog names a commit that can be read; \(tips.count == 1 ? "one commit" : "\(tips.count) commits") without a branch remain, the newest \(newest.short): run `git -C \(where_) update-ref \(branch) \(newest)` (see it first with `git -C \(where_) log -3 \(newest)`), then sync again; nothing was committed or pushed")
+                // (git's own update-ref refuses a reference it cannot read: the file is written.)
+                let remain = tips.count == 1 ? "one commit without a branch remains" : "\(tips.count) commits without a branch remain, the newest"
+                throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no reflog names a commit that can be read; \(remain) \(newest.short): run `echo \(newest) > \(gitDirectory)/\(branch)` to put the branch there (see it first with `git -C \(where_) log -3 \(newest)`), then sync again; nothing was committed or pushed")
             }
             throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no commit is left to restore it from; clone the remote again (`ledger clone URL DIR`) and copy your files there; nothing was committed or pushed")
         }

@@ -136,10 +136,10 @@ private struct Run {
         knownRemote = repo.resolve("refs/remotes/\(remoteName)/\(remoteBranch)")
         if let localRemote {
             let (branch, known, ledger) = (remoteBranch, knownRemote, repo)
-            let (removed, remoteRepairs) = try LocalRemoteLock.withStaleLocksCleared(in: localRemote) {
+            // (Its stale git locks are dealt with before the push, where one held is reported.)
+            report.housekeeping += try LocalRemoteLock.with(in: localRemote) {
                 try RepositoryRepair.repairRemote(gitDirectory: localRemote, branch: branch, known: known, ledger: ledger)
             }
-            report.housekeeping += removed + remoteRepairs
         }
         report.housekeeping += WriteLeftovers.sweep(store.localStateDirectory).map { "removed \($0), left in .git/ledger by a write that was interrupted" }
     }
