@@ -23,8 +23,12 @@ package enum RepositoryRepair {
     /// the index readable. A phrase each; empty when healthy. Costs a few small reads.
     package static func examine(gitDirectory: String, bare: Bool = false) -> [String] {
         var damage: [String] = []
-        guard case .symbolic(let branch) = Reference.read("HEAD", in: gitDirectory) else {
-            return ["HEAD (\(gitDirectory)/HEAD) does not name a branch"]
+        let branch: String
+        switch Reference.read("HEAD", in: gitDirectory) {
+        case .symbolic(let name): branch = name
+        case .commit: branch = "HEAD"  // detached (a rebase): its commit is looked at below
+        case .unreadable(let why): return ["HEAD (\(gitDirectory)/HEAD) \(why)"]
+        case .absent: return ["HEAD (\(gitDirectory)/HEAD) is missing"]
         }
         switch Reference.read(branch, in: gitDirectory) {
         case .unreadable(let why):
