@@ -117,13 +117,17 @@ public enum Processes {
 /// inherited descriptor, which makes `Process` believe they exited and block its monitor
 /// thread in `wait4` — and with it every other `Process` of the test run.
 public final class BackgroundProcess: @unchecked Sendable {
-    // @unchecked: `exited` is only touched by the test owning the value.
+    // @unchecked: `exitStatus` is only touched by the test owning the value.
     public let pid: pid_t
     public let log: String
-    private var exited = false
+    /// How it ended (128 + N for signal N), once reaped.
+    public private(set) var exitStatus: Int32?
+    private var exited: Bool { exitStatus != nil }
 
-    /// Starts `executable` with its output appended to `log`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String) throws {
+    /// Starts `executable` with its output appended to `log`; with `newProcessGroup`, as the
+    /// leader of a process group of its own (so that `killpg(pid, …)` reaches what it starts).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String,
+                newProcessGroup: Bool = false) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -141,7 +145,8 @@ public final class BackgroundProcess: @unchecked Sendable {
         for sig in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, sig) }
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)))
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let env = environment ?? ProcessInfo.processInfo.environment
@@ -161,9 +166,12 @@ public final class BackgroundProcess: @unchecked Sendable {
     public var isRunning: Bool {
         if exited { return false }
         var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        if waitpid(pid, &status, WNOHANG) == pid { exitStatus = Self.exitStatus(status) }
         return !exited
     }
+
+    /// WIFEXITED / WEXITSTATUS / WTERMSIG, which do not import: the status, or 128 + the signal.
+    static func exitStatus(_ raw: Int32) -> Int32 { raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f) }
 
     /// Stops the process by its PID (SIGTERM, then SIGKILL after two seconds) and reaps it.
     public func stop() {
@@ -174,7 +182,7 @@ public final class BackgroundProcess: @unchecked Sendable {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
-            exited = true
+            exitStatus = Self.exitStatus(status)
         }
     }
 

@@ -130,6 +130,28 @@ private func snapshot(_ root: String) -> [String: [UInt8]] {
     return out
 }
 
+/// The power-cut disk a test works on (its remote at `remote.git`), its seed, and the moments
+/// it kills commands at.
+struct CutDisk {
+    let fs: PowerCutFileSystem
+    let seed: UInt64
+    var rng: SplitMix64
+    var remote: String { fs.mountPoint + "/remote.git" }
+
+    init(seed: UInt64) throws {
+        fs = try PowerCutFileSystem()
+        self.seed = seed
+        rng = SplitMix64(seed: seed)
+    }
+
+    /// When to kill a command whose last run to its end took `typical` seconds: never the first
+    /// time (nil: it is timed), then at a random moment up to twice that (about half the runs
+    /// end first and are acknowledged).
+    mutating func killMoment(typical: Double?) -> Double? {
+        typical.map { Double.random(in: 0...($0 * 2), using: &rng) }
+    }
+}
+
 /// One row of the comparison table.
 struct CutCounts {
     var cuts = 0, acknowledged = 0, lost = 0, corrupt = 0, manual = 0
@@ -137,11 +159,8 @@ struct CutCounts {
 
 /// A ledger (and its remote on a path) on the power-cut disk, cut after each command under test.
 struct CutLedger {
-    let fs: PowerCutFileSystem
+    var disk: CutDisk
     let name: String
-    let seed: UInt64
-    var rng: SplitMix64
-    let remote: String
     let root: String
     let home: String
     /// What was acknowledged so far: the documents' counts and every commit a sync published.
@@ -152,12 +171,14 @@ struct CutLedger {
     var typical: [String: Double] = [:]
     var cuts: Int { counts.values.reduce(0) { $0 + $1.cuts } }
 
+    var fs: PowerCutFileSystem { disk.fs }
+    var seed: UInt64 { disk.seed }
+    var remote: String { disk.remote }
+
     init(seed: UInt64, name: String) throws {
-        fs = try PowerCutFileSystem()
+        disk = try CutDisk(seed: seed)
+        let fs = disk.fs
         self.name = name
-        self.seed = seed
-        rng = SplitMix64(seed: seed)
-        remote = fs.mountPoint + "/remote.git"
         root = fs.mountPoint + "/a"
         home = fs.mountPoint + "/home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
@@ -227,9 +248,7 @@ struct CutLedger {
     mutating func cut(_ command: String, _ arguments: [String], clock: Int, also devices: [String] = []) throws {
         let label = "[\(name), seed \(seed), cut \(fs.cuts + 1): \(command)]"
         let remoteBefore = try head(remote)
-        // The first run of a command goes to its end, timing it; later ones are killed at a
-        // moment between its start and twice that long (about half run to their end).
-        let killAfter = typical[command].map { Double.random(in: 0...($0 * 2), using: &rng) }
+        let killAfter = disk.killMoment(typical: typical[command])
         let run = try ledger(arguments, in: root, clock: clock, killAfter: killAfter)
         var row = counts[command] ?? CutCounts()
         var acknowledgedFiles: [String: [UInt8]]?
@@ -302,7 +321,7 @@ struct CutLedger {
         let label = "[\(name), seed \(seed), cut \(fs.cuts + 1): clone]"
         let target = fs.mountPoint + "/c\(round)"
         let remoteHead = try head(remote)
-        let killAfter = typical[command].map { Double.random(in: 0...($0 * 2), using: &rng) }
+        let killAfter = disk.killMoment(typical: typical[command])
         let run = try ledger(["clone", remote, target], in: target, clock: round, killAfter: killAfter)
         var row = counts[command] ?? CutCounts()
         if run.status == 0 {
@@ -355,22 +374,18 @@ struct CutLedger {
 /// git does not pass on to the `receive-pack` of a push to a path). Counted, not asserted (but
 /// for the suite's check that the disk cuts).
 struct CutGit {
-    let fs: PowerCutFileSystem
+    var disk: CutDisk
     let settings: [String: String]
-    let seed: UInt64
-    var rng: SplitMix64
-    let remote: String
     let work: String
     var cuts = 0, acknowledged = 0, lost = 0, corrupt = 0
     var typical: Double?
+    var fs: PowerCutFileSystem { disk.fs }
+    var remote: String { disk.remote }
 
     init(seed: UInt64, settings: [String: String]) throws {
-        fs = try PowerCutFileSystem()
+        disk = try CutDisk(seed: seed)
         self.settings = settings
-        self.seed = seed
-        rng = SplitMix64(seed: seed)
-        remote = fs.mountPoint + "/remote.git"
-        work = fs.mountPoint + "/work"
+        work = disk.fs.mountPoint + "/work"
         try reset()
     }
 
@@ -394,11 +409,11 @@ struct CutGit {
     mutating func cut(round: Int) throws {
         // The file itself is flushed by the test: what is measured is git's own writes.
         try FileSystem.writeAtomically(work + "/f\(round).json", Array("{\"round\": \(round)}\n".utf8))
-        let gc = Int.random(in: 0..<4, using: &rng) == 0
+        let gc = Int.random(in: 0..<4, using: &disk.rng) == 0
         let script = gc ? "git gc -q" : "git add -A && git commit -q -m r\(round) && git push -q origin HEAD:main"
         let before = try GitCLI.run(["rev-parse", "HEAD"], in: work).stdout
         let run = try CutRun.run("/bin/sh", ["-c", script], environment: GitCLI.gitEnvironment, directory: work,
-                                 killAfter: typical.map { Double.random(in: 0...($0 * 2), using: &rng) })
+                                 killAfter: disk.killMoment(typical: typical))
         var expected: String?
         if run.status == 0 {
             typical = run.seconds
@@ -422,6 +437,6 @@ struct CutGit {
 
     func printRow() {
         let name = settings.isEmpty ? "git's defaults" : settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        print("power cuts [seed \(seed)] plain git (\(name)) commit+push / gc: \(cuts) cuts, \(acknowledged) acknowledged, \(lost) acknowledged and lost, \(corrupt) corrupt")
+        print("power cuts [seed \(disk.seed)] plain git (\(name)) commit+push / gc: \(cuts) cuts, \(acknowledged) acknowledged, \(lost) acknowledged and lost, \(corrupt) corrupt")
     }
 }

@@ -138,50 +138,19 @@ public struct CutRun: Sendable {
                            killAfter: Double?) throws -> CutRun {
         let log = NSTemporaryDirectory() + "/ledger-cutrun-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { unlink(log) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
         // In `directory`: through a shell that changes to it and becomes the program (same PID).
-        let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory, executable] + arguments
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid: pid_t = 0
         let start = Date()
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-        guard rc == 0 else { throw LedgerError.failure("cannot start \(executable): \(String(cString: strerror(rc)))") }
-        var status: Int32 = 0
-        var exited = false
+        let process = try BackgroundProcess("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", directory, executable] + arguments,
+                                            environment: environment, log: log, newProcessGroup: true)
         let deadline = killAfter.map { start.addingTimeInterval($0) }
-        while !exited {
-            if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
-            if let deadline, Date() >= deadline { break }
-            usleep(1000)
-        }
-        var result = CutRun(status: nil, seconds: Date().timeIntervalSince(start), output: "")
-        if exited {
-            result.status = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        } else {
-            killpg(pid, SIGKILL)
-            waitpid(pid, &status, 0)
-        }
-        // Whatever else the group started (a `git gc`): gone before the file system is cut.
-        killpg(pid, SIGKILL)
+        while process.isRunning, deadline.map({ Date() < $0 }) ?? true { usleep(1000) }
+        var result = CutRun(status: process.exitStatus, seconds: Date().timeIntervalSince(start), output: "")
+        // Killed, with whatever else the group started (a `git gc`): gone before the cut.
+        killpg(process.pid, SIGKILL)
+        process.stop()
         let end = Date().addingTimeInterval(2)
-        while kill(-pid, 0) == 0, Date() < end { usleep(2000) }
-        result.output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        while kill(-process.pid, 0) == 0, Date() < end { usleep(2000) }
+        result.output = process.output
         return result
     }
 }
