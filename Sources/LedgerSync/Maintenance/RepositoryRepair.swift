@@ -21,7 +21,7 @@ package enum RepositoryRepair {
     /// The damage a glance finds in the repository at `gitDirectory` (whose work tree is a
     /// ledger's unless bare): HEAD and its branch readable, their commit and tree readable,
     /// the index readable. A phrase each; empty when healthy. Costs a few small reads.
-    package static func examine(gitDirectory: String, bare: Bool = false) -> [String] {
+    package static func examine(gitDirectory: String, bare: Bool = false, repository: Repository? = nil) -> [String] {
         var damage: [String] = []
         let branch: String
         switch Reference.read("HEAD", in: gitDirectory) {
@@ -36,7 +36,7 @@ package enum RepositoryRepair {
         case .absent:
             if historyExisted(gitDirectory: gitDirectory, branch: branch) { damage.append("\(branch) is gone") }
         case .commit(let id):
-            if let repo = try? Repository.open(gitDirectory), !repo.isReadableCommit(id) {
+            if let repo = repository ?? (try? Repository.open(gitDirectory)), !repo.isReadableCommit(id) {
                 damage.append("\(branch) names the commit \(id.short), which cannot be read (\(repo.objectProblem(id)))")
             }
         case .symbolic:
@@ -72,7 +72,10 @@ package enum RepositoryRepair {
         let gitDirectory = repo.gitDirectory
         let where_ = repo.workdir
         if let note = try repairHead(gitDirectory: gitDirectory) { notes.append(note) }
-        let removed = removeEmptyObjects(gitDirectory: gitDirectory)
+        // Every object folder is searched when a glance finds damage; else those changed since
+        // the last search.
+        let scan = ObjectScanRecord(path: gitDirectory + "/ledger/objects-scanned")
+        let removed = scan.removeEmptyObjects(in: gitDirectory, everywhere: !examine(gitDirectory: gitDirectory, repository: repo).isEmpty)
         if !removed.isEmpty {
             let objects = removed.count == 1 ? "an empty loose object" : "\(removed.count) empty loose objects"
             notes.append("removed \(objects) (\(removed.map(\.short).sorted().joined(separator: ", "))) that a power cut left")
@@ -117,8 +120,17 @@ package enum RepositoryRepair {
         var notes: [String] = []
         let name = "the remote \(gitDirectory)"
         if let note = try repairHead(gitDirectory: gitDirectory, branch: branch) { notes.append("\(name): " + note) }
-        let removed = removeEmptyObjects(gitDirectory: gitDirectory)
         guard let repo = try? Repository.open(gitDirectory) else { return notes }
+        // (Its record of searches is kept in the ledger: nothing of ledger's is written there.)
+        let scan = ObjectScanRecord(path: ledger.gitDirectory + "/ledger/objects-scanned-" + String(FNV1a.hash(Array(gitDirectory.utf8)), radix: 36))
+        let ref = "refs/heads/" + branch
+        let damaged: Bool
+        switch Reference.read(ref, in: gitDirectory) {
+        case .commit(let id): damaged = !repo.isReadableCommit(id)
+        case .absent: damaged = historyExisted(gitDirectory: gitDirectory, branch: ref)
+        default: damaged = true
+        }
+        let removed = scan.removeEmptyObjects(in: gitDirectory, everywhere: damaged)
         // What the remote lost and this ledger has (it pushed it) is copied back first: the
         // branch may need it to be read.
         if !removed.isEmpty {
@@ -127,7 +139,6 @@ package enum RepositoryRepair {
             let which = copied == removed.count ? (removed.count == 1 ? "it" : "them") : "\(copied) of them"
             notes.append("\(name): removed \(objects) that a power cut left" + (copied == 0 ? "" : ", and wrote \(which) again from this ledger"))
         }
-        let ref = "refs/heads/" + branch
         switch try restoreReference(ref, in: repo, bare: true) {
         case .healthy: break
         case .restored(let note): notes.append("\(name): " + note)
@@ -198,14 +209,16 @@ package enum RepositoryRepair {
         }
     }
 
-    /// Removes the loose objects of zero bytes (never a valid object) and returns their ids:
-    /// libgit2 counts an object as present when its file exists, so it would never write one
-    /// of them again, and a later commit naming it could not be read.
-    package static func removeEmptyObjects(gitDirectory: String) -> [ObjectID] {
+    /// Removes the loose objects of zero bytes (never a valid object) in the object folders
+    /// `objects/00`…`ff` modified at or after `since` (nanoseconds since 1970; nil: all of them),
+    /// and returns their ids: libgit2 counts an object as present when its file exists, so it
+    /// would never write one of them again, and a later commit naming it could not be read.
+    static func removeEmptyObjects(gitDirectory: String, since: Int64?) -> [ObjectID] {
         var removed: [ObjectID] = []
         let objects = gitDirectory + "/objects"
         for byte in 0..<256 {
             let dir = objects + "/" + String(format: "%02x", byte)
+            if let since, (FileSystem.stamp(dir)?.modifiedNanoseconds ?? .min) < since { continue }
             _ = FileSystem.forEachStampedEntry(dir) { name, stamp in
                 guard stamp.size == 0, stamp.type == .file, name.count == 38 else { return }
                 let file = String(decoding: name, as: UTF8.self)
@@ -264,6 +277,35 @@ package enum RepositoryRepair {
         return problem.isEmpty
             ? "reset the index to the restored \(head.short) (the work tree was kept as it is)"
             : "\(problem); rebuilt it from HEAD (\(head.short)), keeping the work tree as it is"
+    }
+}
+
+/// When the object folders of a repository were last searched for empty objects, recorded in
+/// a file of the ledger's: a search then reads only the folders modified since (a folder's
+/// time changes when a file is added to it), instead of a `stat` of every loose object — half a
+/// million in a repository git's own maintenance is kept from (`gc.auto = 0`). The record is
+/// written unflushed: a cut that takes it back only makes the next search read more.
+///
+/// An object a writer that does not flush (plain git) added shortly before a search can still
+/// be emptied by a cut after it: the search goes back `writeback` before the last one, the
+/// time within which Linux writes a file's data to the disk unasked (`dirty_expire_centisecs`,
+/// 30 s, and the flusher's 5 s period). A glance that finds damage makes a search read every
+/// folder.
+struct ObjectScanRecord {
+    let path: String
+    /// Nanoseconds a search reaches back before the last one.
+    static let writeback: Int64 = 60_000_000_000
+
+    /// Removes the empty objects of `gitDirectory` (`RepositoryRepair.removeEmptyObjects`): in
+    /// every folder when `everywhere` or when no search was recorded, else in those modified
+    /// since the last, less `writeback`; records this one.
+    func removeEmptyObjects(in gitDirectory: String, everywhere: Bool) -> [ObjectID] {
+        let started = Durability.now()
+        let last = everywhere ? nil : (try? FileSystem.read(path, limit: 64)).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+        let removed = RepositoryRepair.removeEmptyObjects(gitDirectory: gitDirectory, since: last.map { $0 - Self.writeback })
+        try? FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
+        try? String(started).write(toFile: path, atomically: false, encoding: .utf8)
+        return removed
     }
 }
 

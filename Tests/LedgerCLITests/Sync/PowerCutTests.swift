@@ -14,8 +14,8 @@ import Testing
 /// comparison; with its defaults it must lose something, or the disk would not be cutting.
 ///
 /// `LEDGER_POWERCUT_SEED` chooses the seed (default 21), `LEDGER_POWERCUT_SCALE` multiplies
-/// the number of cuts (default 1: 102 cuts of ledger's commands and 32 of plain git's). A
-/// failure names its seed and cut.
+/// the number of cuts (default 1: 142 cuts of ledger's commands — 100 of them of `sync` and
+/// `gc` — and 32 of plain git's). A failure names its seed and cut.
 @Suite struct PowerCutTests {
     static let seed = ProcessInfo.processInfo.environment["LEDGER_POWERCUT_SEED"].flatMap { UInt64($0) } ?? 21
     static let scale = max(1, ProcessInfo.processInfo.environment["LEDGER_POWERCUT_SCALE"].flatMap { Int($0) } ?? 1)
@@ -39,7 +39,7 @@ import Testing
     @Test func syncSurvivesACut() throws {
         var disk = try CutLedger(seed: Self.seed + 1, name: "sync")
         let other = try disk.cloneDevice("b")
-        for round in 0..<(40 * Self.scale) {
+        for round in 0..<(50 * Self.scale) {
             // The other device's change, synced (acknowledged): the sync under test merges it.
             try disk.acknowledge(on: other, ["moments", "add", "from b"], clock: round)
             try disk.acknowledge(on: other, ["sync"], clock: round)
@@ -51,7 +51,7 @@ import Testing
 
     @Test func gcSurvivesACut() throws {
         var disk = try CutLedger(seed: Self.seed + 2, name: "gc")
-        for round in 0..<(20 * Self.scale) {
+        for round in 0..<(50 * Self.scale) {
             try disk.write(["moments", "add", "before gc"], clock: round)
             try disk.acknowledge(on: disk.root, ["sync"], clock: round)
             try disk.cut("gc", ["gc"], clock: round)
