@@ -153,7 +153,7 @@ extension Repository {
     /// unflushed: each has its index entry's inode, modification and change times, yet no
     /// contents where the entry has some (no edit can do that: writing or truncating a file
     /// changes its times). A walk of the index with a `stat` per file — for repairs only.
-    public func emptiedFiles() throws -> [String] {
+    func emptiedFiles() throws -> [String] {
         let index = try indexHandle()
         defer { git_index_free(index) }
         var out: [String] = []

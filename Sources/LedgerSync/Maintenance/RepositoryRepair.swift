@@ -18,21 +18,21 @@ import LedgerKit
 package enum RepositoryRepair {
     // MARK: - Finding damage cheaply
 
-    /// The damage a glance finds in the repository at `gitDirectory` (whose work tree is a
-    /// ledger's unless bare): HEAD and its branch readable, their commit and tree readable,
+    /// The damage a glance finds in the ledger's repository at `gitDirectory` (`repository`,
+    /// when it is open already): HEAD and its branch readable, their commit and tree readable,
     /// the index readable. A phrase each; empty when healthy. Costs a few small reads.
-    package static func examine(gitDirectory: String, bare: Bool = false, repository: Repository? = nil) -> [String] {
+    package static func examine(gitDirectory: String, repository: Repository? = nil) -> [String] {
         var damage: [String] = []
         let branch: String
         switch Reference.read("HEAD", in: gitDirectory) {
         case .symbolic(let name): branch = name
         case .commit: branch = "HEAD"  // detached (a rebase): its commit is looked at below
-        case .unreadable(let why): return ["HEAD (\(gitDirectory)/HEAD) \(why)"]
+        case .unreadable(let flaw): return ["HEAD (\(gitDirectory)/HEAD) \(flaw.present)"]
         case .absent: return ["HEAD (\(gitDirectory)/HEAD) is missing"]
         }
         switch Reference.read(branch, in: gitDirectory) {
-        case .unreadable(let why):
-            damage.append("\(branch) \(why)")
+        case .unreadable(let flaw):
+            damage.append("\(branch) \(flaw.present)")
         case .absent:
             if historyExisted(gitDirectory: gitDirectory, branch: branch) { damage.append("\(branch) is gone") }
         case .commit(let id):
@@ -42,7 +42,7 @@ package enum RepositoryRepair {
         case .symbolic:
             damage.append("\(branch) is a symbolic reference")
         }
-        if !bare, let problem = IndexFile.problem(at: gitDirectory + "/index") { damage.append(problem) }
+        if let problem = IndexFile.problem(at: gitDirectory + "/index") { damage.append(problem) }
         return damage
     }
 
@@ -82,7 +82,7 @@ package enum RepositoryRepair {
         }
         guard case .symbolic(let branch) = Reference.read("HEAD", in: gitDirectory) else { return notes }
         var restored = false
-        switch try restoreReference(branch, in: repo, bare: false) {
+        switch try restoreReference(branch, in: repo) {
         case .healthy: break
         case .restored(let note): notes.append(note); restored = true
         case .unrecoverable(let damage):
@@ -95,7 +95,7 @@ package enum RepositoryRepair {
             throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no commit is left to restore it from; clone the remote again (`ledger clone URL DIR`) and copy your files there; nothing was committed or pushed")
         }
         for tracking in Reference.names(under: "refs/remotes", in: gitDirectory) {
-            switch try restoreReference(tracking, in: repo, bare: false) {
+            switch try restoreReference(tracking, in: repo) {
             case .healthy: break
             case .restored(let note): notes.append(note)
             case .unrecoverable(let damage):
@@ -139,7 +139,7 @@ package enum RepositoryRepair {
             let which = copied == removed.count ? (removed.count == 1 ? "it" : "them") : "\(copied) of them"
             notes.append("\(name): removed \(objects) that a power cut left" + (copied == 0 ? "" : ", and wrote \(which) again from this ledger"))
         }
-        switch try restoreReference(ref, in: repo, bare: true) {
+        switch try restoreReference(ref, in: repo) {
         case .healthy: break
         case .restored(let note): notes.append("\(name): " + note)
         case .unrecoverable(let damage):
@@ -161,7 +161,8 @@ package enum RepositoryRepair {
         return notes
     }
 
-    /// What `restoreReference` found.
+    /// What `restoreReference` found: nothing wrong, a repair (a sentence), or damage it could
+    /// not repair (a phrase: "holds only zeros").
     enum Restoration {
         case healthy
         case restored(String)
@@ -171,31 +172,29 @@ package enum RepositoryRepair {
     /// Puts `name` back on the newest commit its reflog (or, for a branch, HEAD's) names that
     /// can be read, when it is damaged: unreadable, naming an unreadable commit, or gone while
     /// its reflog shows it existed.
-    static func restoreReference(_ name: String, in repo: Repository, bare: Bool) throws -> Restoration {
+    static func restoreReference(_ name: String, in repo: Repository) throws -> Restoration {
         let gitDirectory = repo.gitDirectory
-        let damage: String
+        let damage: (present: String, past: String)
         switch Reference.read(name, in: gitDirectory) {
         case .commit(let id):
             guard !repo.isReadableCommit(id) else { return .healthy }
-            damage = "named the commit \(id.short), which cannot be read (\(repo.objectProblem(id)))"
-        case .unreadable(let why):
-            damage = why.replacingOccurrences(of: "holds", with: "held").replacingOccurrences(of: "is empty", with: "was empty")
+            let commit = "the commit \(id.short), which cannot be read (\(repo.objectProblem(id)))"
+            damage = ("names " + commit, "named " + commit)
+        case .unreadable(let flaw):
+            damage = (flaw.present, flaw.past)
         case .symbolic:
             return .healthy
         case .absent:
             guard historyExisted(gitDirectory: gitDirectory, branch: name) else { return .healthy }
-            damage = "was gone"
+            damage = ("is gone", "was gone")
         }
         var logs = Reference.reflog(name, in: gitDirectory)
         if name.hasPrefix("refs/heads/") { logs += Reference.reflog("HEAD", in: gitDirectory) }
-        guard let target = logs.first(where: repo.isReadableCommit) else {
-            return .unrecoverable(damage.replacingOccurrences(of: "named", with: "names").replacingOccurrences(of: "was gone", with: "is gone")
-                .replacingOccurrences(of: "held", with: "holds").replacingOccurrences(of: "was empty", with: "is empty"))
-        }
+        guard let target = logs.first(where: repo.isReadableCommit) else { return .unrecoverable(damage.present) }
         try repo.deleteDamagedReference(name)
         try repo.setReference(name, to: target, message: "ledger: restored after a power cut")
         let newest = logs.first == target ? "its newest" : "the newest readable"
-        return .restored("\(name) \(damage); restored it to \(target.short), \(newest) commit in the reflog")
+        return .restored("\(name) \(damage.past); restored it to \(target.short), \(newest) commit in the reflog")
     }
 
     /// Rewrites HEAD when it no longer names a branch (an empty or garbled file): the ledger's
@@ -203,9 +202,9 @@ package enum RepositoryRepair {
     static func repairHead(gitDirectory: String, branch: String = "main") throws -> String? {
         switch Reference.read("HEAD", in: gitDirectory) {
         case .symbolic, .commit, .absent: return nil
-        case .unreadable(let why):
+        case .unreadable(let flaw):
             try FileSystem.writeAtomically(gitDirectory + "/HEAD", Array("ref: refs/heads/\(branch)\n".utf8))
-            return "HEAD \(why.replacingOccurrences(of: "holds", with: "held").replacingOccurrences(of: "is empty", with: "was empty")); it names refs/heads/\(branch) again"
+            return "HEAD \(flaw.past); it names refs/heads/\(branch) again"
         }
     }
 
@@ -315,20 +314,45 @@ struct ObjectScanRecord {
 enum Reference: Equatable {
     case commit(ObjectID)
     case symbolic(String)
-    /// The file is there but names nothing: "is empty", "holds zeros", "holds no commit id".
-    case unreadable(String)
+    /// The file is there but names nothing.
+    case unreadable(Flaw)
     case absent
+
+    /// What is wrong with a reference file that names nothing.
+    enum Flaw: Equatable {
+        case unreadable, empty, zeros, garbage
+
+        /// "holds only zeros", as it is found.
+        var present: String {
+            switch self {
+            case .unreadable: "cannot be read"
+            case .empty: "is empty"
+            case .zeros: "holds only zeros"
+            case .garbage: "holds no commit id"
+            }
+        }
+
+        /// "held only zeros", once repaired.
+        var past: String {
+            switch self {
+            case .unreadable: "could not be read"
+            case .empty: "was empty"
+            case .zeros: "held only zeros"
+            case .garbage: "held no commit id"
+            }
+        }
+    }
 
     /// The reference `name` (`HEAD`, `refs/heads/main`): its loose file, else `packed-refs`.
     static func read(_ name: String, in gitDirectory: String) -> Reference {
         let path = gitDirectory + "/" + name
         if let stamp = FileSystem.stamp(path), stamp.type == .file {
-            guard let bytes = try? FileSystem.read(path, limit: 4096) else { return .unreadable("cannot be read") }
-            if bytes.isEmpty { return .unreadable("is empty") }
-            if bytes.allSatisfy({ $0 == 0 || $0 == UInt8(ascii: "0") || $0 == 0x0A }) { return .unreadable("holds only zeros") }
+            guard let bytes = try? FileSystem.read(path, limit: 4096) else { return .unreadable(.unreadable) }
+            if bytes.isEmpty { return .unreadable(.empty) }
+            if bytes.allSatisfy({ $0 == 0 || $0 == UInt8(ascii: "0") || $0 == 0x0A }) { return .unreadable(.zeros) }
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if text.hasPrefix("ref: ") { return .symbolic(String(text.dropFirst(5))) }
-            guard let id = ObjectID(hex: text) else { return .unreadable("holds no commit id") }
+            guard let id = ObjectID(hex: text) else { return .unreadable(.garbage) }
             return .commit(id)
         }
         guard name != "HEAD" else { return .absent }
