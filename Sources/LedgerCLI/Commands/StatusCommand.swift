@@ -24,8 +24,7 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "One screen about the ledger: this device's name, each app's state, and what is not yet committed or synced.")
 
-    @Flag(help: "Print the status as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
 
@@ -42,7 +41,9 @@ struct StatusCommand: ParsableCommand {
         let device = try git?.device ?? Device.current(in: env.store, defaultName: Device.hostName)
         let apps = try StatusBoard.providers.map { try $0(env) }
         let reminders = ReminderStore(env.store).runningProcess()
-        if json {
+        let conflicts = try ConflictStore(env.store).list(files: git?.conflictFiles ?? [])
+        let (files, copies) = (conflicts.filter { $0.kind == .file }.count, conflicts.filter { $0.kind == .copy }.count)
+        if output.json {
             var sync: JSONObject = ["uncommitted": git.map { .number(Double($0.uncommitted.count)) } ?? .null]
             sync["branch"] = git?.branch.map(JSONValue.string) ?? .null
             sync["remote"] = git?.remoteURL.map(JSONValue.string) ?? .null
@@ -54,6 +55,8 @@ struct StatusCommand: ParsableCommand {
                                  "device": .object(["id": .string(device.id), "name": .string(device.name)])]
             for a in apps { o[a.app.rawValue] = .object(a.json) }
             o["remind"] = .object(["running": .bool(reminders != nil), "pid": reminders?.pid.map { .number(Double($0)) } ?? .null])
+            o["conflicts"] = .object(["files": .number(Double(files)), "copies": .number(Double(copies)),
+                                      "paths": .array(conflicts.map { .string($0.path) })])
             Output.json(.object(o))
         } else {
             Console.print(Style.bold("ledger") + " at \(env.store.root), device \(device.name)")
@@ -61,6 +64,7 @@ struct StatusCommand: ParsableCommand {
                 Console.print("  " + a.app.title.padding(toLength: 16, withPad: " ", startingAt: 0) + a.summary)
             }
             Console.print("  " + "Reminders".padding(toLength: 16, withPad: " ", startingAt: 0) + remindLine(reminders))
+            Console.print("  " + "Conflicts".padding(toLength: 16, withPad: " ", startingAt: 0) + conflictLine(files: files, copies: copies))
             Console.print("")
             if let git {
                 Console.print(syncLine(git))
@@ -73,6 +77,13 @@ struct StatusCommand: ParsableCommand {
             Console.error("ledger: " + damage.sentence)
             throw ExitCode(4)
         }
+    }
+
+    /// "none", or "1 conflict file, 1 conflicted copy (`ledger conflicts` shows them)".
+    func conflictLine(files: Int, copies: Int) -> String {
+        guard files + copies > 0 else { return "none" }
+        let parts = (files > 0 ? [Output.plural(files, "conflict file")] : []) + (copies > 0 ? [Output.plural(copies, "conflicted copy", "conflicted copies")] : [])
+        return Style.yellow(parts.joined(separator: ", ")) + " (`ledger conflicts` shows them, `ledger resolve` settles one)"
     }
 
     /// Whether `ledger remind` runs for this ledger on this device.

@@ -19,25 +19,42 @@ struct SyncCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The remote to sync with (default: the branch's remote, else origin).", valueName: "name"))
     var remote: String?
 
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOption
+
+    @Flag(help: "Fetch and show what a sync would do to each document, and change nothing (work tree, index, .git, remote).")
+    var dryRun = false
+
+    @Flag(help: "Make this ledger the remote's: this device's unsynced work is kept under refs/ledger/unsynced/<time>, never dropped.")
+    var resetToRemote = false
+
+    @Flag(help: "Do not ask for confirmation (--reset-to-remote).")
+    var yes = false
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
+        if dryRun, resetToRemote { throw LedgerError.usage("--dry-run and --reset-to-remote do not go together") }
+        if yes, !resetToRemote { throw LedgerError.usage("--yes answers the confirmation of --reset-to-remote; a sync asks none") }
         let store: LedgerStore
         let report: SyncReport
         do {
             store = try global.store()
             let options = SyncOptions(remoteName: remote, transport: try SyncEnvironment.transport(),
                                       git: GitTool.find(in: CLIContext.current.environment), checkpoint: SyncEnvironment.checkpoint())
-            report = try Sync.run(store, options: options)
-        } catch where json {
+            if resetToRemote { return try reset(store, options: options) }
+            report = try dryRun ? Sync.preview(store, options: options) : Sync.run(store, options: options)
+        } catch where output.json {
             // Scripts get one JSON value whatever happened; the sentence still goes to stderr.
             Output.json(Self.failureJSON(error))
             throw error
         }
-        if json { Output.json(report.json(ledgerRoot: store.root)) } else { report.printText(ledgerRoot: store.root) }
+        if output.json {
+            Output.json(report.json(ledgerRoot: store.root))
+        } else if dryRun {
+            report.printPreview()
+        } else {
+            report.printText(ledgerRoot: store.root)
+        }
         for warning in report.warnings { Console.error("ledger: warning: " + warning) }
         if report.outcome == .offline || report.outcome == .rejected {
             Console.error("ledger: " + (report.error ?? "the remote cannot be reached"))
@@ -55,7 +72,61 @@ struct SyncCommand: ParsableCommand {
         case 3: "offline"
         default: "failed"
         }
-        return .object(["outcome": .string(outcome), "error": .string(e?.message ?? "\(error)"),
+        return .object(["outcome": .string(outcome), "error": .string(e?.commandLineMessage ?? "\(error)"),
                         "problems": .array((e?.problems ?? []).map(\.json))])
+    }
+}
+
+extension SyncCommand {
+    /// `--reset-to-remote`: what it would do (fetched, nothing changed), a confirmation, then the reset.
+    func reset(_ store: LedgerStore, options: SyncOptions) throws {
+        let now = try CommandClock.current().now
+        let plan = try ResetToRemote.plan(store, options: options, now: now)
+        let target = "\(plan.remote) (\(plan.url)) at \(plan.upstream.short)"
+        guard plan.changesSomething else {
+            if output.json { Output.json(Self.json(plan, done: false)) } else { Console.print("Already in step with \(target): nothing to reset.") }
+            return
+        }
+        if !output.json {
+            Console.print("Resetting to \(target) changes here:")
+            HistoryFormat.printChanges(plan.changes)
+            Self.printKept(plan, future: true)
+        }
+        guard try Console.confirm("Reset to \(plan.remote)?", action: "Resetting this ledger to \(plan.remote)", yes: yes) else {
+            Console.print("Nothing was changed.")
+            return
+        }
+        let done = try ResetToRemote.run(store, options: options, now: now, expected: plan)
+        if output.json {
+            Output.json(Self.json(done, done: true))
+            return
+        }
+        Console.print("Reset to \(target).")
+        Self.printKept(done, future: false)
+    }
+
+    static func printKept(_ r: ResetToRemote.Outcome, future: Bool) {
+        guard let ref = r.keptRef else {
+            Console.print("This device has no unsynced work: nothing needs keeping.")
+            return
+        }
+        Console.print("This device's unsynced work \(future ? "will be" : "is") kept under \(ref):")
+        for c in r.unsyncedCommits { Console.print("  commit \(c.id.short) \(c.subject)") }
+        for c in r.uncommitted { Console.print("  uncommitted: \(c.change == .modified ? "changed" : c.change.rawValue) \(c.path)") }
+        if !future {
+            Console.print("`ledger undo \(ref.dropFirst("refs/ledger/".count))` brings it back (`ledger log` says so too).")
+        }
+    }
+
+    static func json(_ r: ResetToRemote.Outcome, done: Bool) -> JSONValue {
+        var o: JSONObject = [
+            "outcome": .string(done ? "reset" : (r.changesSomething ? "would-reset" : "up-to-date")), "remote": .string(r.remote),
+            "url": .string(r.url), "branch": .string(r.branch), "head": .string(r.upstream.description),
+            "unsyncedCommits": .array(r.unsyncedCommits.map { .object(["commit": .string($0.id.description), "subject": .string($0.subject)]) }),
+            "uncommitted": .array(r.uncommitted.map(\.json)), "changes": .array(r.changes.map(HistoryFormat.json)),
+        ]
+        o["previousHead"] = r.previousHead.map { .string($0.description) } ?? .null
+        o["kept"] = r.keptRef.map(JSONValue.string) ?? .null
+        return .object(o)
     }
 }

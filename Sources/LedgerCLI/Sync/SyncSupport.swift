@@ -109,7 +109,39 @@ extension SyncReport {
         o["housekeeping"] = .array(housekeeping.map(JSONValue.string))
         o["maintenance"] = .array(maintenance.map { $0.json(ledgerRoot: ledgerRoot) })
         o["warnings"] = .array(warnings.map(JSONValue.string))
+        o["dryRun"] = .bool(preview != nil)
+        if let preview {
+            o["commitsToPush"] = .array(preview.commitsToPush.map { .object(["subject": .string($0.subject)]) })
+            o["documents"] = .array(preview.documents.map(HistoryFormat.json))
+            o["committedDocuments"] = .array(preview.committed.map(HistoryFormat.json))
+        }
         return .object(o)
+    }
+
+    /// The preview (`sync --dry-run`): what a sync would commit, change here and push.
+    func printPreview() {
+        guard let preview else { return }
+        let target = "\(remote) (\(url))"
+        Console.print("A sync now would:")
+        if !preview.committed.isEmpty {
+            Console.print("  commit \(Output.plural(localChanges.count, "change")) on \(device.name):")
+            HistoryFormat.printChanges(preview.committed, indent: "    ")
+        }
+        if outcome == .offline {
+            Console.print("  not reach \(target): \(error ?? "it cannot be reached").")
+        } else if !preview.documents.isEmpty {
+            Console.print("  change here, from \(target):")
+            HistoryFormat.printChanges(preview.documents, indent: "    ")
+        }
+        for r in reconciled { Console.print("  adjust: \(r).") }
+        if !conflictFiles.isEmpty {
+            Console.print("  leave \(Output.plural(conflictFiles.count, "conflict file")): " + conflictFiles.joined(separator: ", "))
+        }
+        if !preview.commitsToPush.isEmpty {
+            Console.print("  push \(Output.plural(preview.commitsToPush.count, "commit")) to \(target) (\(Output.plural(pushed.count, "file")) changed there).")
+        }
+        if outcome == .upToDate { Console.print("  nothing: already in step with \(target).") }
+        Console.print(Style.dim("Dry run: nothing was changed (the work tree, the index, HEAD, every reference — remote-tracking ones too — and the remote are as they were)."))
     }
 
     /// The human report: per app, then per document.
@@ -131,7 +163,7 @@ extension SyncReport {
         if !conflictFiles.isEmpty {
             Console.print(Style.yellow("\(Output.plural(conflictFiles.count, "conflict file")) to look at") + ": compare each with the document beside it, keep what you want in the document, delete the conflict file, then `ledger sync` (until then `ledger check` reports those in the apps' folders).")
         }
-        for p in problems { Console.print("  " + p.description) }
+        for p in problems { Console.print("  " + p.commandLineDescription) }
         if !pushed.isEmpty {
             Console.print("Pushed \(Output.plural(pushed.count, "change")) to \(target).")
         }

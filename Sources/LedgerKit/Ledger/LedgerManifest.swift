@@ -1,33 +1,33 @@
 /// `ledger.json`: marks a directory as a ledger and records the on-disk format version.
-public struct LedgerManifest: SingletonDocument, Equatable {
+package struct LedgerManifest: SingletonDocument, Equatable {
     /// The format this version of ledger reads and writes.
-    public static let currentFormat = 1
+    package static let currentFormat = 1
 
-    public static let kind = DocumentKind("ledger", app: .ledger, .singleton("ledger.json"))
+    package static let kind = DocumentKind("ledger", app: .ledger, .singleton("ledger.json"))
 
     /// The on-disk format version (SPEC §3: `{"format": 1, ...}`).
-    public var format = LedgerManifest.currentFormat
-    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var format = LedgerManifest.currentFormat
+    package var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    package var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    package var unknownFields = JSONObject()
 
-    public init() {}
+    package init() {}
 
     /// A manifest for a ledger created at `now`.
-    public init(createdAt now: Timestamp) {
+    package init(createdAt now: Timestamp) {
         createdAt = now
         updatedAt = now
     }
 
-    public static let fields: [Field<LedgerManifest>] = [
+    package static let fields: [Field<LedgerManifest>] = [
         .required("format", \.format),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
     ]
 
-    public static var defaultValue: LedgerManifest { LedgerManifest() }
+    package static var defaultValue: LedgerManifest { LedgerManifest() }
 
-    public func validate() -> [DocumentIssue] {
+    package func validate() -> [DocumentIssue] {
         if format > Self.currentFormat {
             return [.error(.root.appending("format"),
                            "this ledger uses format \(format), written by a newer version of ledger; upgrade ledger to read it")]

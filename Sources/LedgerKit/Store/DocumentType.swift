@@ -1,33 +1,33 @@
 /// What `check` learns from one parsed document.
-public struct Inspection: Sendable {
+package struct Inspection: Sendable {
     /// Every problem in the document itself (cross-document ones come later).
-    public var issues: [DocumentIssue]
+    package var issues: [DocumentIssue]
     /// The document as ledger would write it — unknown fields kept, derived values
     /// recomputed — when its fields decode; what `check --fix` writes.
-    public var normalized: JSONValue?
+    package var normalized: JSONValue?
     /// The document's id field, when it has one.
-    public var id: String?
+    package var id: String?
     /// The date choosing its shard directory, for sharded kinds.
-    public var shardDate: LocalDate?
-    public var references: [DocumentReference] = []
-    public var tags: [String] = []
+    package var shardDate: LocalDate?
+    package var references: [DocumentReference] = []
+    package var tags: [String] = []
 }
 
 /// How to resolve one document changed on two sides; `nil` from `DocumentType.merge` means
 /// the versions could not be read and the caller must keep both (a conflict file).
-public struct MergeResolution: Sendable {
+package struct MergeResolution: Sendable {
     /// The merged document, or nil when it stays deleted.
-    public var result: JSONValue?
+    package var result: JSONValue?
     /// New documents the rule created, by path relative to the ledger root.
-    public var created: [(path: String, document: JSONValue)]
+    package var created: [(path: String, document: JSONValue)]
     /// What was decided, for the sync report.
-    public var notes: [String]
+    package var notes: [String]
     /// Set when the two versions are different documents (their ids differ), which are
     /// never merged: why, in a sentence. `result` is then this machine's version, and the
     /// caller keeps the other machine's beside it (a conflict file).
-    public var differentDocuments: String?
+    package var differentDocuments: String?
 
-    public init(result: JSONValue?, created: [(path: String, document: JSONValue)] = [], notes: [String] = [],
+    package init(result: JSONValue?, created: [(path: String, document: JSONValue)] = [], notes: [String] = [],
                 differentDocuments: String? = nil) {
         self.result = result
         self.created = created
@@ -38,19 +38,32 @@ public struct MergeResolution: Sendable {
 
 /// A document type with its generic parameter erased, so that `check` and sync can handle a
 /// file of any kind through one value.
-public struct DocumentType: Sendable {
-    public let kind: DocumentKind
+package struct DocumentType: Sendable {
+    package let kind: DocumentKind
+    /// How the kind's app tells a change of one of its documents (nil: field by field).
+    package let narrator: Narrator?
     private let inspectJSON: @Sendable (JSONValue) -> Inspection
     private let mergeDecoded: @Sendable (JSONValue?, JSONValue, JSONValue, MergeContext) -> MergeResolution?
 
-    public init<D: StoredDocument>(_ type: D.Type) {
+    package init<D: StoredDocument>(_ type: D.Type) {
+        self.init(type, narrator: nil)
+    }
+
+    /// A kind its app tells changes of in its own words. (Chosen at compile time: a dynamic
+    /// cast to the protocol would scan every conformance record of the process on each start.)
+    package init<D: NarratedDocument>(_ type: D.Type) {
+        self.init(type, narrator: Narrator(type))
+    }
+
+    private init<D: StoredDocument>(_ type: D.Type, narrator: Narrator?) {
         kind = D.kind
+        self.narrator = narrator
         inspectJSON = { json in DocumentType.inspect(D.self, json) }
         mergeDecoded = { base, ours, theirs, context in DocumentType.merge(D.self, base, ours, theirs, context) }
     }
 
     /// Decodes, validates and recomputes one parsed document.
-    public func inspect(_ json: JSONValue) -> Inspection { inspectJSON(json) }
+    package func inspect(_ json: JSONValue) -> Inspection { inspectJSON(json) }
 
     /// Three-way merge of one document (nil meaning absent on that side), SPEC §6:
     /// unchanged sides give way to changed ones, an edit beats a deletion, and changes on both
@@ -60,7 +73,7 @@ public struct DocumentType: Sendable {
     /// Two versions with different ids are different documents — one of them put at the
     /// other's path — and are never blended field by field: the resolution keeps ours and says
     /// why (`differentDocuments`). A base with another id than ours is no ancestor of it.
-    public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
+    package func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
                       context: MergeContext = MergeContext()) -> MergeResolution? {
         if ours == theirs { return MergeResolution(result: ours) }
         if ours == base { return MergeResolution(result: theirs) }
@@ -123,16 +136,16 @@ public struct DocumentType: Sendable {
 }
 
 /// Where two JSON values differ, for messages.
-public enum JSONDiff {
+package enum JSONDiff {
     /// One difference: the value at `pointer` is `old` in the first value and `new` in the second
     /// (nil meaning absent).
-    public struct Difference: Sendable {
-        public var pointer: JSONPointer
-        public var old: JSONValue?
-        public var new: JSONValue?
+    package struct Difference: Sendable {
+        package var pointer: JSONPointer
+        package var old: JSONValue?
+        package var new: JSONValue?
 
         /// "stored 3, <verb> 2" style text.
-        public func describe(as verb: String) -> String {
+        package func describe(as verb: String) -> String {
             switch (old, new) {
             case (nil, let n?): "missing; \(verb) \(short(n))"
             case (.null?, nil): "null here means the field is absent; ledger leaves it out"
@@ -142,30 +155,11 @@ public enum JSONDiff {
             }
         }
 
-        private func short(_ v: JSONValue) -> String {
-            let s = CanonicalJSON.compact(v)
-            return s.count > 60 ? String(s.prefix(57)) + "…" : s
-        }
+        private func short(_ v: JSONValue) -> String { FieldChange.short(v) }
     }
 
     /// The first `limit` differences between `a` and `b`, outermost first.
-    public static func differences(_ a: JSONValue, _ b: JSONValue, limit: Int) -> [Difference] {
-        var out: [Difference] = []
-        walk(a, b, .root, &out, limit)
-        return out
-    }
-
-    private static func walk(_ a: JSONValue?, _ b: JSONValue?, _ p: JSONPointer, _ out: inout [Difference], _ limit: Int) {
-        guard out.count < limit, a != b else { return }
-        switch (a, b) {
-        case (.object(let x)?, .object(let y)?):
-            for key in Set(x.keys).union(y.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                walk(x[key], y[key], p.appending(key), &out, limit)
-            }
-        case (.array(let x)?, .array(let y)?) where x.count == y.count:
-            for i in x.indices { walk(x[i], y[i], p.appending(i), &out, limit) }
-        default:
-            out.append(Difference(pointer: p, old: a, new: b))
-        }
+    package static func differences(_ a: JSONValue, _ b: JSONValue, limit: Int) -> [Difference] {
+        FieldChange.between(a, b, arrays: .sameLength, limit: limit).map { Difference(pointer: $0.pointer, old: $0.old, new: $0.new) }
     }
 }

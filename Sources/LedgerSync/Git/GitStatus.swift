@@ -19,7 +19,7 @@ extension Repository {
     /// files of killed atomic writes (`WriteLeftovers`) that the walk meets, and `emptied` of
     /// the files a power cut emptied after a checkout wrote them (see `EntryState.emptied`),
     /// which are then not counted as changes.
-    public func workTreeChanges(leftovers: ((String) -> Void)? = nil, emptied: ((String) -> Void)? = nil) throws -> [PathChange] {
+    package func workTreeChanges(leftovers: ((String) -> Void)? = nil, emptied: ((String) -> Void)? = nil) throws -> [PathChange] {
         try fastWorkTreeChanges(leftovers: leftovers, emptied: emptied) ?? statusWorkTreeChanges()
     }
 

@@ -423,11 +423,6 @@ enum IndexFile {
 
 // MARK: - Objects
 
-extension ObjectID {
-    /// Whether every byte is zero (git's "no object").
-    var isZero: Bool { withUnsafeBytes(of: raw.id) { $0.allSatisfy { $0 == 0 } } }
-}
-
 extension Repository {
     /// Whether `id` is a commit whose object and tree can be read.
     func isReadableCommit(_ id: ObjectID) -> Bool {

@@ -18,8 +18,10 @@ public struct Device: Sendable, Hashable {
     public static func path(in store: LedgerStore) -> String { store.localState("device.json") }
 
     /// This ledger's device, created (with `defaultName` and a fresh id) when missing or
-    /// unreadable, and recorded unless the ledger cannot be written.
-    public static func current(in store: LedgerStore, defaultName: String, ids: any IDSource = RandomIDSource()) throws -> Device {
+    /// unreadable, and recorded unless the ledger cannot be written or `record` is false (a
+    /// preview writes nothing).
+    public static func current(in store: LedgerStore, defaultName: String, ids: any IDSource = RandomIDSource(),
+                               record: Bool = true) throws -> Device {
         let path = Self.path(in: store)
         if let bytes = try? FileSystem.read(path, limit: 1 << 16), let json = try? JSONParser.parse(bytes),
            let id = json["id"]?.stringValue, let name = json["name"]?.stringValue, !id.isEmpty, !name.isEmpty {
@@ -29,7 +31,7 @@ public struct Device: Sendable, Hashable {
         let device = Device(id: id, name: (defaultName.isEmpty ? "device" : defaultName) + "-" + id.prefix(shortIDLength))
         // A ledger that cannot be written (a read-only copy) is still shown with a name; the
         // device is recorded the first time the ledger can be written.
-        guard FileSystem.isWritable(path) else { return device }
+        guard record, FileSystem.isWritable(path) else { return device }
         try FileSystem.writeAtomically(path, CanonicalJSON.encode(.object(["id": .string(device.id), "name": .string(device.name)])))
         return device
     }

@@ -4,7 +4,7 @@ import LedgerKit
 
 /// Named points of a sync, where tests can stop the process (`LEDGER_SYNC_KILL_AT`) to prove
 /// that a crash at any of them loses nothing and the next sync finishes the job.
-public enum SyncCheckpoint: String, Sendable, CaseIterable {
+package enum SyncCheckpoint: String, Sendable, CaseIterable {
     /// Local changes are committed; nothing fetched yet.
     case afterCommit = "after-commit"
     /// Objects are arriving from the remote.
@@ -37,12 +37,12 @@ public struct SyncOptions: @unchecked Sendable {
     /// How many times a refused push is retried (each after another fetch and merge).
     public var maxPushAttempts: Int
     /// Called at each named point (tests stop the process there).
-    public var checkpoint: (SyncCheckpoint) -> Void
+    package var checkpoint: (SyncCheckpoint) -> Void
     /// The git command, which maintains the repositories when they are due (`Maintenance`);
     /// without it a due maintenance is reported as a warning.
-    public var git: GitTool?
+    package var git: GitTool?
 
-    public init(remoteName: String? = nil, transport: TransportOptions = TransportOptions(), defaultDeviceName: String = Device.hostName,
+    package init(remoteName: String? = nil, transport: TransportOptions = TransportOptions(), defaultDeviceName: String = Device.hostName,
                 maxPushAttempts: Int = 5, git: GitTool? = nil, checkpoint: @escaping (SyncCheckpoint) -> Void = { _ in }) {
         self.remoteName = remoteName
         self.transport = transport
@@ -65,9 +65,21 @@ public enum Sync {
     /// commit is kept.
     public static func run(_ store: LedgerStore, options: SyncOptions) throws -> SyncReport {
         try store.withWriterLock {
-            var run = try Run(store: store, options: options)
+            var run = try Run(store: store, options: options, preview: false)
             return try run.run()
         }
+    }
+
+    /// What a sync would do now (`ledger sync --dry-run`): the same steps — validate and
+    /// commit the local changes, fetch, merge with each kind's rule — on objects kept in a
+    /// temporary directory (`ScratchObjects`), without moving a reference, writing a file or
+    /// the index, or pushing: the work tree, `.git` (remote-tracking branches included) and
+    /// the remote stay byte for byte as they were. The report says what the sync would commit,
+    /// pull, resolve and push (`SyncReport.preview`). It takes no lock (it writes nothing): a
+    /// sync running meanwhile may make it stale.
+    package static func preview(_ store: LedgerStore, options: SyncOptions) throws -> SyncReport {
+        var run = try Run(store: store, options: options, preview: true)
+        return try run.run()
     }
 }
 
@@ -87,6 +99,13 @@ private struct Run {
     let localRemote: String?
     var report: SyncReport
     let signature: Signature
+    /// Whether this run only previews (`Sync.preview`): nothing but objects in `scratch` is written.
+    let preview: Bool
+    let scratch: ScratchObjects?
+    /// The branch's commit as this run has moved it (in a preview, where it would be).
+    var head: ObjectID?
+    /// The remote branch's commit as last fetched.
+    var upstream: ObjectID?
     /// Whether the repository's index (shared, in memory) holds changes not yet written: it
     /// is written once per sync, at the end — writing a large index twice costs more than the
     /// rest of a small sync. Meanwhile HEAD is ahead of the index on disk, a window marked
@@ -103,37 +122,29 @@ private struct Run {
     var branchRef: String { "refs/heads/\(branch)" }
     var trackingRef: String { "refs/remotes/\(remoteName)/\(remoteBranch)" }
 
-    init(store: LedgerStore, options: SyncOptions) throws {
+    init(store: LedgerStore, options: SyncOptions, preview: Bool) throws {
         self.store = store
         self.options = options
+        self.preview = preview
         repo = try Repository.open(store.root)
-        // What a crash or a power cut left (here and in a remote on a path) is put right first.
-        let repairs = try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
+        // What a crash or a power cut left (here and in a remote on a path) is put right first;
+        // a preview changes nothing, and works on what it finds.
+        let repairs = preview ? [] : try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
             + RepositoryRepair.repairLedger(repo, remote: RepositoryRepair.pathRemote(of: repo, named: options.remoteName))
-        if let operation = repo.operationInProgress {
-            throw LedgerError.invalid("git is in the middle of \(operation.name) in \(store.root) (`git status` says so too): \(operation.waysOut), then sync again; nothing was committed or pushed")
-        }
-        guard let head = repo.headReferenceName, head.hasPrefix("refs/heads/") else {
-            throw LedgerError.failure("HEAD of \(store.root) is not on a branch (a detached checkout?); run `git -C \(store.root) switch main`, then sync again")
-        }
-        branch = String(head.dropFirst(11))
-        let upstream = repo.config("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
-        try Self.checkBranch(branch, upstream: upstream, repo: repo, root: store.root)
-        remoteBranch = upstream ?? branch
-        remoteName = options.remoteName ?? repo.config("branch.\(branch).remote") ?? "origin"
-        guard let url = repo.config("remote.\(remoteName).url") else {
-            if options.remoteName != nil {
-                throw LedgerError.usage("this ledger has no remote named \(remoteName); `git -C \(store.root) remote -v` lists them")
-            }
-            throw LedgerError.usage("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(store.root) remote add origin URL`)")
-        }
+        scratch = preview ? try ScratchObjects(repo) : nil
+        head = repo.headCommit()
+        let target = try SyncTarget(repo, root: store.root, remoteName: options.remoteName)
+        (branch, remoteBranch, remoteName) = (target.branch, target.remoteBranch, target.remoteName)
+        let url = target.url
         remote = try Remote(repo, url: url, name: remoteName)
         localRemote = try Remote.localGitDirectory(url)
-        let device = try Device.current(in: store, defaultName: options.defaultDeviceName)
+        let device = try Device.current(in: store, defaultName: options.defaultDeviceName, record: !preview)
         report = SyncReport(remote: remoteName, url: Remote.redact(url), branch: branch, device: device)
+        report.preview = preview ? SyncReport.Preview() : nil
         signature = repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)"))
-        report.housekeeping += repairs
         knownRemote = repo.resolve("refs/remotes/\(remoteName)/\(remoteBranch)")
+        guard !preview else { return }
+        report.housekeeping += repairs
         if let localRemote {
             let (branch, known, ledger) = (remoteBranch, knownRemote, repo)
             // (Its stale git locks are dealt with before the push, where one held is reported.)
@@ -144,30 +155,16 @@ private struct Run {
         report.housekeeping += WriteLeftovers.sweep(store.localStateDirectory).map { "removed \($0), left in .git/ledger by a write that was interrupted" }
     }
 
-    /// A ledger syncs one branch: `main`, or — in a clone whose remote names its branch
-    /// otherwise and that has no `main` — the branch HEAD is on, if it tracks one. Anything
-    /// else (a branch made to try something) is refused: syncing it would publish it as a
-    /// new branch that no other device looks at.
-    static func checkBranch(_ branch: String, upstream: String?, repo: Repository, root: String) throws {
-        guard branch != "main" else { return }
-        let hasMain = repo.resolve("refs/heads/main") != nil
-        if !hasMain, upstream != nil { return }
-        let target = hasMain ? "main" : "a branch that tracks the remote's"
-        throw LedgerError.invalid("""
-            \(root) is on the branch \(branch), but ledger syncs \(target) (a branch of its own would reach no other \
-            device); switch back with `git -C \(root) switch main`, after merging what \(branch) holds if you want it \
-            synced (`git -C \(root) merge \(branch)` there); nothing was committed or pushed
-            """)
-    }
-
     mutating func run() throws -> SyncReport {
         do {
             return try steps()
         } catch {
             // A refusal after the commit or the merge leaves them in place, with an index to
             // match, on the disk.
-            if indexUnsaved { try? saveIndex() }
-            makeDurable()
+            if !preview {
+                if indexUnsaved { try? saveIndex() }
+                makeDurable()
+            }
             throw error
         }
     }
@@ -182,23 +179,30 @@ private struct Run {
     mutating func steps() throws -> SyncReport {
         try commitLocalChanges()
         options.checkpoint(.afterCommit)
-        let committed = repo.headCommit()
+        let committed = head
         let checkpoint = options.checkpoint
         var attempt = 0
         while true {
             attempt += 1
             do {
-                try remote.fetch(["+refs/heads/\(remoteBranch):\(trackingRef)"], options: options.transport) { checkpoint(.duringFetch) }
+                if preview {
+                    upstream = try remote.download(branch: remoteBranch, options: options.transport) { checkpoint(.duringFetch) }
+                } else {
+                    try remote.fetch(["+refs/heads/\(remoteBranch):\(trackingRef)"], options: options.transport) { checkpoint(.duringFetch) }
+                    upstream = repo.resolve(trackingRef)
+                }
             } catch let e as LedgerError where e.code == .unreachable {
                 return try offline(e, committed: committed)
             }
             options.checkpoint(.afterFetch)
-            try integrate(repo.resolve(trackingRef))
-            let head = repo.headCommit()
-            let upstream = repo.resolve(trackingRef)
+            try integrate(upstream)
             guard let head, head != upstream else { break }
             try refuseToDropRemoteHistory(upstream: upstream, head: head)
             try validateOutgoing(from: upstream, to: head)
+            if preview {
+                try previewPush(from: upstream, to: head)
+                break
+            }
             if let localRemote {
                 do {
                     report.housekeeping += try LocalRemoteLock.withStaleLocksCleared(in: localRemote) {}.removed
@@ -233,12 +237,15 @@ private struct Run {
                 return try rejected("\(report.url) refused the push \(attempt) times \(why)", committed: committed)
             }
         }
-        let head = repo.headCommit()
         report.head = head
         if let committed, let head, committed != head {
             report.pulled = try repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)
         }
         report.outcome = report.committed == nil && report.pulled.isEmpty && report.pushed.isEmpty ? .upToDate : .synced
+        if preview {
+            try tellPreview(committed: committed)
+            return report
+        }
         if indexUnsaved { try saveIndex() }
         maintain()
         makeDurable()
@@ -262,6 +269,25 @@ private struct Run {
             last fetched from there (\(knownRemote.short)), so pushing would drop commits; restore it first: `git -C \(store.root) \
             push \(remoteName) \(knownRemote):refs/heads/\(remoteBranch)`, then sync again; nothing was pushed
             """)
+    }
+
+    /// What the push would send: the files, and the commits the remote lacks.
+    mutating func previewPush(from upstream: ObjectID?, to head: ObjectID) throws {
+        report.pushed = try repo.diff(from: upstream.map { try repo.treeOf(commit: $0) }, to: repo.treeOf(commit: head)).map(DocumentChange.init)
+        report.preview?.commitsToPush = try repo.commits(from: head, notIn: upstream).map(repo.commitInfo)
+        report.pushAttempts = 1
+    }
+
+    /// Each document the sync would commit, and change here, in its app's words.
+    mutating func tellPreview(committed: ObjectID?) throws {
+        if let local = report.committed {
+            let parent = try repo.commitInfo(local).parents.first
+            report.preview?.committed = try repo.tellChanges(from: parent.map { try repo.treeOf(commit: $0) }, to: repo.treeOf(commit: local))
+        }
+        guard let committed, let head, committed != head else { return }
+        let other = try upstream.map { try repo.treeOf(commit: $0) }
+        report.preview?.documents = try repo.tellChanges(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head),
+                                                         otherParent: head == upstream ? nil : other, includeTaken: true)
     }
 
     /// Whether a push was refused because the remote has commits this one lacks: libgit2's
@@ -303,15 +329,19 @@ private struct Run {
 
     /// The report of a sync that could not push: what it committed and merged stays here.
     mutating func stopped(_ outcome: SyncReport.Outcome, _ message: String, committed: ObjectID?) throws -> SyncReport {
-        if indexUnsaved { try saveIndex() }
+        if indexUnsaved, !preview { try saveIndex() }
         report.outcome = outcome
         report.error = message
-        report.head = repo.headCommit()
+        report.head = head
         if let committed, let head = report.head, committed != head {
             report.pulled = (try? repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)) ?? []
         }
-        maintain()
-        makeDurable()
+        if preview {
+            try tellPreview(committed: committed)
+        } else {
+            maintain()
+            makeDurable()
+        }
         return report
     }
 
@@ -321,8 +351,10 @@ private struct Run {
     mutating func commitLocalChanges() throws {
         var leftovers: [String] = [], emptied: [String] = []
         let changes = try repo.workTreeChanges(leftovers: { leftovers.append($0) }, emptied: { emptied.append($0) })
-        report.housekeeping += WriteLeftovers.remove(leftovers, in: store.root).map { "removed \($0), the temporary file of a write that was interrupted" }
-        try restoreEmptied(emptied)
+        if !preview {
+            report.housekeeping += WriteLeftovers.remove(leftovers, in: store.root).map { "removed \($0), the temporary file of a write that was interrupted" }
+            try restoreEmptied(emptied)
+        }
         guard !changes.isEmpty else { return }
         let present = changes.filter { $0.change != .deleted }.map(\.path)
         try refuse(blockingErrors(in: present), documents: "changed", consequence: "nothing was committed or pushed")
@@ -330,28 +362,25 @@ private struct Run {
         // A file taken out of the index but kept (`git rm --cached`) is removed from the
         // repository and stays here, listed in .git/info/exclude: else the next sync would add
         // it again.
-        for c in changes where c.change == .deleted && FileSystem.exists(store.absolute(c.path)) {
+        for c in changes where !preview && c.change == .deleted && FileSystem.exists(store.absolute(c.path)) {
             try repo.excludeLocally(c.path)
             report.housekeeping.append("stopped tracking \(c.path), as `git rm --cached` asked: it stays on this machine, listed in .git/info/exclude")
         }
-        let index = try repo.index()
-        for c in changes {
-            if c.change == .deleted { try index.removeFromWorkTree(c.path) } else { try index.addFromWorkTree(c.path) }
-        }
+        let tree = try repo.stage(changes)
         indexUnsaved = true
-        let tree = try index.writeTree()
-        let parent = repo.headCommit()
+        let parent = head
         if let parent, try repo.treeOf(commit: parent) == tree { return }
         if parent == nil, knownRemote != nil || RepositoryRepair.historyExisted(gitDirectory: repo.gitDirectory, branch: branchRef) {
             // Never a new first commit where history existed: it would be pushed as the whole
             // history, leaving every earlier commit behind.
             throw LedgerError.failure("the branch \(branch) of \(store.root) has no commit although its history existed (a damaged repository); nothing was committed or pushed: run `git -C \(store.root) fsck --lost-found` to find its last commit, `git -C \(store.root) update-ref \(branchRef) COMMIT` to restore it, then sync again")
         }
-        Housekeeping.markIndexStale(store, true)
+        if !preview { Housekeeping.markIndexStale(store, true) }
         let documents = changes.map(DocumentChange.init)
         report.localChanges = documents
         report.committed = try repo.commit(tree: tree, parents: parent.map { [$0] } ?? [], message: commitMessage(documents),
-                                           signature: signature, updating: "HEAD")
+                                           signature: signature, updating: preview ? nil : "HEAD")
+        head = report.committed
     }
 
     /// Writes again, from git, the files a power cut emptied after a checkout wrote them
@@ -390,7 +419,8 @@ private struct Run {
     /// A conflict file is reported by `check` but travels: the other machine may resolve it.
     func blockingErrors(in paths: [String]?) throws -> [Problem] {
         if paths?.isEmpty == true { return [] }
-        return try Checker(store: store).check(scope: paths).problems.filter { p in
+        // A preview's whole check reads the record of clean files but does not rewrite it.
+        return try Checker(store: store, useCache: !(preview && paths == nil)).check(scope: paths).problems.filter { p in
             guard p.severity == .error else { return false }
             if case .conflictCopy = PathRole(path: p.path) { return false }
             return true
@@ -415,7 +445,7 @@ private struct Run {
     /// Brings the branch up to `upstream`: nothing to do, a fast-forward, or a merge.
     mutating func integrate(_ upstream: ObjectID?) throws {
         guard let upstream else { return }
-        guard let local = repo.headCommit() else {
+        guard let local = head else {
             try moveBranch(to: upstream, tree: repo.treeOf(commit: upstream), from: nil)
             return
         }
@@ -452,168 +482,45 @@ private struct Run {
             """)
     }
 
-    /// Updates the work tree first, then moves the branch with a compare-and-swap: a crash
-    /// in between leaves the merged files as uncommitted changes, which the next sync commits
-    /// and merges again to the same result.
-    ///
-    /// Only the files that differ between the old and the new tree are written, and only where
-    /// the work tree still holds the old version: a hand edit made during the sync is kept
-    /// (the next sync commits it). Their index entries are updated, so the cost follows the
-    /// changes, not the size of the ledger.
+    /// Moves the branch to `commit`, the work tree first (`BranchMove`); a preview only
+    /// notes where the branch would be.
     mutating func moveBranch(to commit: ObjectID, tree: ObjectID, from old: ObjectID?) throws {
-        let oldTree = try old.map { try repo.treeOf(commit: $0) }
-        let changes = try repo.diff(from: oldTree, to: tree)
-        // Nothing is checked out through a symbolic link that replaced a folder of the ledger
-        // (libgit2 1.5's checkout writes through one; git removes an ignored link or refuses):
-        // refused before anything is written.
-        try store.refuseSymbolicLinks(writing: changes.filter { $0.change != .deleted }.map(\.path),
-                                      deleting: changes.filter { $0.change == .deleted }.map(\.path))
-        guard let old, let oldTree else {
+        if !preview {
             let checkpoint = options.checkpoint
-            try repo.checkout(tree: tree) { _ in checkpoint(.duringCheckout) }
-            indexUnsaved = false
-            try repo.updateReference(branchRef, to: commit, expecting: nil, message: "ledger: sync")
-            return
-        }
-        let index = try repo.index()
-        var first = true
-        for change in changes {
-            let path = change.path
-            guard repo.workTreeBlobID(path) == (try repo.entry(at: path, inTree: oldTree))?.id else { continue }
-            if first { first = false; options.checkpoint(.duringCheckout) }
-            if let entry = try repo.entry(at: path, inTree: tree) {
-                try store.write(path, bytes: repo.blob(entry.id), mode: entry.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644)
-                try index.addFromWorkTree(path)
-            } else {
-                try store.remove(path)
-                try index.removeFromWorkTree(path)
+            try BranchMove.run(repo, store, branchRef: branchRef, to: commit, tree: tree, from: old, message: "ledger: sync") {
+                checkpoint(.duringCheckout)
             }
+            indexUnsaved = false
         }
-        try index.write()
-        indexUnsaved = false
-        try repo.updateReference(branchRef, to: commit, expecting: old, message: "ledger: sync")
-        Housekeeping.markIndexStale(store, false)
+        head = commit
     }
 
-    /// A three-way merge along the changed paths: what changed on one side since the merge
-    /// base is taken from it; what changed differently on both goes to the kind's rule
-    /// (`FileMerge`); nothing is merged line by line and no rename is guessed (a moved
-    /// document is a deletion and an addition). The cost follows the changes.
+    /// Merges the remote's branch into ours (`TreeMerge`) and commits the merge.
     mutating func merge(local: ObjectID, upstream: ObjectID) throws {
         let base = try repo.mergeBase(local, upstream)
-        let baseTree = try base.map { try repo.treeOf(commit: $0) }
-        let ours = try repo.treeOf(commit: local), theirs = try repo.treeOf(commit: upstream)
-        let oursChanged = try repo.diff(from: baseTree, to: ours).map(\.path)
-        let theirsChanged = try repo.diff(from: baseTree, to: theirs).map(\.path)
-        let merged = MergedTree(repo: repo, ours: ours)
-        let changedHere = Set(oursChanged)
-        var resolutions: [Resolution] = []
-        // First what changed on their side only, so that the rules below see every other
-        // document as merged (a recipe's conflicted copy must pick a name no other has).
-        for path in theirsChanged where !changedHere.contains(path) {
-            merged.set(path, try repo.entry(at: path, inTree: theirs))
-        }
-        for path in theirsChanged where changedHere.contains(path) {
-            let t = try repo.entry(at: path, inTree: theirs)
-            let o = try repo.entry(at: path, inTree: ours)
-            if o == t { continue }
-            options.checkpoint(.duringMerge)
-            let b = try baseTree.flatMap { try repo.entry(at: path, inTree: $0) }
-            let r = FileMerge.resolve(path: path, base: try b.map { try repo.blob($0.id) },
-                                      ours: try o.map { try repo.blob($0.id) }, theirs: try t.map { try repo.blob($0.id) },
-                                      siblings: merged.siblings(of: path))
-            merged.set(path, try r.result.map { TreeEntry(id: try repo.createBlob($0), mode: o?.mode ?? t?.mode ?? 0o100644) })
-            for (created, bytes) in r.created { merged.set(created, TreeEntry(id: try repo.createBlob(bytes))) }
-            let change: FileChange = o == nil ? .added : (r.result == nil ? .deleted : .modified)
-            resolutions.append(Resolution(document: DocumentChange(PathChange(path, change)), created: r.created.map(\.path),
-                                          conflictFile: r.conflictFile, notes: r.notes))
-        }
-        try reconcile(merged, paths: Set(oursChanged + theirsChanged))
-        report.resolutions += resolutions
-        let tree = try repo.updatedTree(ours, merged.changes.map { ($0.path, $0.entry.map { ($0.id, $0.mode) }) })
+        let checkpoint = options.checkpoint
+        let merged = try TreeMerge(repo, base: base.map { try repo.treeOf(commit: $0) }, ours: repo.treeOf(commit: local),
+                                   theirs: repo.treeOf(commit: upstream)) { checkpoint(.duringMerge) }
+        report.resolutions += merged.resolutions
+        report.reconciled += merged.reconciled
         var lines = ["ledger sync on \(report.device.name): merge \(remoteName)/\(branch)"]
-        if !resolutions.isEmpty {
+        if !merged.resolutions.isEmpty {
             lines.append("")
-            for r in resolutions { lines.append("resolved \(r.document.path): " + (r.notes.isEmpty ? "merged" : r.notes.joined(separator: "; "))) }
+            for r in merged.resolutions { lines.append("resolved \(r.document.path): " + (r.notes.isEmpty ? "merged" : r.notes.joined(separator: "; "))) }
         }
-        let merge = try repo.commit(tree: tree, parents: [local, upstream], message: lines.joined(separator: "\n") + "\n",
+        let merge = try repo.commit(tree: merged.tree, parents: [local, upstream], message: lines.joined(separator: "\n") + "\n",
                                     signature: signature, updating: nil)
         report.mergeCommit = merge
         options.checkpoint(.afterMergeCommit)
-        try moveBranch(to: merge, tree: tree, from: local)
+        try moveBranch(to: merge, tree: merged.tree, from: local)
         // Files taken whole from one side were valid there; what the resolver and the repairs
-        // wrote is checked again, with the rules that span documents.
-        if !resolutions.isEmpty || !report.reconciled.isEmpty {
-            let changed = merged.changes.filter { $0.entry != nil }.map(\.path)
-            if !changed.isEmpty {
-                report.problems += try Checker(store: store).check(scope: changed).problems.filter { $0.severity == .error }
-            }
-        }
-    }
-
-    /// Runs the apps' cross-document repairs over the documents either side changed, as merged.
-    mutating func reconcile(_ merged: MergedTree, paths: Set<String>) throws {
-        for rule in LedgerSchema.mergeReconciliations {
-            var documents: [(path: String, document: JSONValue)] = []
-            for path in paths.sorted() {
-                guard case .document(let t) = PathRole(path: path), t.kind.name == rule.kind,
-                      let entry = try merged.entry(at: path), let json = try? JSONParser.parse(repo.blob(entry.id)) else { continue }
-                documents.append((path, json))
-            }
-            guard documents.count > 1 else { continue }
-            let repair = rule.reconcile(documents)
-            for (path, document) in repair.changes {
-                if let document {
-                    guard case .document(let t) = PathRole(path: path), !t.inspect(document).issues.contains(where: { $0.severity == .error })
-                    else { continue }
-                    merged.set(path, TreeEntry(id: try repo.createBlob(CanonicalJSON.encode(document))))
-                } else {
-                    merged.set(path, nil)
-                }
-            }
-            report.reconciled += repair.notes
-        }
-    }
-}
-
-/// A merge's result as changes on top of our tree, read through for the rules that look at
-/// other documents (a recipe's conflicted copy needs the names of the others).
-private final class MergedTree: @unchecked Sendable {
-    // @unchecked: used only on the thread running the merge, synchronously inside
-    // `FileMerge.resolve`; the closures never outlive the merge.
-    let repo: Repository
-    let ours: ObjectID
-    /// Files replaced (an entry) or removed (nil), in the order they were set.
-    private(set) var changes: [(path: String, entry: TreeEntry?)] = []
-    private var byPath: [String: Int] = [:]
-
-    init(repo: Repository, ours: ObjectID) {
-        self.repo = repo
-        self.ours = ours
-    }
-
-    func set(_ path: String, _ entry: TreeEntry?) {
-        if let i = byPath[path] { changes[i].entry = entry } else {
-            byPath[path] = changes.count
-            changes.append((path, entry))
-        }
-    }
-
-    func entry(at path: String) throws -> TreeEntry? {
-        if let i = byPath[path] { return changes[i].entry }
-        return try repo.entry(at: path, inTree: ours)
-    }
-
-    /// The other documents of `path`'s kind in the merged tree, read when a rule asks.
-    func siblings(of path: String) -> @Sendable () -> [JSONValue] {
-        guard case .document(let t) = PathRole(path: path), case .collection(let dir, _) = t.kind.location else { return { [] } }
-        return { [self] in
-            var ids: [String: ObjectID] = [:]
-            for (p, id) in (try? self.repo.files(under: dir, inTree: self.ours)) ?? [] { ids[p] = id }
-            for (p, e) in self.changes where p.hasPrefix(dir + "/") { ids[p] = e?.id }
-            return ids.filter { $0.key != path }.sorted { $0.key < $1.key }.compactMap { _, id in
-                (try? self.repo.blob(id)).flatMap { try? JSONParser.parse($0) }
-            }
+        // wrote is checked again, with the rules that span documents (in a preview they are not
+        // on disk: the resolver validated each).
+        guard !merged.resolutions.isEmpty || !report.reconciled.isEmpty else { return }
+        if preview {
+            validated.formUnion(merged.written)
+        } else if !merged.written.isEmpty {
+            report.problems += try Checker(store: store).check(scope: merged.written).problems.filter { $0.severity == .error }
         }
     }
 }

@@ -10,20 +10,20 @@ import LedgerKit
 /// It needs FUSE (`/dev/fuse`, the right to mount) and Debian's `fuse3` and `libfuse3-dev`
 /// (`make test-deps` installs them): where either is missing, the constructor throws with the
 /// reason, so a test that needs it fails instead of passing unseen.
-public final class PowerCutFileSystem: @unchecked Sendable {
+package final class PowerCutFileSystem: @unchecked Sendable {
     // @unchecked: used by the one test that owns it.
     /// Where programs under test work.
-    public let mountPoint: String
+    package let mountPoint: String
     /// The "disk".
-    public let backing: String
+    package let backing: String
     private let scratch: String
     private var daemon: BackgroundProcess?
     /// How many cuts so far.
-    public private(set) var cuts = 0
+    package private(set) var cuts = 0
 
     /// Mounts a new, empty file system (in a memory file system's folder when there is one:
     /// the backing folder is never flushed itself; the model is what reaches it).
-    public init() throws {
+    package init() throws {
         scratch = Replica.scratchDirectory()
         backing = scratch + "/disk"
         mountPoint = scratch + "/mnt"
@@ -43,7 +43,7 @@ public final class PowerCutFileSystem: @unchecked Sendable {
     /// A power cut: every unflushed byte is dropped (the file system's process is killed
     /// before it writes anything more), the mount goes away with the kernel's caches, and the
     /// backing folder is mounted again. Programs working there must have been stopped first.
-    public func cut() throws {
+    package func cut() throws {
         cuts += 1
         if let daemon {
             kill(daemon.pid, SIGKILL)
@@ -55,7 +55,7 @@ public final class PowerCutFileSystem: @unchecked Sendable {
     }
 
     /// A clean shutdown and mount: everything written is flushed first (nothing is lost).
-    public func remount() throws {
+    package func remount() throws {
         if let daemon {
             _ = try? Processes.run("/usr/bin/fusermount3", ["-u", mountPoint])
             let deadline = Date().addingTimeInterval(10)
@@ -103,7 +103,7 @@ public final class PowerCutFileSystem: @unchecked Sendable {
 
     /// The compiled file system, built once per test process from `powercutfs.c` with the C
     /// compiler and fuse3's flags from pkg-config.
-    public static func executable() throws -> String { try compiled.get() }
+    package static func executable() throws -> String { try compiled.get() }
 
     private static let compiled: Result<String, LedgerError> = {
         let source = (#filePath as NSString).deletingLastPathComponent + "/powercutfs.c"
@@ -125,23 +125,21 @@ public final class PowerCutFileSystem: @unchecked Sendable {
 
 /// A program run on the power-cut file system, in a process group of its own, to the end or
 /// until it is killed — the whole group (a `git gc` it started too) — at a given moment.
-public struct CutRun: Sendable {
+package struct CutRun: Sendable {
     /// Its exit status, or nil when it was killed first.
-    public var status: Int32?
-    public var seconds: Double
+    package var status: Int32?
+    package var seconds: Double
     /// What it printed (stdout and stderr together).
-    public var output: String
+    package var output: String
 
     /// Runs `executable` with `arguments`; kills its process group after `killAfter` seconds
     /// unless it ended before (nil: never).
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String], directory: String,
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String], directory: String,
                            killAfter: Double?) throws -> CutRun {
         let log = NSTemporaryDirectory() + "/ledger-cutrun-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { unlink(log) }
-        // In `directory`: through a shell that changes to it and becomes the program (same PID).
         let start = Date()
-        let process = try BackgroundProcess("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", directory, executable] + arguments,
-                                            environment: environment, log: log, newProcessGroup: true)
+        let process = try BackgroundProcess(executable, arguments, environment: environment, directory: directory, log: log, newProcessGroup: true)
         let deadline = killAfter.map { start.addingTimeInterval($0) }
         while process.isRunning, deadline.map({ Date() < $0 }) ?? true { usleep(1000) }
         var result = CutRun(status: process.exitStatus, seconds: Date().timeIntervalSince(start), output: "")

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import LedgerKit
+import LedgerSync
+
+/// `ledger conflicts [--json]`
+struct ConflictsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conflicts",
+        abstract: "List what a sync could not merge, with both sides field by field.",
+        discussion: """
+            Conflict files (the other device's version of a document, kept beside it) and \
+            recipes forked into "(Conflicted Copy)", each with every field that differs: its \
+            JSON pointer, this device's value (mine), the other's (theirs) and the common \
+            ancestor's (base, when a merge made the conflict). `ledger resolve PATH|ID --keep \
+            mine|theirs|both` settles one.
+            """)
+
+    @Flag(help: "Print them as JSON: [{path, kind, document, subject, id, fields: [{pointer, mine, theirs, base}], mine, theirs, base}].")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let store = try global.store()
+        let repo = try? Repository.open(store.root)
+        let conflicts = try ConflictStore(store).list()
+        let listed = conflicts.map { c -> (ConflictStore.Conflict, JSONValue?) in
+            let base = c.documentPath.flatMap { document in
+                (try? repo?.conflictBase(created: c.path, document: document)).flatMap { $0 }.flatMap { try? JSONParser.parse($0) }
+            }
+            return (c, c.kind == .copy ? ConflictStore.recipeFields(base) : base)
+        }
+        if json {
+            Output.json(.array(listed.map { Self.json($0.0, base: $0.1) }))
+            return
+        }
+        guard !conflicts.isEmpty else {
+            Console.print("No conflicts.")
+            return
+        }
+        Console.print("\(Output.plural(conflicts.count, "conflict")) (`ledger resolve PATH|ID --keep mine|theirs|both` settles one; the next `ledger sync` commits it):")
+        for (c, base) in listed {
+            Console.print()
+            switch c.kind {
+            case .file:
+                Console.print(Style.bold(c.path) + " — the other device's version of \(c.documentPath ?? "?") (\(c.subject)), kept beside it")
+            case .copy:
+                let name = c.theirs?["name"]?.stringValue ?? c.path
+                Console.print(Style.bold(c.path) + " — \"\(name)\", the other device's version of \(c.subject)"
+                    + (c.documentPath.map { " (\($0))" } ?? " (which is no longer in the ledger)"))
+            }
+            let rows = Self.rows(c, base: base)
+            guard !rows.isEmpty else {
+                Console.print(c.mine == nil || c.theirs == nil ? "  (one side is not JSON, or is missing: compare the files)" : "  (no field differs)")
+                continue
+            }
+            let width = min(28, rows.map { $0.pointer.count }.max() ?? 0)
+            let columns = [("mine", \Row.mine), ("theirs", \Row.theirs), ("base", \Row.base)]
+            Console.print(Style.dim("  " + "pointer".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + columns.map { $0.0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined(separator: "  ")))
+            for r in rows {
+                let cells = columns.map { Self.cell(r[keyPath: $0.1]).padding(toLength: 18, withPad: " ", startingAt: 0) }
+                Console.print("  " + r.pointer.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + cells.joined(separator: "  "))
+            }
+        }
+    }
+
+    /// One field of a conflict: its pointer, and each side's value (nil: absent).
+    struct Row {
+        var pointer: String
+        var mine: JSONValue?
+        var theirs: JSONValue?
+        var base: JSONValue?
+    }
+
+    static func rows(_ c: ConflictStore.Conflict, base: JSONValue?) -> [Row] {
+        c.fields.map { f in Row(pointer: f.pointer.description, mine: f.old, theirs: f.new, base: base?.value(at: f.pointer)) }
+    }
+
+    static func cell(_ v: JSONValue?) -> String {
+        guard let v else { return "—" }
+        let s = CanonicalJSON.compact(v)
+        return s.count > 18 ? String(s.prefix(17)) + "…" : s
+    }
+
+    static func json(_ c: ConflictStore.Conflict, base: JSONValue?) -> JSONValue {
+        var o: JSONObject = ["path": .string(c.path), "kind": .string(c.kind.rawValue), "subject": .string(c.subject)]
+        o["document"] = c.documentPath.map(JSONValue.string) ?? .null
+        o["id"] = c.id.map(JSONValue.string) ?? .null
+        o["mine"] = c.mine ?? .null
+        o["theirs"] = c.theirs ?? .null
+        o["base"] = base ?? .null
+        o["fields"] = .array(rows(c, base: base).map { r in
+            .object(["pointer": .string(r.pointer), "mine": r.mine ?? .null, "theirs": r.theirs ?? .null, "base": r.base ?? .null])
+        })
+        return .object(o)
+    }
+}
+
+/// `ledger resolve PATH|ID --keep mine|theirs|both`
+struct ResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Settle one conflict: keep this device's version, the other's, or both (recipes).",
+        discussion: """
+            PATH is the conflict file, the conflicted copy, or the document they are the other \
+            version of; ID the document's or the copy's id. mine: the other version goes. \
+            theirs: it takes the document's place (validated first; a conflicted copy's fields go \
+            into the recipe it was forked from, which keeps its id and name). both: two recipes \
+            — the other version becomes a recipe of its own, "<name> copy". Written atomically; \
+            the next `ledger sync` commits it.
+            """)
+
+    @Argument(help: ArgumentHelp("The conflict file, conflicted copy or document (a path), or an id.", valueName: "path|id"))
+    var reference: String
+
+    @Option(help: ArgumentHelp("Which version to keep.", valueName: "mine|theirs|both"))
+    var keep: String
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        guard let choice = ConflictStore.Keep(rawValue: keep.lowercased()) else {
+            throw LedgerError.usage("--keep must be mine, theirs or both (found \"\(keep)\")")
+        }
+        let env = try global.environment()
+        let absolute = CLIContext.current.absolutePath(reference)
+        let ref = absolute.hasPrefix(env.store.root + "/") && FileSystem.exists(absolute) ? String(absolute.dropFirst(env.store.root.count + 1)) : reference
+        let done: ConflictStore.Resolved
+        do {
+            done = try ConflictStore(env.store).resolve(ref, keep: choice, now: env.now, ids: env.ids)
+        } catch let e as LedgerError where e.code == .notFound {
+            throw LedgerError(e.code, e.message + "; `ledger conflicts` lists them", problems: e.problems)
+        }
+        var parts: [String] = []
+        if !done.written.isEmpty { parts.append("wrote " + done.written.joined(separator: ", ")) }
+        if !done.removed.isEmpty { parts.append("removed " + done.removed.joined(separator: ", ")) }
+        if let name = done.keptAs { parts.append("the other version is the recipe \"\(name)\"") }
+        Console.print("Kept \(choice == .both ? "both" : choice.rawValue) for \(done.conflict.subject): \(parts.joined(separator: "; ")). `ledger sync` commits it.")
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import LedgerKit
+
+/// One file a commit (or a sync's preview, or an undo) changes, told in its app's words.
+package struct TreeChange: Sendable {
+    package var document: DocumentChange
+    package var story: DocumentStory
+}
+
+extension Repository {
+    /// Each file that differs between the trees `old` (nil: empty) and `new`, told. With
+    /// `otherParent` — a merge's other parent — only what the merge made itself is told: files
+    /// that differ from both parents, merged (`DocumentStories.tellMerge`) or created by it (a
+    /// recipe's conflicted copy, a conflict file); files taken whole from one side are that
+    /// side's commits' story, unless `includeTaken` (a preview tells all it would change).
+    package func tellChanges(from old: ObjectID?, to new: ObjectID, otherParent: ObjectID? = nil, includeTaken: Bool = false,
+                             matching filter: HistoryFilter? = nil) throws -> [TreeChange] {
+        var out: [TreeChange] = []
+        for change in try diff(from: old, to: new) where filter?.matches(change.path) ?? true {
+            let path = change.path
+            let before = try old.flatMap { try file(at: path, inTree: $0) }
+            let after = try file(at: path, inTree: new)
+            let story: DocumentStory
+            if let otherParent {
+                let other = try entry(at: path, inTree: otherParent)
+                if other?.id == (try entry(at: path, inTree: new))?.id {
+                    guard includeTaken else { continue }
+                    story = DocumentStories.tell(path: path, old: before, new: after)
+                } else {
+                    story = before == nil && other == nil
+                    ? DocumentStories.tell(path: path, old: nil, new: after)
+                    : DocumentStories.tellMerge(path: path, ours: before, theirs: try other.map { try blob($0.id) }, result: after)
+                }
+            } else {
+                story = DocumentStories.tell(path: path, old: before, new: after)
+            }
+            out.append(TreeChange(document: DocumentChange(change), story: story))
+        }
+        return out
+    }
+}
+
+/// Which files a history is about: a file, a folder (an app's), or a document by its id.
+package struct HistoryFilter: Sendable {
+    /// Files and folders, relative to the ledger root (a folder without its trailing slash).
+    package var paths: [String]
+    /// File names (`<id>.json`) matched anywhere: a document no longer in the ledger.
+    package var fileNames: [String]
+
+    package init(paths: [String] = [], fileNames: [String] = []) {
+        self.paths = paths
+        self.fileNames = fileNames
+    }
+
+    func matches(_ path: String) -> Bool {
+        paths.contains { path == $0 || path.hasPrefix($0 + "/") }
+            || fileNames.contains { path.hasSuffix("/" + $0) || path == $0 }
+    }
+
+    /// The paths of the documents whose id is `id` in the ledger at `tree` (each kind's
+    /// folder, and its year and month folders); none when no document has it there.
+    package static func documents(withID id: String, in repo: Repository, tree: ObjectID) throws -> [String] {
+        var out: [String] = []
+        for type in LedgerSchema.standard.documentTypes {
+            guard case .collection(let dir, let sharding) = type.kind.location else { continue }
+            var folders = [dir]
+            if sharding != .none { folders = try repo.subfolders(at: dir, inTree: tree).map { dir + "/" + $0 } }
+            if sharding == .yearMonth { folders = try folders.flatMap { f in try repo.subfolders(at: f, inTree: tree).map { f + "/" + $0 } } }
+            for folder in folders where try repo.entry(at: "\(folder)/\(id).json", inTree: tree) != nil { out.append("\(folder)/\(id).json") }
+        }
+        return out
+    }
+}
+
+/// One commit of a ledger's history, as the apps see it.
+package struct HistoryEntry: Sendable {
+    /// What made the commit.
+    package enum Kind: String, Sendable {
+        /// `ledger sync` committing this device's changes.
+        case sync
+        /// A merge: of `ledger sync`, or of plain git (`git pull`, `git merge`).
+        case merge
+        /// `ledger undo`.
+        case undo
+        /// The first commit of `ledger init`.
+        case initial = "init"
+        /// A commit made with plain git (`git commit`).
+        case commit
+    }
+
+    package var commit: CommitInfo
+    package var kind: Kind
+    /// The device named in the message (`Device: laptop (…)`, `ledger sync on laptop: …`);
+    /// nil for a commit of plain git.
+    package var device: String?
+    /// For an undo, the commit it takes back (`Undoes: <id>` in its message).
+    package var undoes: ObjectID?
+    /// What the commit changed (a merge: what it resolved or created), told.
+    package var changes: [TreeChange]
+}
+
+/// A ledger's history, newest first.
+package enum History {
+    /// What to read.
+    package struct Query: Sendable {
+        package var filter: HistoryFilter?
+        /// Commits made before are left out.
+        package var since: Timestamp?
+        /// Only commits of this device (its name, case-insensitively; for commits of plain git,
+        /// the author's name).
+        package var device: String?
+        package var limit: Int?
+
+        package init(filter: HistoryFilter? = nil, since: Timestamp? = nil, device: String? = nil, limit: Int? = nil) {
+            self.filter = filter
+            self.since = since
+            self.device = device
+            self.limit = limit
+        }
+    }
+
+    /// The history of the branch HEAD is on, newest first (by commit time, as `git log`).
+    package static func read(_ repo: Repository, _ query: Query) throws -> [HistoryEntry] {
+        guard let head = repo.headCommit() else { return [] }
+        var out: [HistoryEntry] = []
+        try repo.walkHistory(from: head) { info in
+            if let limit = query.limit, out.count >= limit { return false }
+            if let since = query.since, info.time < since { return true }
+            let device = Self.device(in: info.message)
+            if let wanted = query.device, (device ?? info.authorName).lowercased() != wanted.lowercased() { return true }
+            let parent = try info.parents.first.map { try repo.treeOf(commit: $0) }
+            if let filter = query.filter, try !touches(repo, filter, parent, info.tree) { return true }
+            let other = try info.parents.count > 1 ? repo.treeOf(commit: info.parents[1]) : nil
+            let kind = kind(info)
+            // An undo bringing back kept work merges it: what it brings back is its story.
+            let changes = try repo.tellChanges(from: parent, to: info.tree, otherParent: other, includeTaken: kind == .undo, matching: query.filter)
+            if query.filter != nil, changes.isEmpty { return true }
+            out.append(HistoryEntry(commit: info, kind: kind, device: device, undoes: undoes(info.message), changes: changes))
+            return true
+        }
+        return out
+    }
+
+    /// Whether the commit of `tree` changed what `filter` names (against its first parent's
+    /// `parent`): an object id compared per path, or for file names the changed paths.
+    static func touches(_ repo: Repository, _ filter: HistoryFilter, _ parent: ObjectID?, _ tree: ObjectID) throws -> Bool {
+        for path in filter.paths where try repo.objectID(at: path, inTree: tree) != parent.flatMap({ try repo.objectID(at: path, inTree: $0) }) {
+            return true
+        }
+        guard !filter.fileNames.isEmpty else { return false }
+        return try repo.diff(from: parent, to: tree).contains { c in filter.fileNames.contains { c.path.hasSuffix("/" + $0) || c.path == $0 } }
+    }
+
+    /// The device a message of ledger's names: its `Device: NAME (ID)` line, else the subject
+    /// `ledger sync on NAME: …` / `ledger undo on NAME: …`.
+    static func device(in message: String) -> String? {
+        let lines = message.split(separator: "\n")
+        if let line = lines.last(where: { $0.hasPrefix("Device: ") }) {
+            var name = line.dropFirst(8)
+            if let paren = name.lastIndex(of: "("), name.hasSuffix(")") { name = name[..<paren] }
+            return name.trimmingCharacters(in: .whitespaces)
+        }
+        for prefix in ["ledger sync on ", "ledger undo on "] {
+            if let subject = lines.first, subject.hasPrefix(prefix), let colon = subject.dropFirst(prefix.count).firstIndex(of: ":") {
+                return String(subject[subject.index(subject.startIndex, offsetBy: prefix.count)..<colon])
+            }
+        }
+        return nil
+    }
+
+    static func kind(_ info: CommitInfo) -> HistoryEntry.Kind {
+        let subject = info.subject
+        if subject.hasPrefix("ledger undo on ") { return .undo }
+        if info.parents.count > 1 { return .merge }
+        if subject.hasPrefix("ledger sync on ") { return .sync }
+        if subject == "ledger: new ledger", info.parents.isEmpty { return .initial }
+        return .commit
+    }
+
+    /// The commit an undo's message names (`Undoes: <id>`).
+    static func undoes(_ message: String) -> ObjectID? {
+        message.split(separator: "\n").last { $0.hasPrefix(Undo.trailer) }.flatMap { ObjectID(hex: String($0.dropFirst(Undo.trailer.count))) }
+    }
+}
+
+extension Repository {
+    /// The version of `document` in the common ancestor of the merge that created `created` —
+    /// a conflict file, or a recipe's conflicted copy — found in the history of HEAD (the
+    /// newest commit whose tree has `created` and whose first parent's does not); nil when no
+    /// merge created it (a conflict file git's merge driver left, committed later) or the
+    /// document was not in that ancestor.
+    package func conflictBase(created: String, document: String) throws -> [UInt8]? {
+        guard let head = headCommit() else { return nil }
+        var base: [UInt8]?
+        try walkHistory(from: head) { info in
+            guard try objectID(at: created, inTree: info.tree) != nil else { return true }
+            if let parent = info.parents.first, try objectID(at: created, inTree: treeOf(commit: parent)) != nil { return true }
+            if info.parents.count > 1, let ancestor = try mergeBase(info.parents[0], info.parents[1]) {
+                base = try file(at: document, inTree: treeOf(commit: ancestor))
+            }
+            return false
+        }
+        return base
+    }
+}
