@@ -104,11 +104,14 @@ package struct DocumentType: Sendable {
         if fixed != json {
             // Something differs from how ledger would write it: normalisation of what was read
             // (a timestamp written with "Z", a defaulted field left out), or stale derived values.
+            // A derived value is told once, as stored against its recompute (a removed `state`
+            // is "missing; a recompute gives …", not also "ledger writes null").
             let written = model.json
-            for d in JSONDiff.differences(json, written, limit: 5) {
+            let stale = Set(JSONDiff.differences(written, fixed, limit: 5).map(\.pointer))
+            for d in JSONDiff.differences(json, written, limit: 5) where !stale.contains(d.pointer) {
                 issues.append(.warning(d.pointer, d.describe(as: "ledger writes"), fixable: true))
             }
-            for d in JSONDiff.differences(written, fixed, limit: 5) {
+            for d in JSONDiff.differences(json, fixed, limit: 10) where stale.contains(d.pointer) {
                 issues.append(.warning(d.pointer, "derived value is stale: " + d.describe(as: "a recompute gives"), fixable: true))
             }
         }
