@@ -103,10 +103,10 @@ import Testing
             ["TZ": "Pacific/Kiritimati"], ["TZ": "Pacific/Pago_Pago", "LC_ALL": "de_DE.UTF-8", "LANG": "ar_EG.UTF-8"],
         ]
         // `$TZ` chooses the reader's clock, so "today" is the date of that clock: each reader
-        // reads at the same wall-clock time, 22:30 on 21 November, in their own zone.
+        // reads at the same wall-clock time, 23:30 on 21 November, in their own zone.
         func now(_ zone: String) -> String {
             let z = TimeZone(identifier: zone)!
-            let local = LocalDateTime(date: LocalDate(year: 2026, month: 11, day: 21)!, hour: 22, minute: 30)
+            let local = LocalDateTime(date: LocalDate(year: 2026, month: 11, day: 21)!, hour: 23, minute: 30)
             return ZonedClock.instant(local, in: z).iso8601
         }
         let settings = zones.map { env in env.merging(["LEDGER_NOW": now(env["TZ"]!)]) { a, _ in a } }
@@ -168,6 +168,22 @@ import Testing
         #expect(ledger.run("moments", "show", "2026-11-21T23", "--json").json["add"] == .string("ledger moments add TEXT"))
         #expect(ledger.run("moments", "show", "2026-W48", "--json").json["add"] == .null)
         #expect(ledger.run("moments", "show", "2026-W48").stdout.contains("still ahead"))
+    }
+
+    /// "An empty past day (`moments today --date …`) suggests an `add` that would record on
+    /// today." Every view suggests the command that records in the span it shows.
+    @Test func anEmptyViewOffersTheCommandThatFillsItsOwnSpan() throws {
+        let ledger = try TestLedger(now: "2026-11-21T23:30:00+01:00")
+        let past = ledger.run("moments", "today", "--date", "2026-11-17")
+        #expect(past.stdout.contains("Add an experience: ledger moments add TEXT --at 2026-11-17T12:00 --moment today"), "\(past)")
+        let week = ledger.run("moments", "week", "--date", "2026-11-04")
+        #expect(week.stdout.contains("Add an experience: ledger moments add TEXT --at 2026-11-02T12:00 --moment week"), "\(week)")
+        #expect(ledger.run("moments", "today").stdout.contains("Add an experience: ledger moments add TEXT --moment today"))
+        #expect(ledger.run("moments", "today", "--date", "2026-11-25").stdout.contains("This day is still ahead."))
+        // Following the suggestion records on that day.
+        #expect(ledger.run("moments", "add", "a walk", "--at", "2026-11-17T12:00", "--moment", "today").status == 0)
+        let filled = ledger.run("moments", "today", "--date", "2026-11-17", "--json")
+        #expect(filled.json["total"] == .number(1), "\(filled)")
     }
 
     @Test func aNoteCannotDriveTheTerminal() throws {
