@@ -162,6 +162,9 @@ import Testing
         _ = try shell(ledger, "ledger waterline water", at: "2026-11-21T21:10:00+01:00")
         Thread.sleep(forTimeInterval: 1)
         #expect(process.isRunning)
+        // Stopped, it has written out all it had to say.
+        process.stop()
+        #expect(eventually { process.output.contains("stopped after") }, "\(process.output)")
         #expect(!process.output.contains("waiting"), "\(process.output)")
     }
 

@@ -170,10 +170,7 @@ import Testing
         term.waitFor("Leave the brew?")
         try term.send("x")  // any other key: stay
         term.waitFor("[p] Pause")
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
         #expect(term.screen().contains("stays in progress (step 4 of 6)"))
         let stored = try #require(ledger.document(".git/ledger/brew-in-progress.json"))
         #expect(stored["stepIndex"] == .number(3))
@@ -302,10 +299,7 @@ import Testing
             term.waitFor("[░")
             try term.send("Enter")
         }
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
     }
 
     /// "At 80 columns the picker legend, "fix it first" and the resume prompt are cut."
@@ -330,10 +324,7 @@ import Testing
         #expect(!refused.contains("…"), "\(refused)")
         try term.send("Enter")
         term.waitFor("Step 1 of 6")
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
         try term.respawn(command(ledger, "brew start Quick"))
         guard let offer = term.waitFor("A brew is in progress") else { return }
         #expect(offer.contains("[q] Quit (it stays in") && offer.contains("progress)") && !offer.contains("…"), "\(offer)")
@@ -375,10 +366,7 @@ import Testing
         term.waitFor("Confirm inputs")
         try term.send("Enter")
         term.waitFor("Step 1 of 6")
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
         try term.respawn(command(ledger, "brew start v60-starter --dose 18"))
         term.waitFor("A brew is in progress: Quick, step 1 of 6")
         #expect(term.screen().contains("Starting over brews V60 starter."))
@@ -389,10 +377,7 @@ import Testing
         try term.send("Enter")
         term.waitFor("Step 1 of 6")
         #expect(term.screen().contains("BrewGuide · V60 starter"))
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
         #expect(term.screen().contains("The brew of V60 starter stays in progress"))
         #expect(!term.screen().contains("were not used"), "\(term.screen())")
         #expect(ledger.document("brew/preferences.json")?["lastRecipeId"] == .string("v60-starter"))
@@ -470,10 +455,7 @@ import Testing
         try term.send("Enter")
         term.waitFor("Step 1 of 6")
         #expect(term.screen().contains("  " + BrewOutputSafetyTests.shown))
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
         // The brew in progress, edited by hand: its recipe's name and a note.
         var progress = try #require(ledger.document(".git/ledger/brew-in-progress.json")?.objectValue)
         var plan = try #require(progress["plan"]?.objectValue)
@@ -500,5 +482,16 @@ import Testing
         #expect(!written.contains("\u{1B}]") && !written.contains("pwned\u{07}"), "an OSC from the data reached the terminal")
         // The screen's own clear: once per start, when the alternate screen opens.
         #expect(written.components(separatedBy: "\u{1B}[2J").count - 1 == 2)
+    }
+}
+
+extension TmuxTerminal {
+    /// Leaves a started brew (`q`, then `l`: it stays in progress) and expects the command to
+    /// end with status 0.
+    func leaveTheBrew(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try send("q")
+        waitFor("Leave the brew?", sourceLocation: sourceLocation)
+        try send("l")
+        #expect(waitForExit(sourceLocation: sourceLocation) == 0, sourceLocation: sourceLocation)
     }
 }

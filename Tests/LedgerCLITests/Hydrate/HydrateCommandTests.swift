@@ -126,8 +126,8 @@ import Testing
         #expect(statusJSON["outsideReminders"]?.arrayValue?.count == 3)
         let plan = ledger.run("hydrate", "plan", env: Self.at("23:40")).stdout.split(separator: "\n").map(String.init)
         #expect(plan.contains("  06:10  ✓ glass          before the first reminder; counts for no reminder"), "\(plan)")
-        #expect(plan.firstIndex { $0.hasPrefix("  08:59") }! < plan.firstIndex { $0.hasPrefix("  09:00") }!, "\(plan)")
-        #expect(plan.firstIndex { $0.hasPrefix("  23:30") }! > plan.firstIndex { $0.hasPrefix("  16:00") }!, "\(plan)")
+        func row(_ time: String) throws -> Int { try #require(plan.firstIndex { $0.hasPrefix("  " + time) }, "\(time) in \(plan)") }
+        #expect(try row("08:59") < row("09:00") && row("23:30") > row("16:00"), "\(plan)")
         #expect(ledger.run("check").status == 0)
     }
 
