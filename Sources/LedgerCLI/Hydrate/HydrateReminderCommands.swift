@@ -11,8 +11,9 @@ extension HydrateCommand {
                 Confirms the reminder whose period holds now (from its time until the next \
                 reminder), which stops its follow-ups; a second time in the same period does not \
                 count twice. It does not move the schedule: the next reminder comes at its planned \
-                time. Before the day's first reminder and after the window closes there is nothing \
-                to confirm, and the command says so (exit 1).
+                time. Before the day's first reminder and after the window closes there is no \
+                reminder to confirm: the glass is kept as one outside the reminders, shown by \
+                `status` and `plan`, and counts for none.
 
                 With --slot it confirms the reminder you were notified of, even when you answer \
                 after its period or after the window closed: until the end of the day it came on \
