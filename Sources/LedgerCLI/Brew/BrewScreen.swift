@@ -163,13 +163,15 @@ struct BrewScreen {
         let remaining = p.remainingSeconds(at: now)
         let timer = remaining.map(BrewFormat.clock) ?? ""
         let total = BrewFormat.clock(step.timerSeconds ?? 0)
+        let pour = BrewFormat.grams(step.water)
+        let left = remaining.map { "\(BrewFormat.clock($0)) left of \(total)" }
         // Labels under the large numbers, shorter on a narrow terminal.
         let labels = [
-            (step.kind.addsWater ? "g on the scale (pour \(BrewFormat.grams(step.water)))" : "", remaining.map { "\(BrewFormat.clock($0)) left of \(total)" } ?? ""),
-            (step.kind.addsWater ? "g, pour \(BrewFormat.grams(step.water))" : "", remaining == nil ? "" : "of \(total)"),
+            (step.kind.addsWater ? "g on the scale (pour \(pour))" : "", left ?? ""),
+            (step.kind.addsWater ? "g, pour \(pour)" : "", remaining == nil ? "" : "of \(total)"),
         ]
-        let small = quantity.isEmpty && timer.isEmpty ? [] : fitted([Line("  " + (step.kind.addsWater ? "Scale: \(BrewFormat.grams(step.totalWater)) (pour \(BrewFormat.grams(step.water)))   " : "")
-                                                                          + (remaining.map { "Timer: \(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? ""))])
+        let small = quantity.isEmpty && timer.isEmpty ? [] : fitted([Line("  " + (step.kind.addsWater ? "Scale: \(BrewFormat.grams(step.totalWater)) (pour \(pour))   " : "")
+                                                                          + (left.map { "Timer: " + $0 } ?? ""))])
         // Both numbers large, side by side, each with its label under it.
         var both: [Line]?
         if !quantity.isEmpty || !timer.isEmpty {
