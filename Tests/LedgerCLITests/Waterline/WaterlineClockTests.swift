@@ -78,4 +78,17 @@ import Testing
         let timeline = ledger.run(arguments: ["waterline", "entries", "--session", ids[1]], env: later).stdout
         #expect(timeline.contains("01:50 -05:00"), "\(timeline)")
     }
+
+    /// "A drink stamped slightly ahead of the notifier's clock (1–3 s; or synced from a device
+    /// whose clock runs ahead) never becomes due for its per-drink prompt: nothing until the
+    /// next timed reminder."
+    @Test func aDrinkStampedAheadOfTheReadersClockIsDueAtOnce() throws {
+        let ledger = try TestLedger(now: "2026-11-21T21:00:00+01:00")
+        #expect(ledger.run("waterline", "start").status == 0)
+        #expect(ledger.run(arguments: ["waterline", "drink"], env: ["LEDGER_NOW": "2026-11-21T21:05:02+01:00"]).status == 0)
+        for now in ["2026-11-21T21:05:00+01:00", "2026-11-21T20:55:00+01:00"] {
+            let due = ledger.run(arguments: ["waterline", "reminders", "--json"], env: ["LEDGER_NOW": now]).json["due"]
+            #expect(due?["items"]?.arrayValue?.map { $0["kind"]?.stringValue ?? "" } == ["perDrink"], "at \(now): \(String(describing: due))")
+        }
+    }
 }
