@@ -103,8 +103,9 @@ class Bench:
     def compare(self, name, candidates, runs=5, setup=None, target=None, note=""):
         """Times each (label, cmd, kwargs) in `candidates`, interleaved `runs` times (after
         `setup()` each round when given). The first candidate is ledger; the ratio is its
-        median over each other's. `target` is the ratio it should stay under (for the report);
-        a candidate's kwargs may hold its own ("target": 1.1, or None for none).
+        median over each other's. `target` is the ratio it should stay under (for the report):
+        one for every other candidate, or a dict of them by label (the others have none); a
+        candidate's kwargs may hold its own ("target": 1.1, or None for none).
 
         The first round is not timed: it measures each candidate's peak memory (under GNU
         time); the timed rounds run the commands alone, recording their wall-clock and CPU
@@ -135,7 +136,8 @@ class Bench:
         for label, _, kw in candidates:
             ratio = med[first] / med[label] if label != first else None
             cpu_ratio = cpu_med[first] / cpu_med[label] if label != first and cpu_med[label] > 0 else None
-            goal = kw.get("target", target) if ratio is not None else None
+            default = target.get(label) if isinstance(target, dict) else target
+            goal = kw.get("target", default) if ratio is not None else None
             self.rows.append((name, label, med[label], mins[label], rss[label], ratio, goal, note, cpu_med[label], cpu_ratio))
         self.print_rows(name)
         return med
