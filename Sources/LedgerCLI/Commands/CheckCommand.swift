@@ -44,7 +44,7 @@ struct CheckCommand: ParsableCommand {
             report.problems.insert(Problem(".gitattributes", .warning(.root, problem)), at: 0)
         }
         // The history under the documents, at a glance (HEAD's commit and tree, the index).
-        let damage = FileSystem.exists(store.root + "/.git") ? RepositoryRepair.examine(gitDirectory: LedgerStore.gitDirectory(ofWorkTree: store.root)) : []
+        let damage = FileSystem.exists(store.root + "/.git") ? RepositoryRepair.examine(gitDirectory: LedgerStore.gitDirectory(ofWorkTree: store.root), record: store.localState("readable-commit")) : []
         if !damage.isEmpty {
             report.problems.insert(Problem(".git", .error(.root, RepositoryDamage(found: damage).sentence)), at: 0)
         }
