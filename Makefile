@@ -22,7 +22,7 @@ build: deps
 
 # The installed binary: the Swift runtime and Foundation linked in (--static-swift-stdlib),
 # and libgit2 and libdbus loaded on first use (scripts/lazy-libraries.py): a command starts
-# in a third of the time (docs/BENCHMARKS.md, "Start-up"). The tests run the debug build.
+# in about half the time (docs/BENCHMARKS.md, "Start-up"). The tests run the debug build.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 release: deps
