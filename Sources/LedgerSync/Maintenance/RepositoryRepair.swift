@@ -613,9 +613,11 @@ enum ReadableCommit {
     }
 
     /// Whether `record` vouches for `commit`: it names it, and its files are as recorded and
-    /// were not changing when it was written (modified more than 2 s before).
+    /// were not changing when it was written (modified more than 2 s before). Never where the
+    /// objects are elsewhere (a linked work tree's git directory): no stamp would tell.
     static func vouched(_ commit: ObjectID, gitDirectory: String, record: String) -> Bool {
-        guard let stamp = FileSystem.stamp(record), let bytes = try? FileSystem.read(record, limit: 4096) else { return false }
+        guard FileSystem.stamp(gitDirectory + "/objects")?.type == .directory,
+              let stamp = FileSystem.stamp(record), let bytes = try? FileSystem.read(record, limit: 4096) else { return false }
         let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init)
         guard fields.count == 5, fields[0] == commit.description, let tree = ObjectID(hex: fields[1]) else { return false }
         let racy = stamp.modifiedNanoseconds - 2_000_000_000
