@@ -9,6 +9,8 @@ public struct LedgerManifest: SingletonDocument, Equatable {
     public var format = LedgerManifest.currentFormat
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    /// When each app was last forgotten (absent until one is): see `Forgetting`.
+    public var forgotten: ForgottenApps?
     public var unknownFields = JSONObject()
 
     public init() {}
@@ -23,7 +25,18 @@ public struct LedgerManifest: SingletonDocument, Equatable {
         .required("format", \.format),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
+        .optional("forgotten", \.forgotten),
     ]
+
+    /// Field by field, as every settings-like document; the forgets made on both sides are
+    /// merged app by app (the later instant), so that no device's forget is lost.
+    public static func merge(base: LedgerManifest?, ours: LedgerManifest, theirs: LedgerManifest, context: MergeContext) -> Merged<LedgerManifest> {
+        var merged = FieldwiseMerge.merge(base: base, ours: ours, theirs: theirs)
+        let forgotten = ForgottenApps.merged(base: base?.forgotten ?? ForgottenApps(), ours: ours.forgotten ?? ForgottenApps(),
+                                             theirs: theirs.forgotten ?? ForgottenApps())
+        merged.document.forgotten = forgotten.isEmpty ? nil : forgotten
+        return merged
+    }
 
     public static var defaultValue: LedgerManifest { LedgerManifest() }
 

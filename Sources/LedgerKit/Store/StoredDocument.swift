@@ -30,6 +30,13 @@ public protocol StoredDocument: JSONModel {
     /// deleted on one side and unchanged on the other stays deleted, and an edit beats a
     /// deletion. The default is the field-wise last-write-wins rule (`FieldwiseMerge`).
     static func merge(base: Self?, ours: Self, theirs: Self, context: MergeContext) -> Merged<Self>
+
+    /// What of this document outlives a forget of its app at `instant`, for a device that
+    /// recorded it without having seen the forget (`Forgetting`): what was recorded at or after
+    /// the instant, or nil when nothing was. The default keeps a collection's document recorded
+    /// (`createdAt`) at or after it, and a singleton changed (`updatedAt`) at or after it; kinds
+    /// made of many records (a session's entries, a day's confirmations) keep those records.
+    func remainder(afterForgetAt instant: Timestamp) -> Self?
 }
 
 /// A document of which a ledger holds many, one file per `id`.
@@ -92,12 +99,16 @@ extension StoredDocument {
 }
 
 extension CollectionDocument {
+    public func remainder(afterForgetAt instant: Timestamp) -> Self? { createdAt >= instant ? self : nil }
+
     public var shardDate: LocalDate? { nil }
     /// This document's path relative to the ledger root.
     public var path: String { Self.kind.path(id: id, date: shardDate) }
 }
 
 extension SingletonDocument {
+    public func remainder(afterForgetAt instant: Timestamp) -> Self? { updatedAt >= instant ? self : nil }
+
     /// This document's path relative to the ledger root.
     public var path: String { Self.kind.path() }
 }

@@ -103,6 +103,20 @@ public struct HydrationDay: CollectionDocument, Equatable {
         confirmations.sort(by: HydrationConfirmation.inTimeOrder)
     }
 
+    /// A day recorded before a forget keeps only the confirmations made at or after it (nil
+    /// when there are none).
+    public func remainder(afterForgetAt instant: Timestamp) -> HydrationDay? {
+        guard createdAt < instant else { return self }
+        let kept = confirmations.filter { $0.confirmedAt >= instant }
+        guard !kept.isEmpty else { return nil }
+        var day = self
+        day.confirmations = kept
+        day.createdAt = instant
+        day.updatedAt = max(updatedAt, instant)
+        day.recomputeDerived()
+        return day
+    }
+
     public mutating func recomputeDerived() {
         guard let plan else { return }
         completed = plan.confirmedSlotCount(confirmations)

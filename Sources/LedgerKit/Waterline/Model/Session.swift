@@ -104,6 +104,21 @@ public struct Session: CollectionDocument, Equatable {
         storedSummary = isActive || endTime == nil ? .null : WaterlineEngine.summary(of: self, now: endTime!).json
     }
 
+    /// A night recorded before a forget keeps only the drinks and water whose time is at or
+    /// after it (nil when there are none); the night itself — its start, its end — stays, so
+    /// that its file stays where it is.
+    public func remainder(afterForgetAt instant: Timestamp) -> Session? {
+        guard createdAt < instant else { return self }
+        let kept = entries.filter { $0.timestamp >= instant }
+        guard !kept.isEmpty else { return nil }
+        var night = self
+        night.entries = kept
+        night.createdAt = instant
+        night.updatedAt = max(updatedAt, instant)
+        night.recomputeDerived()
+        return night
+    }
+
     /// `active` while it runs, its span once it has ended, for the rules across sessions
     /// (`WaterlineApp`).
     public var tags: [String] {

@@ -1,0 +1,73 @@
+/// `purges/<id>.json`: the record of a purge — files removed from the whole history of the
+/// ledger, on every device — which every other device honours at its next sync: it rewrites
+/// its own history the same way (the same commits come out, byte for byte), keeps what it
+/// recorded since, removes the objects, and never publishes them again.
+///
+/// The record names what went, so that a device can remove exactly that: the files' paths (and
+/// the apps whose whole folder went), and the ids of every version of them (git blob ids:
+/// hashes, which tell nothing of the contents) — never the contents.
+public struct PurgeRecord: CollectionDocument, Equatable {
+    public static let kind = DocumentKind("ledger.purge", app: .ledger, .collection("purges", .none))
+
+    /// The file name.
+    public var id = ""
+    /// What the person asked to purge, as given (an app, a path, a document's id).
+    public var target = ""
+    /// Apps whose whole folder went: every file under `<app>/`.
+    public var apps: [String] = []
+    /// The files that went (besides the apps' folders), relative to the root.
+    public var paths: [String] = []
+    /// The git blob id of every version of those files, wherever it lay: what no repository
+    /// may hold again.
+    public var blobs: [String] = []
+    /// The device that purged: its id and name.
+    public var deviceId = ""
+    public var deviceName = ""
+    /// How many commits the purge rewrote, and the commit the remote's branch was at before.
+    public var commitsRewritten = 0
+    public var previousHead: String?
+    /// When the purge was made (also the instant its forget rule measures).
+    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    public var unknownFields = JSONObject()
+
+    public init() {}
+
+    public static let fields: [Field<PurgeRecord>] = [
+        .required("id", \.id),
+        .required("target", \.target),
+        .defaulted("apps", \.apps, []),
+        .defaulted("paths", \.paths, []),
+        .defaulted("blobs", \.blobs, []),
+        .required("deviceId", \.deviceId),
+        .required("deviceName", \.deviceName),
+        .defaulted("commitsRewritten", \.commitsRewritten, 0),
+        .optional("previousHead", \.previousHead),
+        .required("createdAt", \.createdAt),
+        .required("updatedAt", \.updatedAt),
+    ]
+
+    public func validate() -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
+        for (i, app) in apps.enumerated() where !Forgetting.apps.map(\.rawValue).contains(app) {
+            issues.append(.error(.root.appending("apps").appending(i), "is not an app (one of \(Forgetting.apps.map(\.rawValue).joined(separator: ", ")))"))
+        }
+        for (i, path) in paths.enumerated() {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            if path.isEmpty || path.hasPrefix("/") || parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+                issues.append(.error(.root.appending("paths").appending(i), "must be a file's path inside the ledger, relative to its root (found \"\(path)\")"))
+            }
+        }
+        for (i, blob) in blobs.enumerated() where !Self.isObjectID(blob) {
+            issues.append(.error(.root.appending("blobs").appending(i), "must be a git object id, 40 hexadecimal digits (found \"\(blob)\")"))
+        }
+        if let head = previousHead, !Self.isObjectID(head) {
+            issues.append(.error(.root.appending("previousHead"), "must be a git commit id, 40 hexadecimal digits (found \"\(head)\")"))
+        }
+        return issues
+    }
+
+    static func isObjectID(_ s: String) -> Bool {
+        s.utf8.count == 40 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+}
