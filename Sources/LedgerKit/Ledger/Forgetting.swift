@@ -87,12 +87,14 @@ public enum Forgetting {
         case part([UInt8])
         /// Nothing: as if the side had never changed it.
         case nothing
+        /// A photo: kept when a surviving document shows it (`attachments(shownBy:)`).
+        case ifShown
     }
 
     /// What of the file at `path` with `bytes`, changed by a device that had not seen a forget
     /// at `instant`, outlives it. Documents (and conflict files, read as their document's kind)
-    /// keep what was recorded at or after the instant; photos go, unless a surviving document
-    /// shows them (`attachments(shownBy:)`, decided by the caller); anything else stays.
+    /// keep what was recorded at or after the instant; a photo stays when a surviving document
+    /// shows it (`attachments(shownBy:)`); anything else stays.
     package static func remainder(path: String, bytes: [UInt8], afterForgetAt instant: Timestamp,
                                   schema: DocumentSchema = LedgerSchema.standard) -> Remainder {
         let type: DocumentType
@@ -101,7 +103,7 @@ public enum Forgetting {
         case .conflictCopy(let original):
             guard let t = schema.documentType(forPath: original) else { return .whole }
             type = t
-        case .attachment: return .nothing
+        case .attachment: return .ifShown
         case .other: return .whole
         }
         guard let json = try? JSONParser.parse(bytes) else { return .whole }
@@ -121,10 +123,5 @@ public enum Forgetting {
             }
         }
         return out
-    }
-
-    /// Whether `path` lies in the folder of one of `apps`.
-    package static func path(_ path: String, isIn apps: some Collection<AppID>) -> Bool {
-        apps.contains { path.hasPrefix($0.rawValue + "/") }
     }
 }

@@ -14,6 +14,7 @@ import LedgerKit
 ///   with no index at all, and files missing from the work tree — which a sync would have
 ///   committed as deletions. The next command finishes the checkout: missing files are
 ///   written from HEAD, files already there are kept.
+/// - A forget interrupted by a crash (`LedgerStore.forget`) is finished.
 /// - A repository without `merge.ledger.driver` (a plain `git clone`) gets it registered, so
 ///   that its first `git pull` merges documents the way `ledger sync` does.
 ///
@@ -25,11 +26,16 @@ public enum Housekeeping {
     /// repository is opened only when something needs doing: every command runs this first.
     public static func prepare(_ store: LedgerStore) -> [String] {
         guard FileSystem.exists(store.root + "/.git") else { return [] }
+        var finished: [String] = []
+        let forgotten = store.finishInterruptedForget()
+        if !forgotten.isEmpty {
+            finished.append("finished forgetting \(forgotten.map(\.title).joined(separator: ", ")), which was interrupted")
+        }
         let gitDirectory = LedgerStore.gitDirectory(ofWorkTree: store.root)
         let repairDue = FileSystem.exists(staleIndexMarker(store)) || !FileSystem.exists(gitDirectory + "/index")
         let registrationDue = store.exists && !configurationNamesTheDriver(gitDirectory)
-        guard repairDue || registrationDue, let repo = try? Repository.open(store.root) else { return [] }
-        var notes: [String] = []
+        guard repairDue || registrationDue, let repo = try? Repository.open(store.root) else { return finished }
+        var notes = finished
         if repairDue, let note = repairAfterCrash(repo, store) { notes.append(note) }
         if registrationDue, repo.config("merge.ledger.driver") == nil, (try? LedgerSetup.registerMergeDriver(repo)) != nil {
             notes.append("registered ledger's merge driver in \(repo.gitDirectory)/config (merge.ledger.driver = \(LedgerSetup.mergeDriverCommand)), so that plain `git pull` and `git merge` merge documents the way `ledger sync` does")

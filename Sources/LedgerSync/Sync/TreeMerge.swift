@@ -21,7 +21,11 @@ struct TreeMerge {
 
     /// Merges `theirs` into `ours` (trees), from their common ancestor `base` (nil: none).
     /// `beforeResolving` is called before each file changed on both sides is resolved.
-    init(_ repo: Repository, base baseTree: ObjectID?, ours: ObjectID, theirs: ObjectID, beforeResolving: () -> Void = {}) throws {
+    init(_ repo: Repository, base baseTree: ObjectID?, ours original: ObjectID, theirs unfiltered: ObjectID, beforeResolving: () -> Void = {}) throws {
+        // A side that had not seen a forget in force keeps only what outlives it (`ForgetFilter`).
+        let forgets = try ForgetFilter(repo, base: baseTree, ours: original, theirs: unfiltered)
+        let (ours, oursCut) = try forgets.filtered(original, recorded: forgets.ours, side: "this device")
+        let (theirs, theirsCut) = try forgets.filtered(unfiltered, recorded: forgets.theirs, side: "the other device")
         let oursChanged = try repo.diff(from: baseTree, to: ours).map(\.path)
         let theirsChanged = try repo.diff(from: baseTree, to: theirs).map(\.path)
         let merged = MergedTree(repo: repo, ours: ours)
@@ -47,10 +51,11 @@ struct TreeMerge {
             resolutions.append(Resolution(document: DocumentChange(PathChange(path, change)), created: r.created.map(\.path),
                                           conflictFile: r.conflictFile, notes: r.notes))
         }
-        reconciled = try Self.reconcile(repo, merged, paths: Set(oursChanged + theirsChanged))
+        reconciled = try oursCut + theirsCut + Self.reconcile(repo, merged, paths: Set(oursChanged + theirsChanged))
         self.resolutions = resolutions
-        changes = merged.changes
-        tree = try repo.updatedTree(ours, merged.changes.map { ($0.path, $0.entry.map { ($0.id, $0.mode) }) })
+        let tree = try repo.updatedTree(ours, merged.changes.map { ($0.path, $0.entry.map { ($0.id, $0.mode) }) })
+        self.tree = tree
+        changes = ours == original ? merged.changes : try repo.diff(from: original, to: tree).map { ($0.path, try repo.entry(at: $0.path, inTree: tree)) }
     }
 
     /// Runs the apps' cross-document repairs over the documents either side changed, as merged.
