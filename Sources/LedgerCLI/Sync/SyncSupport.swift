@@ -107,6 +107,7 @@ extension SyncReport {
         })
         o["reconciled"] = .array(reconciled.map(JSONValue.string))
         o["housekeeping"] = .array(housekeeping.map(JSONValue.string))
+        o["purges"] = .array(purges.map(JSONValue.string))
         o["maintenance"] = .array(maintenance.map { $0.json(ledgerRoot: ledgerRoot) })
         o["warnings"] = .array(warnings.map(JSONValue.string))
         o["dryRun"] = .bool(preview != nil)
@@ -134,6 +135,7 @@ extension SyncReport {
             HistoryFormat.printChanges(preview.documents, indent: "    ")
         }
         for r in reconciled { Console.print("  adjust: \(r).") }
+        for p in purges { Console.print("  \(p).") }
         if !conflictFiles.isEmpty {
             Console.print("  leave \(Output.plural(conflictFiles.count, "conflict file")): " + conflictFiles.joined(separator: ", "))
         }
@@ -148,6 +150,7 @@ extension SyncReport {
     func printText(ledgerRoot: String) {
         let target = "\(remote) (\(url))"
         for note in housekeeping { Console.print(Output.sentence(note)) }
+        for note in purges { Console.print(Output.sentence(note)) }
         if !localChanges.isEmpty {
             Console.print("Committed \(Output.plural(localChanges.count, "change")) on \(device.name):")
             Self.printChanges(localChanges)

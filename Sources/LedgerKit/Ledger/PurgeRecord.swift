@@ -13,9 +13,9 @@ public struct PurgeRecord: CollectionDocument, Equatable {
     public var id = ""
     /// What the person asked to purge, as given (an app, a path, a document's id).
     public var target = ""
-    /// Apps whose whole folder went: every file under `<app>/`.
-    public var apps: [String] = []
-    /// The files that went (besides the apps' folders), relative to the root.
+    /// Folders that went whole (an app's: `waterline`), relative to the root: every file under them.
+    public var folders: [String] = []
+    /// The files that went besides, relative to the root.
     public var paths: [String] = []
     /// The git blob id of every version of those files, wherever it lay: what no repository
     /// may hold again.
@@ -36,7 +36,7 @@ public struct PurgeRecord: CollectionDocument, Equatable {
     public static let fields: [Field<PurgeRecord>] = [
         .required("id", \.id),
         .required("target", \.target),
-        .defaulted("apps", \.apps, []),
+        .defaulted("folders", \.folders, []),
         .defaulted("paths", \.paths, []),
         .defaulted("blobs", \.blobs, []),
         .required("deviceId", \.deviceId),
@@ -49,13 +49,12 @@ public struct PurgeRecord: CollectionDocument, Equatable {
 
     public func validate() -> [DocumentIssue] {
         var issues: [DocumentIssue] = []
-        for (i, app) in apps.enumerated() where !Forgetting.apps.map(\.rawValue).contains(app) {
-            issues.append(.error(.root.appending("apps").appending(i), "is not an app (one of \(Forgetting.apps.map(\.rawValue).joined(separator: ", ")))"))
-        }
-        for (i, path) in paths.enumerated() {
-            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-            if path.isEmpty || path.hasPrefix("/") || parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
-                issues.append(.error(.root.appending("paths").appending(i), "must be a file's path inside the ledger, relative to its root (found \"\(path)\")"))
+        for (member, list) in [("folders", folders), ("paths", paths)] {
+            for (i, path) in list.enumerated() {
+                let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+                if path.isEmpty || path.hasPrefix("/") || parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+                    issues.append(.error(.root.appending(member).appending(i), "must be a path inside the ledger, relative to its root (found \"\(path)\")"))
+                }
             }
         }
         for (i, blob) in blobs.enumerated() where !Self.isObjectID(blob) {

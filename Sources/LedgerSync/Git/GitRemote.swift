@@ -508,6 +508,68 @@ public final class Remote {
         return .pushed
     }
 
+    /// Whether a replacement of a remote branch happened (`replace`).
+    package enum Replacement: Sendable, Equatable {
+        case replaced
+        /// The branch was not where it was expected: it is at this commit (nil: absent).
+        case moved(ObjectID?)
+        /// The remote refused the update, in its own words.
+        case refused(String)
+    }
+
+    /// Replaces the remote's `branch` with the commit of the local reference `source`, whatever it holds — but only if it is
+    /// still at `expected` (nil: absent), as `git push --force-with-lease` does: the branch's
+    /// commit is read from what the remote advertises on the connection that sends the update,
+    /// and a git server applies the update only if the branch has not moved since (it compares
+    /// the old value under its own lock); a remote on a path is held by its push lock meanwhile.
+    /// To each `remote.<name>.pushurl`, else to the URL, as `push` does.
+    package func replace(branch: String, with source: String, expecting expected: ObjectID?, options: TransportOptions,
+                         onTransfer: (() -> Void)? = nil) throws -> Replacement {
+        let configuration = try TransportSession.configuration(options, gitDirectory: repository.gitDirectory)
+        let pushURLs = name.map { configuration.values("remote.\($0).pushurl").filter { !$0.isEmpty } } ?? []
+        let targets = pushURLs.isEmpty ? [(url: url, pushInsteadOf: true)] : pushURLs.map { (url: $0, pushInsteadOf: false) }
+        for target in targets {
+            let session = try TransportSession(url: target.url, options: options, configuration: configuration, pushInsteadOf: target.pushInsteadOf)
+            session.onTransfer = onTransfer
+            let outcome = try replace(branch: branch, with: source, expecting: expected, session: session)
+            if outcome != .replaced { return outcome }
+        }
+        return .replaced
+    }
+
+    private func replace(branch: String, with source: String, expecting expected: ObjectID?, session: TransportSession) throws -> Replacement {
+        let lock = try Self.localGitDirectory(session.effectiveURL).map { try FileLock(path: $0 + "/" + LocalRemoteLock.fileName) }
+        defer { lock?.release() }
+        var opts = git_push_options()
+        try check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
+        opts.callbacks = try session.callbacks()
+        session.applyHTTPSettings(&opts.proxy_opts, &opts.custom_headers)
+        let name = "refs/heads/" + branch
+        do {
+            return try withRemote(session) { remote in
+                try session.transfer {
+                    try check(git_remote_connect(remote, GIT_DIRECTION_PUSH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers), "git_remote_connect")
+                    defer { git_remote_disconnect(remote) }
+                    var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+                    var count = 0
+                    try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")
+                    var current: ObjectID?
+                    for i in 0..<count {
+                        if let h = heads?[i]?.pointee, String(cString: h.name) == name { current = ObjectID(h.oid) }
+                    }
+                    guard current == expected else { return .moved(current) }
+                    try Self.withStrArray(["+\(source):\(name)"]) { specs in
+                        try check(git_remote_upload(remote, specs, &opts), "git_remote_upload")
+                    }
+                    if let r = session.rejected.first { return .refused("\(r.reference): \(r.reason)") }
+                    return .replaced
+                }
+            }
+        } catch let e as GitError {
+            throw session.unreachable(e)
+        }
+    }
+
     static func withStrArray<T>(_ strings: [String], _ body: (UnsafeMutablePointer<git_strarray>) throws -> T) throws -> T {
         var cstrings: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
         defer { cstrings.forEach { free($0) } }

@@ -158,7 +158,7 @@ private struct Run {
     mutating func steps() throws -> SyncReport {
         try commitLocalChanges()
         options.checkpoint(.afterCommit)
-        let committed = head
+        var committed = head
         let checkpoint = options.checkpoint
         var attempt = 0
         while true {
@@ -174,6 +174,7 @@ private struct Run {
                 return try offline(e, committed: committed)
             }
             options.checkpoint(.afterFetch)
+            if let fetched = upstream { try honourPurges(fetched, committed: &committed) }
             try integrate(upstream)
             guard let head, head != upstream else { break }
             try validateOutgoing(from: upstream, to: head)
@@ -377,6 +378,57 @@ private struct Run {
         lines.append("")
         lines.append("Device: \(report.device.name) (\(report.device.id))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Purges
+
+    /// Purges made on other devices are honoured before anything is merged (`PurgeApply`): this
+    /// device's history is rewritten the same way — its unsynced commits moved onto the new
+    /// history, what it recorded in purged files after the purge kept — and the old objects
+    /// removed; this device's own purge, interrupted before it was published, is published
+    /// (or given up, when the remote moved on). A remote that brings back purged content is
+    /// refused (`PurgeGuard`). A preview only tells what would be done.
+    mutating func honourPurges(_ fetched: ObjectID, committed: inout ObjectID?) throws {
+        if !preview, var journal = PurgeJournal.read(store), !journal.published {
+            if fetched == journal.newHead || fetched == journal.previousHead {
+                if fetched == journal.previousHead {
+                    let target = try SyncTarget(repo, root: store.root, remoteName: journal.remote)
+                    try Purge.publish(repo, store, &journal, target: target, options: options)
+                    upstream = journal.newHead
+                } else {
+                    journal.published = true
+                    try journal.write(store, repo)
+                }
+            } else {
+                try PurgeJournal.remove(store, repo)
+                report.housekeeping.append("gave up the purge of record \(journal.record), which was interrupted before it was published: \(report.remote) moved on since (another device synced); nothing of it was applied — purge again to make it")
+            }
+        }
+        guard let upstream else { return }
+        let pending = try PurgeApply.unapplied(repo, head: head, upstream: upstream)
+        if !pending.isEmpty {
+            let targets = pending.map { "\($0.target) (by \($0.deviceName), \($0.createdAt.iso8601))" }.joined(separator: ", ")
+            if preview {
+                let rewritten = try PurgeApply.rewrite(repo, records: pending, upstream: upstream, signature: signature, device: report.device)
+                head = rewritten.head
+                committed = committed.map(rewritten.mapped)
+                report.purges.append("would honour the purge of \(targets): \(rewritten.commitsRewritten) commits of this ledger rewritten, the purged objects removed" + (rewritten.kept.isEmpty ? "" : ", \(rewritten.kept.count) files this device recorded after it kept"))
+            } else {
+                let journal = PurgeJournal(record: pending.map(\.id).joined(separator: ","), newHead: upstream, previousHead: nil, remote: nil, published: true)
+                try journal.write(store, repo)
+                let done = try Purge.finish(repo, store, journal: journal, device: report.device, options: options).local
+                head = done.head
+                committed = committed.map(done.mapped)
+                report.committed = report.committed.map(done.mapped)
+                indexUnsaved = false
+                report.purges.append("honoured the purge of \(targets): \(done.commitsRewritten) commits of this ledger rewritten (your unsynced changes moved onto the new history), its objects removed — \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
+                    + (done.kept.isEmpty ? "" : "; kept what this device recorded after it: " + done.kept.joined(separator: ", ")))
+            }
+        }
+        if let head {
+            let back = try PurgeGuard.reintroduced(repo, head: head, upstream: upstream)
+            try PurgeGuard.refuse(back, head: head, remote: "\(report.remote) (\(report.url))", repo: repo)
+        }
     }
 
     // MARK: - Merging
