@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 BENCH_SCALE ?= 1
 
-.PHONY: all deps test-deps build release test demo bench fuzz install uninstall clean
+.PHONY: all deps test-deps build release test test-fast demo bench fuzz install uninstall clean
 
 all: build
 
@@ -23,10 +23,28 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## test: every test suite (unit, end-to-end and real-server tests).
+# Randomized sync histories in the full tier (ConvergenceTests; the tests' own default is
+# small, for a plain `swift test`).
+CONVERGENCE_HISTORIES ?= 200
+
+# The suites only `make test` runs: real servers (ssh, git daemon, HTTP(S)), terminals in
+# tmux in real time, the reminder process on a desktop bus (the LedgerRemindTests target),
+# and sync journeys between real repositories — crash points and randomized histories
+# included (every suite under Tests/LedgerCLITests/Sync/, one per file).
+FULL_ONLY_SUITES := $(basename $(notdir $(wildcard Tests/LedgerCLITests/Sync/*.swift))) \
+	BrewSyncTests SSHCommandTests BrewTerminalTests RemindTerminalTests
+FULL_ONLY := LedgerRemindTests\.|\.($(subst $(eval) ,|,$(strip $(FULL_ONLY_SUITES))))/
+
+## test: every test suite (unit, end-to-end and real-server tests); what CI runs.
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	LEDGER_CONVERGENCE_HISTORIES=$(CONVERGENCE_HISTORIES) $(SWIFT) test
+
+## test-fast: the unit and in-process suites, for the edit-test loop (no servers, terminals or
+## sync journeys; under a minute on a 2-core machine after a build).
+test-fast: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip '$(FULL_ONLY)'
 
 ## demo: a tour of ledger on a copy of sample-data in a temporary ledger.
 demo: deps

@@ -17,21 +17,25 @@ let package = Package(
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         // Documents and all domain logic: Foundation only — no git, no terminal, no wall clock.
         .target(name: "LedgerKit"),
+        // The one way to run a program (ssh, git's helpers and gc, the editor, systemctl, the
+        // tests' tools and servers) and the one PATH search; fork and exec in C (CSpawn).
+        .systemLibrary(name: "CSpawn"),
+        .target(name: "ProcessRunner", dependencies: ["CSpawn"]),
         // Git storage and sync on libgit2.
-        .target(name: "LedgerSync", dependencies: ["LedgerKit", "CGit2"]),
+        .target(name: "LedgerSync", dependencies: ["LedgerKit", "CGit2", "ProcessRunner"]),
         // The command-line interface as a library, so tests can run it in-process.
         .target(name: "LedgerCLI", dependencies: [
-            "LedgerKit", "LedgerSync",
+            "LedgerKit", "LedgerSync", "ProcessRunner",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // Benchmark data generator and runner (`make bench`).
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerKit"]),
         // Helpers shared by the test targets: temporary ledgers, in-process and binary CLI runs.
-        .target(name: "LedgerTestSupport", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync"], path: "Tests/LedgerTestSupport"),
+        .target(name: "LedgerTestSupport", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync", "ProcessRunner"], path: "Tests/LedgerTestSupport"),
         .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit", "LedgerTestSupport"]),
         .testTarget(name: "LedgerSyncTests", dependencies: ["LedgerSync", "LedgerKit", "LedgerTestSupport"]),
-        .testTarget(name: "LedgerCLITests", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync", "LedgerTestSupport"]),
+        .testTarget(name: "LedgerCLITests", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync", "LedgerTestSupport", "ProcessRunner"]),
         // LedgerKit used as an app on Apple platforms would use it: LedgerKit alone, and the
         // names those platforms' frameworks declare (a compile-time list, nothing that runs).
         .target(name: "ApplePlatformNames", path: "Tests/ApplePlatformNames"),

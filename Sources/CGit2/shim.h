@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 /* git_libgit2_opts is variadic, which Swift cannot call: one inline wrapper per option used. */
@@ -55,41 +54,5 @@ typedef struct ledger_stream {
     char *host;
     char *port;
 } ledger_stream;
-
-/* Starts `path` with `argv` and `envp` (NULL-terminated), its standard input, output and error
- * on the given descriptors, in `directory` when not NULL. Written in C because only
- * async-signal-safe calls may run between fork and exec in a threaded process. The child:
- * gets SIGKILL when the thread that started it ends (so no child outlives ledger, even when
- * ledger is killed), keeps no other descriptor of ours (not the writer lock's), and has
- * default signal handling. Returns its PID, or -errno when fork fails; a failed exec exits 127. */
-static inline pid_t ledger_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
-                                 int in, int out, int err) {
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) return -errno;
-    if (pid > 0) return pid;
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(127);
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3, ~0U, 0) != 0)
-#endif
-    {
-        for (int fd = 3; fd < 4096; fd++) close(fd);
-    }
-    struct sigaction dfl;
-    dfl.sa_handler = SIG_DFL;
-    dfl.sa_flags = 0;
-    sigemptyset(&dfl.sa_mask);
-    for (int s = 1; s < 32; s++) {
-        if (s != SIGKILL && s != SIGSTOP) sigaction(s, &dfl, 0);
-    }
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, 0);
-    if (directory && chdir(directory) != 0) _exit(127);
-    execve(path, argv, envp);
-    _exit(127);
-}
 
 #endif

@@ -61,6 +61,10 @@ public enum LedgerCLI {
                 return 4
             } catch let e as ExitCode {
                 return e.rawValue
+            } catch where ArgumentRefusal.message(in: error) != nil {
+                // A value an option's type refused (`OptionValue`): the command's own sentence.
+                Console.error("ledger: " + ArgumentRefusal.message(in: error)!)
+                return 2
             } catch {
                 let code = LedgerCommand.exitCode(for: error)
                 let message = LedgerCommand.fullMessage(for: error)
@@ -90,5 +94,30 @@ public enum LedgerCLI {
     public static func main() -> Never {
         let status = run(Array(CommandLine.arguments.dropFirst()), context: .process())
         exit(status)
+    }
+}
+
+/// The refusal an option's value type threw (`OptionValue.parse`), which argument-parser
+/// keeps inside its own error together with the option's name and the value — found by
+/// walking that error's stored values, since argument-parser's error types are not public.
+enum ArgumentRefusal {
+    /// "--size must be …" (a `LedgerError` naming its flag), or "--date " + an
+    /// `OptionProblem`; nil when `error` holds neither.
+    static func message(in error: any Error) -> String? {
+        var refusal: LedgerError?
+        var problem: OptionProblem?
+        var option: String?
+        func search(_ value: Any, label: String?, depth: Int) {
+            if let e = value as? LedgerError { refusal = refusal ?? e; return }
+            if let p = value as? OptionProblem { problem = problem ?? p; return }
+            // argument-parser's option name: `Name.long("date")`.
+            if label == "long", let name = value as? String { option = option ?? "--" + name }
+            guard depth > 0 else { return }
+            for child in Mirror(reflecting: value).children { search(child.value, label: child.label, depth: depth - 1) }
+        }
+        search(error, label: nil, depth: 8)
+        if let refusal { return refusal.commandLineMessage }
+        if let problem, let option { return option + problem.joiner + problem.text }
+        return nil
     }
 }

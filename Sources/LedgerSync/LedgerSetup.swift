@@ -1,6 +1,7 @@
 import CGit2
 import Foundation
 import LedgerKit
+import ProcessRunner
 
 /// Creating a ledger repository, and the git-level facts `ledger status` shows.
 public enum LedgerSetup {
@@ -37,7 +38,7 @@ public enum LedgerSetup {
     /// `ledger.json` and each app's defaults, `.gitattributes`, `.gitignore`, the merge driver
     /// in `.git/config`, the remote `origin` when given, and a first commit. Idempotent on an
     /// existing ledger; refuses a non-empty directory that is not one.
-    public static func initialize(at path: String, remote: String?, now: Timestamp, signature: Signature) throws -> Outcome {
+    package static func initialize(at path: String, remote: String?, now: Timestamp, signature: Signature) throws -> Outcome {
         let store = LedgerStore(gitWorkTree: path)
         if store.exists {
             guard Repository.exists(at: path) else {
@@ -92,20 +93,20 @@ public enum LedgerSetup {
 
     /// Registers `ledger merge-driver` as the `ledger` merge driver in the repository's config,
     /// so that plain `git merge` and `git pull` merge documents the way `ledger sync` does.
-    public static func registerMergeDriver(_ repo: Repository) throws {
+    package static func registerMergeDriver(_ repo: Repository) throws {
         try repo.setConfig("merge.ledger.name", "ledger: merge JSON documents by kind")
         try repo.setConfig("merge.ledger.driver", mergeDriverCommand)
     }
 
     /// A signature for machines without `user.name`/`user.email`: the device's host name.
-    public static func fallbackSignature() -> Signature {
+    package static func fallbackSignature() -> Signature {
         Signature(name: "ledger on \(Device.hostName)", email: "ledger@\(Device.hostName)")
     }
 
     /// Why plain git would not run ledger's merge driver although `.gitattributes` sends
     /// documents to it (then its `git pull` writes conflict markers into JSON), or nil when it
     /// would. `searchPath` is the `PATH` git runs the driver's command with.
-    public static func mergeDriverProblem(in repo: Repository, searchPath: String) -> String? {
+    package static func mergeDriverProblem(in repo: Repository, searchPath: String) -> String? {
         let attributes = (try? FileSystem.read(repo.workdir + "/.gitattributes", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let namesDriver = attributes.split(separator: "\n").contains { line in
             !line.hasPrefix("#") && line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().contains("merge=ledger")
@@ -119,7 +120,7 @@ public enum LedgerSetup {
         }
         let found = program.contains("/")
             ? access(program.hasPrefix("/") ? program : repo.workdir + "/" + program, X_OK) == 0
-            : searchPath.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+            : ProgramPath.find(program, path: searchPath) != nil
         guard !found else { return nil }
         return "it sends documents to the ledger merge driver, but git would not find \(program) (merge.ledger.driver runs `\(command)`), so a plain `git pull` would fail on documents changed on both sides; put ledger on your PATH (`make install`), or register its full path with `git config merge.ledger.driver '/path/to/ledger merge-driver %O %A %B %P'`"
     }
@@ -142,7 +143,7 @@ public struct RepositoryStatus: Sendable {
     public var device: Device
     /// A git operation waiting for the user (a merge with conflicts, a rebase), which
     /// `ledger sync` refuses to run through.
-    public var operation: Repository.Operation?
+    package var operation: Repository.Operation?
     /// The conflict files in the work tree, found through git (`ConflictStore.list(files:)`
     /// takes them instead of listing every folder).
     package var conflictFiles: [String] = []

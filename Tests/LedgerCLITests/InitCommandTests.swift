@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import LedgerKit
 import LedgerSync
 import LedgerTestSupport
@@ -113,17 +114,10 @@ enum LedgerCLIVersion { static let current = LedgerCommand.version }
 @Suite struct OutputFailureTests {
     @Test func outputThatCannotBeWrittenIsAFailure() throws {
         let ledger = try TestLedger()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: LedgerBinary.path)
-        p.arguments = ["check", "--json"]
-        p.environment = ledger.environment
-        p.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 4)
+        let p = try ChildProcess(LedgerBinary.path, ["check", "--json"], environment: ledger.environment, input: .null, output: .appending("/dev/full"))
+        let status = p.wait()
+        let message = String(decoding: p.errorBytes(limit: 1 << 16), as: UTF8.self)
+        #expect(status == 4)
         #expect(message.contains("cannot write the output: No space left on device"))
     }
 }

@@ -49,7 +49,7 @@ import Testing
         do {
             _ = try TimeArgument.parse(text, option: "--time", clock: Self.clock("2026-11-21T23:30:00+01:00"))
         } catch let e as LedgerError {
-            #expect(e.code == .usage && e.message.hasPrefix("--time must be"))
+            #expect(e.code == .invalidArgument && e.message.hasPrefix("--time must be"))
         } catch {
             Issue.record("\(error)")
         }
@@ -61,7 +61,7 @@ import Testing
             _ = try TimeArgument.parse(text, option: "--at", clock: Self.clock("2026-11-21T23:30:00+01:00"))
             Issue.record("\(text) is later than now")
         } catch let e as LedgerError {
-            #expect(e.code == .usage)
+            #expect(e.code == .invalidArgument)
             #expect(e.message.contains("--at \(text) is later than now"))
         } catch {
             Issue.record("\(error)")

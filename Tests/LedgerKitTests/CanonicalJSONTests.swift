@@ -1,5 +1,6 @@
 import Foundation
 import LedgerKit
+import LedgerTestSupport
 import Testing
 
 @Suite struct CanonicalJSONTests {
@@ -34,17 +35,7 @@ import Testing
         // The documented equivalence: json.dumps(v, indent=2, sort_keys=True, ensure_ascii=False).
         let text = CanonicalJSON.string(sample)
         let script = "import json,sys; v=json.load(sys.stdin); sys.stdout.write(json.dumps(v, indent=2, sort_keys=True, ensure_ascii=False) + '\\n')"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script]
-        let input = Pipe(), output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        try p.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let python = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let python = try Processes.run("/usr/bin/env", ["python3", "-c", script], stdin: text).stdout
         #expect(python == text)
     }
 

@@ -46,9 +46,9 @@ import Testing
             _ = try store.repository(Note.self).load(id: "n1")
             Issue.record("expected an error")
         } catch let e as LedgerError {
-            #expect(e.code == .invalid)
+            #expect(e.code == .invalid && e.sentence.nextStep == .checkLedger)
             #expect(e.description == """
-                notes/items/2026/n1.json is invalid; fix it by hand and run `ledger check`:
+                notes/items/2026/n1.json is invalid; fix it by hand and check the ledger again:
                   notes/items/2026/n1.json: 1:12: error: unexpected end of file inside an object that starts at line 1, column 1
                 """)
         }

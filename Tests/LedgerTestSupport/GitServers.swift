@@ -5,12 +5,12 @@ import LedgerKit
 /// PID when the value goes away. A missing program fails the test with the package to install.
 
 /// `git daemon --enable=receive-pack` serving the repositories under `root` (`git://`).
-public final class GitDaemonServer: @unchecked Sendable {
+package final class GitDaemonServer: @unchecked Sendable {
     // @unchecked: owned by one test.
-    public let port: Int
+    package let port: Int
     let process: BackgroundProcess
 
-    public init(root: String, log: String) throws {
+    package init(root: String, log: String) throws {
         let daemon = try Processes.require("git-daemon", package: "git")
         port = try Processes.freePort()
         process = try BackgroundProcess(daemon, [
@@ -24,23 +24,23 @@ public final class GitDaemonServer: @unchecked Sendable {
     }
 
     /// The URL of repository `name` under the root.
-    public func url(_ name: String) -> String { "git://127.0.0.1:\(port)/\(name)" }
+    package func url(_ name: String) -> String { "git://127.0.0.1:\(port)/\(name)" }
 
-    public func stop() { process.stop() }
+    package func stop() { process.stop() }
 }
 
 /// OpenSSH's sshd on a high port, with its own host key (ed25519, or `hostKeyType`),
 /// accepting `authorizedKeys` for the current user.
-public final class SSHServer: @unchecked Sendable {
+package final class SSHServer: @unchecked Sendable {
     // @unchecked: owned by one test.
-    public let port: Int
-    public let directory: String
+    package let port: Int
+    package let directory: String
     /// The known_hosts line for this server (`[127.0.0.1]:PORT ssh-ed25519 …`).
-    public let knownHostsLine: String
-    public let user: String
+    package let knownHostsLine: String
+    package let user: String
     let process: BackgroundProcess
 
-    public init(directory: String, authorizedKeys: [String], hostKeyType: String = "ed25519") throws {
+    package init(directory: String, authorizedKeys: [String], hostKeyType: String = "ed25519") throws {
         let sshd = try Processes.require("sshd", package: "openssh-server")
         _ = try Processes.require("ssh-keygen", package: "openssh-client")
         self.directory = directory
@@ -78,21 +78,21 @@ public final class SSHServer: @unchecked Sendable {
     }
 
     /// The ssh URL of a repository at an absolute path.
-    public func url(_ path: String) -> String { "ssh://\(user)@127.0.0.1:\(port)\(path)" }
+    package func url(_ path: String) -> String { "ssh://\(user)@127.0.0.1:\(port)\(path)" }
 
     /// sshd's log (why it refused a key).
-    public var log: String { process.output }
+    package var log: String { process.output }
 
     /// How many ssh sessions sshd accepted so far (its `Accepted publickey` lines).
-    public var acceptedConnections: Int { log.components(separatedBy: "Accepted publickey").count - 1 }
+    package var acceptedConnections: Int { log.components(separatedBy: "Accepted publickey").count - 1 }
 
-    public func stop() { process.stop() }
+    package func stop() { process.stop() }
 }
 
 /// Key files and ssh-agent.
-public enum SSHKeys {
+package enum SSHKeys {
     /// Creates a key pair (`path`, `path.pub`) without a passphrase unless one is given.
-    public static func generate(_ path: String, type: String, passphrase: String = "") throws {
+    package static func generate(_ path: String, type: String, passphrase: String = "") throws {
         let keygen = try Processes.require("ssh-keygen", package: "openssh-client")
         var args = ["-q", "-t", type, "-N", passphrase, "-C", "ledger-test", "-f", path]
         if type == "rsa" { args += ["-b", "2048"] }
@@ -100,8 +100,8 @@ public enum SSHKeys {
         guard r.status == 0 else { throw LedgerError.failure("ssh-keygen failed: \(r)") }
     }
 
-    /// The public key line of a key pair.
-    public static func publicKey(_ path: String) throws -> String {
+    /// The package key line of a key pair.
+    package static func publicKey(_ path: String) throws -> String {
         try String(contentsOfFile: path + ".pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
@@ -113,14 +113,14 @@ public enum SSHKeys {
 /// mount namespace (`unshare --mount`) where this directory is bound over that home, with
 /// `HOME` pointing there too, and with no controlling terminal (`setsid`): the real account's
 /// files are never read or written. Needs root (as `make test` runs).
-public final class PrivateHome: @unchecked Sendable {
+package final class PrivateHome: @unchecked Sendable {
     // @unchecked: immutable after init.
     /// The directory, as seen from the tests.
-    public let path: String
+    package let path: String
     /// The home directory it stands in for (what the commands see: `$HOME`, `~`).
-    public let home: String
+    package let home: String
 
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         _ = try Processes.require("unshare", package: "util-linux")
         path = directory
         home = String(cString: getpwuid(geteuid()).pointee.pw_dir)
@@ -129,16 +129,16 @@ public final class PrivateHome: @unchecked Sendable {
     }
 
     /// The path of `relative` inside the home, as the tests see it.
-    public func url(_ relative: String) -> String { path + "/" + relative }
+    package func url(_ relative: String) -> String { path + "/" + relative }
 
     /// Writes a file of the home (`.ssh/config`, `.gitconfig`, …) with `mode`.
-    public func write(_ relative: String, _ text: String, mode: Int = 0o600) throws {
+    package func write(_ relative: String, _ text: String, mode: Int = 0o600) throws {
         try text.write(toFile: url(relative), atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url(relative))
     }
 
     /// Runs `executable` with this directory as the account's home, without a terminal.
-    public func run(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String) throws -> CommandResult {
+    package func run(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String) throws -> CommandResult {
         var env = environment
         env["HOME"] = home
         return try Processes.run("/usr/bin/setsid", ["--wait"] + invocation(executable, arguments, in: directory), environment: env)
@@ -147,7 +147,7 @@ public final class PrivateHome: @unchecked Sendable {
     /// A shell command line that runs `executable` with this directory as the account's home
     /// and exactly `environment`, on the terminal it is typed into (which stays the
     /// controlling terminal: ssh prompts there).
-    public func commandLine(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String) -> String {
+    package func commandLine(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String) -> String {
         var env = environment
         env["HOME"] = home
         let words = ["/usr/bin/env", "-i"] + env.map { "\($0.key)=\($0.value)" }.sorted() + invocation(executable, arguments, in: directory)
@@ -163,12 +163,12 @@ public final class PrivateHome: @unchecked Sendable {
 }
 
 /// An ssh-agent on a socket of its own, holding the given keys.
-public final class SSHAgent: @unchecked Sendable {
+package final class SSHAgent: @unchecked Sendable {
     // @unchecked: owned by one test.
-    public let socket: String
+    package let socket: String
     let process: BackgroundProcess
 
-    public init(directory: String, keys: [String]) throws {
+    package init(directory: String, keys: [String]) throws {
         let agent = try Processes.require("ssh-agent", package: "openssh-client")
         let add = try Processes.require("ssh-add", package: "openssh-client")
         socket = directory + "/agent.sock"
@@ -180,15 +180,15 @@ public final class SSHAgent: @unchecked Sendable {
         }
     }
 
-    public func stop() { process.stop() }
+    package func stop() { process.stop() }
 }
 
 /// lighttpd serving `git http-backend` (smart HTTP) for the repositories under `root`,
 /// over HTTPS when a certificate is given, with basic authentication when users are given.
-public final class HTTPGitServer: @unchecked Sendable {
+package final class HTTPGitServer: @unchecked Sendable {
     // @unchecked: owned by one test.
-    public let port: Int
-    public let tls: Bool
+    package let port: Int
+    package let tls: Bool
     let process: BackgroundProcess
     let accessLogFile: String
 
@@ -197,7 +197,7 @@ public final class HTTPGitServer: @unchecked Sendable {
     ///   - users: `name:password` lines for basic authentication of every request, or empty
     ///     for none (then the repositories must set `http.receivepack` to accept pushes).
     ///   - loggedHeaders: request headers the access log records for each request.
-    public init(root: String, directory: String, certificate: String? = nil, users: [String] = [], loggedHeaders: [String] = []) throws {
+    package init(root: String, directory: String, certificate: String? = nil, users: [String] = [], loggedHeaders: [String] = []) throws {
         let lighttpd = try Processes.require("lighttpd", package: "lighttpd")
         let backend = try Processes.require("git-http-backend", package: "git")
         if certificate != nil, !FileManager.default.fileExists(atPath: "/usr/lib/lighttpd/mod_openssl.so") {
@@ -254,28 +254,28 @@ public final class HTTPGitServer: @unchecked Sendable {
     }
 
     /// The URL of repository `name` under the root.
-    public func url(_ name: String, credentials: String? = nil) -> String {
+    package func url(_ name: String, credentials: String? = nil) -> String {
         "\(tls ? "https" : "http")://\(credentials.map { $0 + "@" } ?? "")127.0.0.1:\(port)/git/\(name)"
     }
 
     /// The access log: one line per request, `METHOD PATH PROTOCOL STATUS` and the logged
     /// headers as `"Name: value"` (`-` when absent).
-    public var accessLog: [String] {
+    package var accessLog: [String] {
         ((try? String(contentsOfFile: accessLogFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    public func stop() { process.stop() }
+    package func stop() { process.stop() }
 }
 
 /// tinyproxy, an HTTP proxy on 127.0.0.1 (plain requests for http:// URLs, CONNECT tunnels
 /// for https://), which logs every request it forwards.
-public final class HTTPProxy: @unchecked Sendable {
+package final class HTTPProxy: @unchecked Sendable {
     // @unchecked: owned by one test.
-    public let port: Int
+    package let port: Int
     let logFile: String
     let process: BackgroundProcess
 
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         let tinyproxy = try Processes.require("tinyproxy", package: "tinyproxy-bin")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Processes.freePort()
@@ -299,31 +299,31 @@ public final class HTTPProxy: @unchecked Sendable {
     }
 
     /// The proxy's URL.
-    public var url: String { "http://127.0.0.1:\(port)" }
+    package var url: String { "http://127.0.0.1:\(port)" }
 
     /// The requests it forwarded so far, from its log: `GET http://127.0.0.1:PORT/…`,
     /// `CONNECT 127.0.0.1:PORT`, each followed by the protocol.
-    public var requests: [String] {
+    package var requests: [String] {
         let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
         return log.split(separator: "\n").compactMap { line in
             line.range(of: #"Request \(file descriptor [0-9]+\): "#, options: .regularExpression).map { String(line[$0.upperBound...]) }
         }
     }
 
-    public func stop() { process.stop() }
+    package func stop() { process.stop() }
 }
 
 /// A throwaway certificate authority and a server certificate it signed for 127.0.0.1.
-public struct TestCertificateAuthority: Sendable {
+package struct TestCertificateAuthority: Sendable {
     /// The CA certificate (what clients must trust).
-    public let caFile: String
+    package let caFile: String
     /// The server's certificate and key in one PEM file (for lighttpd).
-    public let serverPEM: String
+    package let serverPEM: String
 
     /// - Parameters:
     ///   - caKey: the CA's key type, `ec` (P-256) or `ed25519`.
     ///   - ipOnly: the server certificate names 127.0.0.1 only as an IP address (no DNS name).
-    public init(directory: String, caKey: String = "ec", ipOnly: Bool = false) throws {
+    package init(directory: String, caKey: String = "ec", ipOnly: Bool = false) throws {
         let openssl = try Processes.require("openssl", package: "openssl")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         func run(_ args: [String]) throws {

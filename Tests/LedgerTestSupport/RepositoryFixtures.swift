@@ -1,33 +1,32 @@
 import Foundation
+import ProcessRunner
 import LedgerKit
 
 /// Helpers for tests that look at a repository's files the way git does.
-public enum RepositoryFiles {
+package enum RepositoryFiles {
     /// Sets a file's modification time to `seconds` ago (an old lock, an abandoned temp file).
-    public static func age(_ path: String, seconds: Double) {
+    package static func age(_ path: String, seconds: Double) {
         let t = Date().timeIntervalSince1970 - seconds
         var times = [timespec(tv_sec: Int(t), tv_nsec: 0), timespec(tv_sec: Int(t), tv_nsec: 0)]
         _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 
     /// Creates an empty file (a lock left by a killed process), `seconds` old.
-    public static func leave(_ path: String, aged seconds: Double) throws {
+    package static func leave(_ path: String, aged seconds: Double) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: path))
         age(path, seconds: seconds)
     }
 
     /// The id of a process that has exited (no process runs with it).
-    public static func deadPID() throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/true")
-        try p.run()
-        p.waitUntilExit()
-        return p.processIdentifier
+    package static func deadPID() throws -> Int32 {
+        let child = try ChildProcess("/bin/true", [], environment: [:], input: .null, output: .null, errors: .null)
+        child.wait()
+        return child.handle.pid
     }
 
     /// `git count-objects -v` as numbers (`count`, `packs`, `in-pack`, `size-pack`, …).
-    public static func countObjects(_ repository: String) throws -> [String: Int] {
+    package static func countObjects(_ repository: String) throws -> [String: Int] {
         let r = try GitCLI.run(["count-objects", "-v"], in: repository)
         var out: [String: Int] = [:]
         for line in r.stdout.split(separator: "\n") {
@@ -38,7 +37,7 @@ public enum RepositoryFiles {
     }
 
     /// The commit a reference points at in `repository` (`git rev-parse`), or "" when none.
-    public static func revParse(_ reference: String, in repository: String) throws -> String {
+    package static func revParse(_ reference: String, in repository: String) throws -> String {
         try GitCLI.run(["rev-parse", "--verify", "-q", reference], in: repository).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

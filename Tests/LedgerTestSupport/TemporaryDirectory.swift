@@ -1,11 +1,11 @@
 import Foundation
 
 /// A directory that exists for the lifetime of the value and is removed afterwards.
-public final class TemporaryDirectory: @unchecked Sendable {
+package final class TemporaryDirectory: @unchecked Sendable {
     // @unchecked: immutable after init.
-    public let path: String
+    package let path: String
 
-    public init(_ prefix: String = "ledger-test") {
+    package init(_ prefix: String = "ledger-test") {
         let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
         var template = Array((base + prefix + "-XXXXXX").utf8CString)
         guard let p = mkdtemp(&template) else { fatalError("mkdtemp failed") }
@@ -13,7 +13,7 @@ public final class TemporaryDirectory: @unchecked Sendable {
     }
 
     /// The path of `relative` inside the directory.
-    public func url(_ relative: String) -> String { path + "/" + relative }
+    package func url(_ relative: String) -> String { path + "/" + relative }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -1,30 +1,31 @@
 import Foundation
+import ProcessRunner
 import LedgerCLI
 import LedgerKit
 import LedgerSync
 
 /// What a command printed and returned.
-public struct CommandResult: Sendable, CustomStringConvertible {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+package struct CommandResult: Sendable, CustomStringConvertible {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
 
     /// stdout parsed as JSON (a test failure shows up as `.null` with the output in `stderr`).
-    public var json: JSONValue {
+    package var json: JSONValue {
         (try? JSONParser.parse(stdout)) ?? .null
     }
 
-    public init(status: Int32, stdout: String, stderr: String) {
+    package init(status: Int32, stdout: String, stderr: String) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
     }
 
-    public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+    package var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 }
 
 /// Test isolation for libgit2: an empty global config, so the machine's ~/.gitconfig is not read.
-public enum TestGit {
+package enum TestGit {
     private static let configured: Void = {
         let dir = TemporaryDirectory("ledger-gitconfig")
         try? Git.setGlobalConfigSearchPath(dir.path)
@@ -34,7 +35,7 @@ public enum TestGit {
     nonisolated(unsafe) private static var keep: TemporaryDirectory?
 
     /// Applies the isolation (idempotent).
-    public static func isolate() { _ = configured }
+    package static func isolate() { _ = configured }
 }
 
 /// A ledger in a temporary directory, with `ledger` run in-process against it.
@@ -42,17 +43,17 @@ public enum TestGit {
 ///     let ledger = try TestLedger()
 ///     let r = ledger.run("waterline", "start")
 ///     #expect(r.status == 0)
-public final class TestLedger: @unchecked Sendable {
+package final class TestLedger: @unchecked Sendable {
     // @unchecked: `environment` is only changed by the test that owns the value.
-    public let directory: TemporaryDirectory
+    package let directory: TemporaryDirectory
     /// The ledger root.
-    public let root: String
+    package let root: String
     /// The environment every command gets (LEDGER_REPO, LEDGER_NOW, TZ, HOME, …).
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// A new ledger (created with `ledger init` unless `initialize` is false) whose clock reads
     /// `now`, in time zone `timeZone`.
-    public init(now: String = "2026-11-21T22:30:00+01:00", timeZone: String = "Europe/Paris", initialize: Bool = true) throws {
+    package init(now: String = "2026-11-21T22:30:00+01:00", timeZone: String = "Europe/Paris", initialize: Bool = true) throws {
         TestGit.isolate()
         directory = TemporaryDirectory()
         root = directory.path + "/ledger"
@@ -69,19 +70,19 @@ public final class TestLedger: @unchecked Sendable {
     }
 
     /// The store of this ledger.
-    public var store: LedgerStore { LedgerStore(gitWorkTree: root) }
+    package var store: LedgerStore { LedgerStore(gitWorkTree: root) }
 
     /// Runs `ledger ARGS` in-process. `stdin` lines answer prompts; `terminal` pretends stdin
     /// and stdout are terminals.
     @discardableResult
-    public func run(_ arguments: String..., env: [String: String] = [:], stdin: [String] = [], terminal: Bool = false,
+    package func run(_ arguments: String..., env: [String: String] = [:], stdin: [String] = [], terminal: Bool = false,
                     cwd: String? = nil) -> CommandResult {
         run(arguments: arguments, env: env, stdin: stdin, terminal: terminal, cwd: cwd)
     }
 
     /// Runs `ledger` with an argument array in-process.
     @discardableResult
-    public func run(arguments: [String], env: [String: String] = [:], stdin: [String] = [], terminal: Bool = false,
+    package func run(arguments: [String], env: [String: String] = [:], stdin: [String] = [], terminal: Bool = false,
                     cwd: String? = nil) -> CommandResult {
         let out = TextOutput(), err = TextOutput()
         let context = CLIContext(environment: environment.merging(env) { $1 }, currentDirectory: cwd ?? root,
@@ -93,30 +94,30 @@ public final class TestLedger: @unchecked Sendable {
 
     /// Runs the built `ledger` executable as a separate process against this ledger.
     @discardableResult
-    public func runBinary(_ arguments: String..., env: [String: String] = [:], stdin: String = "") throws -> CommandResult {
+    package func runBinary(_ arguments: String..., env: [String: String] = [:], stdin: String = "") throws -> CommandResult {
         try LedgerBinary.run(arguments, environment: environment.merging(env) { $1 }, currentDirectory: root, stdin: stdin)
     }
 
     /// The text of a file in the ledger.
-    public func read(_ relative: String) -> String? {
+    package func read(_ relative: String) -> String? {
         try? String(contentsOfFile: root + "/" + relative, encoding: .utf8)
     }
 
     /// The JSON of a document in the ledger.
-    public func document(_ relative: String) -> JSONValue? {
+    package func document(_ relative: String) -> JSONValue? {
         guard let bytes = try? FileSystem.read(root + "/" + relative) else { return nil }
         return try? JSONParser.parse(bytes)
     }
 
     /// Writes a file in the ledger, creating directories (a hand edit).
-    public func write(_ relative: String, _ text: String) throws {
+    package func write(_ relative: String, _ text: String) throws {
         let path = root + "/" + relative
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: false, encoding: .utf8)
     }
 
     /// Every file path in the ledger's app directories (relative, sorted).
-    public func files(under relative: String) -> [String] {
+    package func files(under relative: String) -> [String] {
         let base = root + "/" + relative
         guard let e = FileManager.default.enumerator(atPath: base) else { return [] }
         var out: [String] = []
@@ -131,10 +132,10 @@ public final class TestLedger: @unchecked Sendable {
 }
 
 /// The built `ledger` executable, for end-to-end tests and for git's merge driver.
-public enum LedgerBinary {
+package enum LedgerBinary {
     /// The directory holding the `ledger` executable: `$LEDGER_BIN_DIR`, else the build
     /// directory the tests run from (`swift build` puts `ledger` next to the test bundle).
-    public static let directory: String = {
+    package static let directory: String = {
         if let d = ProcessInfo.processInfo.environment["LEDGER_BIN_DIR"] { return d }
         var dir = (CommandLine.arguments[0] as NSString).deletingLastPathComponent
         for _ in 0..<4 {
@@ -145,29 +146,22 @@ public enum LedgerBinary {
     }()
 
     /// The executable's path.
-    public static var path: String { directory + "/ledger" }
+    package static var path: String { directory + "/ledger" }
 
     /// Runs the executable and waits for it.
-    public static func run(_ arguments: [String], environment: [String: String], currentDirectory: String,
+    package static func run(_ arguments: [String], environment: [String: String], currentDirectory: String,
                            stdin: String = "") throws -> CommandResult {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw LedgerError.failure("the ledger executable is not built at \(path); run `swift build` first (make test does)")
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        p.environment = environment
-        p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = input
-        try p.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        // The status as a shell's `$?` would not say it: the signal's number when one ended it
+        // (a test that kills a sync expects SIGKILL).
+        let child = try ChildProcess(path, arguments, environment: environment, directory: currentDirectory)
+        _ = Array(stdin.utf8).withUnsafeBytes { child.write($0) }
+        child.closeInput()
+        let out = child.readOutput()
+        let status = child.wait()
+        return CommandResult(status: child.handle.terminatingSignal ?? status, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: child.errorBytes(limit: 1 << 24), as: UTF8.self))
     }
 }

@@ -2,6 +2,29 @@ import LedgerKit
 
 /// How BrewGuide's values are shown in the terminal.
 enum BrewText {
+    // MARK: - Words for LedgerKit's inputs and steps (see `Words`)
+
+    /// The flag that gives a brew's input.
+    static func flag(_ input: LedgerError.Input.Brew) -> String {
+        switch input {
+        case .dose: "--dose"
+        case .targetYield: "--yield"
+        case .waterTemperature: "--temp"
+        }
+    }
+
+    /// The command that takes a BrewGuide step, in its sentence's place.
+    static func command(_ step: LedgerError.NextStep.Brew) -> String {
+        switch step {
+        case .listRecipes: "`ledger brew recipes` lists them"
+        case .duplicateRecipe(let id): "duplicate it and edit the copy: `ledger brew recipe duplicate \(id)`"
+        case .makeRecipe: "`ledger brew recipe duplicate \(Recipe.starterID)` makes one"
+        case .editRecipe(let id): "`ledger brew recipe edit \(id) --editor`"
+        case .fitSteps: "change the steps with --step-water, or pass --scale-steps to scale them to the new yield"
+        case .changeRemembered: "give --dose or --yield, or --reset to go back to the recipe's defaults"
+        }
+    }
+
     /// The lines of a plan's steps: number, headline, water, scale total and timer.
     static func steps(_ plan: BrewPlan, indent: String = "  ") -> [String] {
         let width = min(46, max(24, plan.steps.map(\.headline.count).max() ?? 0))

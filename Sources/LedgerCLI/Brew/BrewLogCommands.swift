@@ -17,36 +17,34 @@ extension BrewCommand {
 
         @OptionGroup var inputs: BrewInputOptions
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("How it turned out, 1 to 5.", valueName: "n"))
-        var rating: Int
+        @Option(parsing: .unconditional, help: ArgumentHelp("How it turned out, 1 to 5.", valueName: "n"), transform: RatingValue.parse)
+        var rating: RatingValue
 
-        @Option(help: ArgumentHelp("Taste tag: too-bitter, too-sour, too-weak, too-strong or perfect.", valueName: "tag"))
-        var tag: String?
+        @Option(help: ArgumentHelp("Taste tag: too-bitter, too-sour, too-weak, too-strong or perfect.", valueName: "tag"), transform: TasteTagValue.parse)
+        var tag: TasteTagValue?
 
         @Option(help: ArgumentHelp("A short note, at most 280 characters.", valueName: "text"))
         var note: String?
 
-        @Option(help: ArgumentHelp("When the brew was made, if not now: 07:30, 2026-11-21T07:30 or a timestamp with its offset.", valueName: "time"))
-        var at: String?
+        @Option(help: ArgumentHelp("When the brew was made, if not now: 07:30, 2026-11-21T07:30 or a timestamp with its offset.", valueName: "time"), transform: ClockText.parse)
+        var at: ClockText?
 
-        @Flag(help: "Print the saved log as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            if let problem = BrewLog.ratingProblem(rating) { throw LedgerError.usage("--rating: " + problem) }
             if let note, let problem = BrewLog.noteProblem(note) { throw LedgerError.usage("--note: " + problem) }
-            var record = BrewStore.BrewRecord(rating: rating)
-            record.tasteTag = try tag.map(BrewArguments.tag)
+            var record = BrewStore.BrewRecord(rating: rating.rating)
+            record.tasteTag = tag?.tag
             record.inputs = try inputs.inputs(exclusive: false)
             (record.recipe, record.resetInputs, record.note) = (recipe, inputs.reset, note)
             let env = try global.environment()
-            record.brewedAt = try at.map { try TimeArgument.parse($0, option: "--at", clock: env.clock) }
+            record.brewedAt = try at.map { try TimeArgument.parse($0.text, option: "--at", clock: env.clock) }
             let logged = try BrewStore(env.store).logBrew(record, now: env.now, ids: env.ids)
             let log = logged.log
             if let notice = logged.notice { Console.error("ledger: " + notice) }
-            if json {
+            if output.json {
                 guard case .object(var o) = BrewJSON.log(log) else { return }
                 o["warnings"] = .array(logged.warnings.map(JSONValue.string))
                 Output.json(.object(o))
@@ -70,8 +68,7 @@ extension BrewCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("Only the N most recent logs.", valueName: "n"))
         var limit: Int?
 
-        @Flag(help: "Print the logs as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -80,7 +77,7 @@ extension BrewCommand {
             let env = try global.environment()
             let brew = BrewStore(env.store)
             let logs = try brew.logs(recipe: recipe, limit: limit)
-            if json {
+            if output.json {
                 Output.json(.array(logs.map(BrewJSON.log)))
                 return
             }
@@ -122,8 +119,7 @@ extension BrewCommand.Log {
         @Argument(help: ArgumentHelp("The log's id or a unique prefix.", valueName: "id"))
         var id: String
 
-        @Flag(help: "Print the log as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -131,7 +127,7 @@ extension BrewCommand.Log {
             let env = try global.environment()
             let brew = BrewStore(env.store)
             let log = try brew.log(id: brew.logID(id))
-            if json {
+            if output.json {
                 Output.json(BrewJSON.log(log))
                 return
             }
@@ -158,8 +154,7 @@ extension BrewCommand.Log {
         @Argument(help: ArgumentHelp("The log's id or a unique prefix.", valueName: "id"))
         var id: String
 
-        @Flag(help: "Do not ask for confirmation.")
-        var yes = false
+        @OptionGroup var confirmation: YesOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -170,7 +165,7 @@ extension BrewCommand.Log {
             // An invalid log can still be deleted; it is then described by its id alone.
             let what = (try? brew.log(id: resolved)).map { "the brew log of \(BrewText.when($0.timestamp)) (\($0.recipeName), \($0.rating)/5)" }
                 ?? "the brew log \(resolved)"
-            guard try Console.confirm("Delete \(what)?", action: "Deleting \(what)", yes: yes) else {
+            guard try Console.confirm("Delete \(what)?", action: "Deleting \(what)", yes: confirmation.yes) else {
                 Console.print("Kept \(what).")
                 return
             }

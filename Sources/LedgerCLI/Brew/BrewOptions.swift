@@ -12,8 +12,8 @@ struct BrewInputOptions: ParsableArguments {
     @Option(name: .customLong("temp"), parsing: .unconditional, help: ArgumentHelp("Water temperature in °C.", valueName: "celsius"))
     var temperature: Double?
 
-    @Option(help: ArgumentHelp("Grind label: fine, medium or coarse.", valueName: "label"))
-    var grind: String?
+    @Option(help: ArgumentHelp("Grind label: fine, medium or coarse.", valueName: "label"), transform: GrindValue.parse)
+    var grind: GrindValue?
 
     @Flag(help: "Forget the remembered inputs and start from the recipe's defaults.")
     var reset = false
@@ -29,24 +29,48 @@ struct BrewInputOptions: ParsableArguments {
         i.dose = dose
         i.targetYield = targetYield
         i.waterTemperature = temperature
-        if let grind { i.grindLabel = try BrewArguments.grind(grind) }
+        if let grind { i.grindLabel = grind.label }
         if let problem = i.impossibleValues().first { throw LedgerError.usage(problem) }
         return i
     }
 }
 
+/// `--grind`: fine, medium or coarse.
+struct GrindValue: OptionValue {
+    let label: GrindLabel
+
+    static func parse(_ text: String) throws -> GrindValue {
+        if let g = GrindLabel(rawValue: text.lowercased()) { return GrindValue(label: g) }
+        throw BrewArguments.notOneOf(GrindLabel.allCases.map(\.rawValue), text)
+    }
+}
+
+/// `--tag`: a taste tag.
+struct TasteTagValue: OptionValue {
+    let tag: TasteTag
+
+    static func parse(_ text: String) throws -> TasteTagValue {
+        if let t = TasteTag(lenient: text) { return TasteTagValue(tag: t) }
+        throw BrewArguments.notOneOf(TasteTag.allCases.map(\.rawValue), text)
+    }
+}
+
+/// `--rating`: how a brew turned out, 1 to 5.
+struct RatingValue: OptionValue {
+    let rating: Int
+
+    static func parse(_ text: String) throws -> RatingValue {
+        guard let n = Int(text) else { throw OptionProblem(text: "must be a whole number from 1 to 5 (found \"\(text)\")") }
+        if let problem = BrewLog.ratingProblem(n) { throw OptionProblem(text: problem, joiner: ": ") }
+        return RatingValue(rating: n)
+    }
+}
+
 /// Parsing BrewGuide's argument values with messages that list what is allowed.
 enum BrewArguments {
-    static func grind(_ text: String) throws -> GrindLabel {
-        if let g = GrindLabel(rawValue: text.lowercased()) { return g }
-        let all = GrindLabel.allCases.map(\.rawValue)
-        throw LedgerError.usage("--grind must be one of \(all.joined(separator: ", ")) (found \"\(text)\")\(Suggestion.didYouMean(text, among: all))")
-    }
-
-    static func tag(_ text: String) throws -> TasteTag {
-        if let t = TasteTag(lenient: text) { return t }
-        let all = TasteTag.allCases.map(\.rawValue)
-        throw LedgerError.usage("--tag must be one of \(all.joined(separator: ", ")) (found \"\(text)\")\(Suggestion.didYouMean(text, among: all))")
+    /// "must be one of fine, medium, coarse (found "x"); did you mean …?"
+    static func notOneOf(_ all: [String], _ text: String) -> OptionProblem {
+        OptionProblem(text: "must be one of \(all.joined(separator: ", ")) (found \"\(text)\")\(Suggestion.didYouMean(text, among: all))")
     }
 
     /// The longest step timer a flag may set, seconds (a day).

@@ -9,8 +9,7 @@ extension BrewCommand {
             commandName: "recipes",
             abstract: "List the recipes: the built-in V60 starter first, then yours; invalid ones are marked.")
 
-        @Flag(help: "Print the recipes as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -19,7 +18,7 @@ extension BrewCommand {
             let brew = BrewStore(env.store)
             let entries = try brew.recipeEntries()
             let selected = try brew.preferences().selectedRecipeID
-            if json {
+            if output.json {
                 Output.json(.array(entries.map { BrewJSON.recipe($0, selected: $0.id == selected) }))
                 return
             }
@@ -49,7 +48,7 @@ extension BrewCommand {
 
         static func describe(_ p: Problem?) -> String {
             guard let p else { return "invalid" }
-            return (p.issue.pointer.isRoot ? "" : p.issue.pointer.description + ": ") + p.message
+            return (p.issue.pointer.isRoot ? "" : p.issue.pointer.description + ": ") + Words.text(p.issue.sentence)
         }
     }
 
@@ -70,8 +69,7 @@ extension BrewCommand.RecipeCommand {
         @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"))
         var recipe: String
 
-        @Flag(help: "Print the recipe as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -80,7 +78,7 @@ extension BrewCommand.RecipeCommand {
             let entry = try BrewStore(env.store).recipe(recipe)
             let r = try entry.usable()
             let plan = try RecipeScaler.plan(r)
-            if json {
+            if output.json {
                 guard case .object(var o) = r.json else { return }
                 o["starter"] = .bool(r.isStarter)
                 o["valid"] = .bool(true)
@@ -158,8 +156,8 @@ extension BrewCommand.RecipeCommand {
         @Option(name: .customLong("temp"), parsing: .unconditional, help: ArgumentHelp("Default water temperature, °C.", valueName: "celsius"))
         var temperature: Double?
 
-        @Option(help: ArgumentHelp("Default grind label: fine, medium or coarse.", valueName: "label"))
-        var grind: String?
+        @Option(help: ArgumentHelp("Default grind label: fine, medium or coarse.", valueName: "label"), transform: GrindValue.parse)
+        var grind: GrindValue?
 
         @Option(name: .customLong("grind-descriptor"), help: ArgumentHelp("The tactile descriptor of the grind (\"sand; slightly finer than sea salt\").", valueName: "text"))
         var grindDescriptor: String?
@@ -222,7 +220,7 @@ extension BrewCommand.RecipeCommand {
                 throw LedgerError.usage("--grind-descriptor: " + problem)
             }
             (e.defaultDose, e.defaultTargetYield, e.scaleSteps, e.defaultWaterTemperature) = (dose, targetYield, scaleSteps, temperature)
-            e.defaultGrindLabel = try grind.map(BrewArguments.grind)
+            e.defaultGrindLabel = grind?.label
             (e.grindDescriptor, e.fixedStepWeights) = (grindDescriptor, fixedStepWeights)
             e.stepWater = try stepWater.map { assignment in
                 try step(assignment, flag: "--step-water") { value in
@@ -261,8 +259,7 @@ extension BrewCommand.RecipeCommand {
         @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"))
         var recipe: String
 
-        @Flag(help: "Do not ask for confirmation.")
-        var yes = false
+        @OptionGroup var confirmation: YesOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -271,7 +268,7 @@ extension BrewCommand.RecipeCommand {
             let brew = BrewStore(env.store)
             let entry = try brew.deletableRecipe(recipe)
             let what = "the recipe \"\(entry.name)\" (\(entry.id))"
-            guard try Console.confirm("Delete \(what)?", action: "Deleting \(what)", yes: yes) else {
+            guard try Console.confirm("Delete \(what)?", action: "Deleting \(what)", yes: confirmation.yes) else {
                 Console.print("Kept \"\(entry.name)\".")
                 return
             }

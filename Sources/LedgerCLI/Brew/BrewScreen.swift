@@ -34,7 +34,7 @@ struct BrewScreen {
         case .brewing: body = brewingBody(flow, now, rows: available)
         case .finished, .done: body = finishedBody(flow)
         }
-        let message = flow.message(at: now).map { Line("» " + $0, .bold) } ?? Line("")
+        let message = flow.sentence(at: now).map { Line("» " + Words.text($0), .bold) } ?? Line("")
         let header = headerLine(flow, now)
         let rule = Line(String(repeating: unicode ? "─" : "-", count: max(0, columns)), .dim)
         if body.count > available { body = Array(body.prefix(available)) }

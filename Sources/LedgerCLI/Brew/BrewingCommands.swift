@@ -18,8 +18,7 @@ extension BrewCommand {
 
         @OptionGroup var inputs: BrewInputOptions
 
-        @Flag(help: "Print the plan as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -30,7 +29,7 @@ extension BrewCommand {
             let confirmed = try brew.confirmInputs(recipe, changes: changes, reset: inputs.reset, now: env.now)
             let (selection, plan) = (confirmed.selection, confirmed.plan)
             if let notice = selection.notice { Console.error("ledger: " + notice) }
-            if json {
+            if output.json {
                 Output.json(plan.json)
                 return
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LedgerKit
+import ProcessRunner
 
 /// `recipe edit --editor`: the recipe's JSON in `$VISUAL`/`$EDITOR`, validated before it is
 /// saved (`BrewStore.beginRecipeEdit` / `finishRecipeEdit`).
@@ -22,12 +23,12 @@ struct RecipeEditor {
                 Console.print("No changes to \"\(copy.entry.name)\"" + (copy.entry.isValid ? "." : "; it is still invalid."))
                 return
             case .saved(let recipe, let warnings):
-                for p in warnings { Console.error(p.description) }
+                for p in warnings { Console.error(p.commandLineDescription) }
                 Console.print("Saved \"\(recipe.name)\" (\(recipe.id)).")
                 return
             case .invalid(let errors):
                 Console.error("The edit is not valid:")
-                for p in errors { Console.error("  " + p.description) }
+                for p in errors { Console.error("  " + p.commandLineDescription) }
                 let again = CLIContext.current.stdinIsTerminal ? try Console.confirm("Edit it again?", action: "Editing it again", yes: false) : false
                 if !again {
                     throw LedgerError.invalid("\"\(copy.entry.name)\" was not saved; your edit is kept in \(copy.path)")
@@ -40,20 +41,16 @@ struct RecipeEditor {
     func runEditor(on file: String) throws {
         let ctx = CLIContext.current
         let editor = [ctx.environment["VISUAL"], ctx.environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", editor + " \"$1\"", editor, file]
-        p.environment = ctx.environment
-        p.currentDirectoryURL = URL(fileURLWithPath: ctx.currentDirectory)
         Console.flush()
+        let status: Int32
         do {
-            try p.run()
+            status = try ChildProcess("/bin/sh", ["-c", editor + " \"$1\"", editor, file], environment: ctx.environment,
+                                      directory: ctx.currentDirectory, input: .inherited, output: .inherited, errors: .inherited).wait()
         } catch {
-            throw LedgerError.failure("cannot start the editor \"\(editor)\": \(error.localizedDescription); set $EDITOR")
+            throw LedgerError.failure("cannot start the editor \"\(editor)\": \(error); set $EDITOR")
         }
-        p.waitUntilExit()
-        guard p.terminationReason == .exit, p.terminationStatus == 0 else {
-            throw LedgerError.failure("the editor \"\(editor)\" failed (status \(p.terminationStatus)); nothing was saved, your text is in \(file)")
+        guard status == 0 else {
+            throw LedgerError.failure("the editor \"\(editor)\" failed (status \(status)); nothing was saved, your text is in \(file)")
         }
     }
 }

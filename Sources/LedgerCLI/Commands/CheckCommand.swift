@@ -21,8 +21,7 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Rewrite what can be fixed without guessing, and report the rest.")
     var fix = false
 
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @Flag(name: .customLong("no-cache"), help: "Re-read every file instead of trusting the record of clean ones.")
     var noCache = false
@@ -45,16 +44,16 @@ struct CheckCommand: ParsableCommand {
            let problem = LedgerSetup.mergeDriverProblem(in: repo, searchPath: ctx.environment["PATH"] ?? "") {
             report.problems.insert(Problem(".gitattributes", .warning(.root, problem)), at: 0)
         }
-        if json {
+        if output.json {
             Output.json([
                 ("errors", .number(Double(report.errorCount))), ("warnings", .number(Double(report.warningCount))),
                 ("files", .number(Double(report.filesChecked))),
                 ("problems", .array(report.problems.map(\.json))), ("fixed", .array(report.fixed.map(\.json))),
             ])
         } else {
-            for p in report.fixed { Console.print(Style.green("fixed") + " \(p)") }
+            for p in report.fixed { Console.print(Style.green("fixed") + " " + p.commandLineDescription) }
             for p in report.problems {
-                let line = p.description
+                let line = p.commandLineDescription
                 Console.print(p.severity == .error ? line.replacingOccurrences(of: ": error: ", with: ": " + Style.red("error") + ": ") : line)
             }
             let files = Output.plural(report.filesChecked, "file")

@@ -24,8 +24,7 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "One screen about the ledger: this device's name, each app's state, and what is not yet committed or synced.")
 
-    @Flag(help: "Print the status as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
 
@@ -36,7 +35,7 @@ struct StatusCommand: ParsableCommand {
         let reminders = ReminderStore(env.store).runningProcess()
         let conflicts = try ConflictStore(env.store).list(files: git.conflictFiles)
         let (files, copies) = (conflicts.filter { $0.kind == .file }.count, conflicts.filter { $0.kind == .copy }.count)
-        if json {
+        if output.json {
             var sync: JSONObject = ["uncommitted": .number(Double(git.uncommitted.count))]
             sync["branch"] = git.branch.map(JSONValue.string) ?? .null
             sync["remote"] = git.remoteURL.map(JSONValue.string) ?? .null

@@ -36,13 +36,7 @@ struct HydrateCommand: ParsableCommand {
     }
 
     /// The day a command shows: `--date`, else the current one.
-    static func view(_ date: String?, _ env: CommandEnvironment) throws -> HydrateStore.View {
-        let day = try date.map { text in
-            guard let d = LocalDate(text) else {
-                throw LedgerError.usage("--date must be a date written YYYY-MM-DD, like 2026-11-21 (found \"\(text)\")")
-            }
-            return d
-        }
-        return try HydrateStore(env.store).view(day, at: env.now, timeZone: env.clock.timeZone)
+    static func view(_ date: DateValue?, _ env: CommandEnvironment) throws -> HydrateStore.View {
+        try HydrateStore(env.store).view(date?.date, at: env.now, timeZone: env.clock.timeZone)
     }
 }

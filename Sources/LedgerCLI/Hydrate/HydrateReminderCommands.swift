@@ -19,16 +19,16 @@ extension HydrateCommand {
                 (for a window past midnight, until the window closes if that is later).
                 """)
 
-        @Option(help: ArgumentHelp("The reminder to confirm: its time (09:00), or the `slot` that `hydrate due --json` gives.", valueName: "HH:MM"))
-        var slot: String?
+        @Option(help: ArgumentHelp("The reminder to confirm: its time (09:00), or the `slot` that `hydrate due --json` gives.", valueName: "HH:MM"),
+                transform: SlotValue.parse)
+        var slot: SlotValue?
 
-        @Flag(help: "Print the outcome as JSON: confirmed, alreadyConfirmed, slot, confirmedAt, date, completed, total.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let reference = try slot.map(Self.reference)
+            let reference = slot?.reference
             let env = try global.environment()
             let hydrate = HydrateStore(env.store)
             let zone = env.clock.timeZone
@@ -41,7 +41,7 @@ extension HydrateCommand {
                 let reminder = HydrateFormat.reminder(slot, day, today: today)
                 var previous: Timestamp?
                 if case .alreadyConfirmed(_, let at, _) = outcome { previous = at }
-                if json {
+                if output.json {
                     Output.json([
                         ("confirmed", .bool(true)), ("alreadyConfirmed", .bool(previous != nil)),
                         ("slot", .string(slot.time.iso8601)), ("confirmedAt", .string((previous ?? env.now).iso8601)),
@@ -69,13 +69,6 @@ extension HydrateCommand {
             }
         }
 
-        /// `--slot`: `HH:MM` (or `H:MM`), or an instant with its offset.
-        static func reference(_ text: String) throws -> SlotReference {
-            if let t = Setup.parseTime(text) { return .clock(t) }
-            if let t = Timestamp(iso8601: text) { return .instant(t) }
-            throw LedgerError.usage("--slot must be a reminder's time written HH:MM, like 09:00, or the slot `ledger hydrate due --json` gives, like 2026-11-21T09:00:00+01:00 (found \"\(text)\")")
-        }
-
         static func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
     }
 
@@ -99,8 +92,7 @@ extension HydrateCommand {
                 "awaitsSetup"} and exits 0 whether or not one is due (2 when it cannot tell).
                 """)
 
-        @Flag(help: "Print due (true/false), kind (\"reminder\", \"followUp\" or null), text, slot and time as JSON; exit 0 either way.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -117,7 +109,7 @@ extension HydrateCommand {
             }
             let day = view.day
             let due = day.due(at: env.now)
-            if json {
+            if output.json {
                 Output.json([
                     ("due", .bool(due != nil)),
                     ("kind", due.map { .string($0.kind.rawValue) } ?? .null),
@@ -135,5 +127,17 @@ extension HydrateCommand {
             guard let due else { throw ExitCode(1) }
             Console.print(due.text)
         }
+    }
+}
+
+/// `--slot`: a reminder's time, `HH:MM` (or `H:MM`), or the instant of its slot with its offset.
+struct SlotValue: OptionValue {
+    let reference: SlotReference
+
+    static func parse(_ text: String) throws -> SlotValue {
+        if let t = DayTimeValue.clockTime(text) { return SlotValue(reference: .clock(t)) }
+        if let t = Timestamp(iso8601: text) { return SlotValue(reference: .instant(t)) }
+        throw OptionProblem(text: "must be a reminder's time written HH:MM, like 09:00, or the slot `ledger hydrate due --json` gives, "
+            + "like 2026-11-21T09:00:00+01:00 (found \"\(text)\")")
     }
 }

@@ -16,11 +16,12 @@ extension HydrateCommand {
                 planned with.
                 """)
 
-        @Option(help: ArgumentHelp("The first reminder of the day.", valueName: "HH:MM"))
-        var start: String?
+        @Option(help: ArgumentHelp("The first reminder of the day.", valueName: "HH:MM"), transform: DayTimeValue.parse)
+        var start: DayTimeValue?
 
-        @Option(help: ArgumentHelp("The end of the window (exclusive); at or before --start, the window runs past midnight.", valueName: "HH:MM"))
-        var end: String?
+        @Option(help: ArgumentHelp("The end of the window (exclusive); at or before --start, the window runs past midnight.", valueName: "HH:MM"),
+                transform: DayTimeValue.parse)
+        var end: DayTimeValue?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Minutes between reminders (2–1440).", valueName: "MIN"))
         var interval: Int?
@@ -33,7 +34,7 @@ extension HydrateCommand {
         func run() throws {
             let env = try global.environment()
             let hydrate = HydrateStore(env.store)
-            var change = ScheduleChange(startTime: try start.map { try Self.time($0, flag: "--start") }, endTime: try end.map { try Self.time($0, flag: "--end") },
+            var change = ScheduleChange(startTime: start?.time, endTime: end?.time,
                                         intervalMinutes: interval, followUpIntervalMinutes: followUp)
             if CLIContext.current.stdinIsTerminal, !change.isComplete {
                 change = try Self.ask(change, current: hydrate.schedule().reminders)
@@ -41,7 +42,7 @@ extension HydrateCommand {
             switch try hydrate.changeSchedule(change, at: env.now, timeZone: env.clock.timeZone) {
             case .refused(_, let problems):
                 let field = problems.first?.pointer.tokens.last ?? ""
-                throw LedgerError.usage("\(Self.flags[field] ?? field) (\(field)) \(problems.first?.message ?? "")")
+                throw LedgerError.usage("\(Self.flags[field] ?? field) (\(field)) \(problems.first.map { Words.text($0.sentence) } ?? "")")
             case .unchanged(let schedule):
                 Console.print("Unchanged: " + Self.describe(schedule) + ".")
             case .saved(let schedule):
@@ -58,16 +59,6 @@ extension HydrateCommand {
 
         static let flags = ["startTime": "--start", "endTime": "--end", "intervalMinutes": "--interval", "followUpIntervalMinutes": "--follow-up"]
 
-        /// `HH:MM`, or `H:MM`.
-        static func parseTime(_ text: String) -> ClockTime? {
-            let t = text.trimmingCharacters(in: .whitespaces)
-            return ClockTime(t) ?? ClockTime("0" + t)
-        }
-
-        static func time(_ text: String, flag: String) throws -> ClockTime {
-            guard let t = parseTime(text) else { throw LedgerError.usage("\(flag) must be a time of day written HH:MM, like 09:00 (found \"\(text)\")") }
-            return t
-        }
 
         /// The onboarding: asks for each value the flags left out, checking each answer at once.
         static func ask(_ given: ScheduleChange, current: ReminderSchedule) throws -> ScheduleChange {
@@ -76,11 +67,11 @@ extension HydrateCommand {
             Console.print("Water Reminder reminds you to drink water during your waking hours, and again until you confirm.")
             Console.print(Style.dim("Press Enter to keep the value in brackets."))
             if a.startTime == nil {
-                r.startTime = try prompt("Start time (HH:MM)", r.startTime, parse: { parseTime($0) }, check: { _ in nil })
+                r.startTime = try prompt("Start time (HH:MM)", r.startTime, parse: { DayTimeValue.clockTime($0) }, check: { _ in nil })
                 a.startTime = r.startTime
             }
             if a.endTime == nil {
-                r.endTime = try prompt("End time (HH:MM; earlier than the start means past midnight)", r.endTime, parse: { parseTime($0) },
+                r.endTime = try prompt("End time (HH:MM; earlier than the start means past midnight)", r.endTime, parse: { DayTimeValue.clockTime($0) },
                                        check: { $0 == r.startTime ? "the end must differ from the start (\(r.startTime))" : nil })
                 a.endTime = r.endTime
             }

@@ -8,11 +8,10 @@ extension HydrateCommand {
             commandName: "status",
             abstract: "Today's progress: \"3 out of 8 reminders completed\", with a bar.")
 
-        @Option(help: ArgumentHelp("The day to show (default: the current one; a window past midnight belongs to the day it starts).", valueName: "YYYY-MM-DD"))
-        var date: String?
+        @Option(help: ArgumentHelp("The day to show (default: the current one; a window past midnight belongs to the day it starts).", valueName: "YYYY-MM-DD"), transform: DateValue.parse)
+        var date: DateValue?
 
-        @Flag(help: "Print completed, total, upcoming, next, … as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -21,7 +20,7 @@ extension HydrateCommand {
             let view = try HydrateCommand.view(date, env)
             let day = view.day
             let progress = day.progress(at: env.now)
-            if json {
+            if output.json {
                 Output.json(.object(HydrateFormat.progressJSON(view, progress)))
                 return
             }
@@ -45,11 +44,10 @@ extension HydrateCommand {
             commandName: "plan",
             abstract: "The day's timeline: each reminder done, due, not confirmed or upcoming, with its follow-ups.")
 
-        @Option(help: ArgumentHelp("The day to show (default: the current one).", valueName: "YYYY-MM-DD"))
-        var date: String?
+        @Option(help: ArgumentHelp("The day to show (default: the current one).", valueName: "YYYY-MM-DD"), transform: DateValue.parse)
+        var date: DateValue?
 
-        @Flag(help: "Print the timeline as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
@@ -58,7 +56,7 @@ extension HydrateCommand {
             let view = try HydrateCommand.view(date, env)
             let day = view.day
             let progress = day.progress(at: env.now)
-            if json {
+            if output.json {
                 var o = HydrateFormat.progressJSON(view, progress)
                 o["slots"] = .array(progress.slots.map(Self.slotJSON))
                 Output.json(.object(o))

@@ -15,8 +15,8 @@ extension MomentsCommand {
         @Argument(help: ArgumentHelp("The note: what you appreciate (several words are joined with spaces).", valueName: "text"))
         var text: [String] = []
 
-        @Option(help: ArgumentHelp("The moment it is for: now, today or week.", valueName: "moment"))
-        var moment = "now"
+        @Option(help: ArgumentHelp("The moment it is for: now, today or week.", valueName: "moment"), transform: MomentChoice.parse)
+        var moment = MomentChoice(type: .now)
 
         @Flag(help: "Just a dot, without words.")
         var dot = false
@@ -27,20 +27,16 @@ extension MomentsCommand {
         @Option(help: ArgumentHelp("A photo file to copy into the ledger.", valueName: "path"))
         var photo: String?
 
-        @Option(help: ArgumentHelp("When it happened, if not now: 15:30, 2026-11-18T15:30 or a timestamp with its offset.", valueName: "when"))
-        var at: String?
+        @Option(help: ArgumentHelp("When it happened, if not now: 15:30, 2026-11-18T15:30 or a timestamp with its offset.", valueName: "when"), transform: ClockText.parse)
+        var at: ClockText?
 
-        @Flag(help: "Print the new experience as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let env = try global.environment()
-            guard let momentType = MomentType(argument: moment) else {
-                throw LedgerError.usage("--moment is now, today or week (found \"\(moment)\")"
-                    + Suggestion.didYouMean(moment, among: ["now", "today", "week"]))
-            }
+            let momentType = moment.type
             let kinds = [dot ? "--dot" : nil, link.map { _ in "--link" }, photo.map { _ in "--photo" }].compactMap { $0 }
             if kinds.count > 1 { throw LedgerError.usage("give one of \(kinds.joined(separator: ", ")) at a time") }
             let note = text.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -66,7 +62,7 @@ extension MomentsCommand {
             }
             let captured = try MomentsStore(env.store).capture(.init(content, moment: momentType, at: timestamp), at: env.now, ids: env.ids)
             let experience = captured.experience
-            if json {
+            if output.json {
                 var o: JSONObject = ["id": .string(experience.id), "path": .string(experience.path),
                                      "sentence": .string(captured.sentence), "experience": experience.json]
                 if experience.experienceType == .photo { o["photoAdded"] = .bool(captured.photoAdded) }
@@ -84,7 +80,7 @@ extension MomentsCommand {
 
         /// `--at`, or now; never later than now.
         func captureTime(_ env: CommandEnvironment) throws -> Timestamp {
-            try at.map { try TimeArgument.parse($0, option: "--at", clock: env.clock) } ?? env.now
+            try at.map { try TimeArgument.parse($0.text, option: "--at", clock: env.clock) } ?? env.now
         }
 
         /// The photo file's bytes, refusing what is not a regular file or is over the size limit.
@@ -117,15 +113,14 @@ extension MomentsCommand {
         @Argument(help: ArgumentHelp("The experience: its id, a 4-character prefix or more, or its file's path.", valueName: "ref"))
         var reference: String
 
-        @Flag(help: "Print what was deleted as JSON: id, path, experience, photo.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let env = try global.environment()
             let deleted = try MomentsStore(env.store).delete(reference)
-            if json {
+            if output.json {
                 Output.json(.object(["id": .string(deleted.id), "path": .string(deleted.path), "experience": deleted.experience?.json ?? .null,
                                      "photo": deleted.photo.map(JSONValue.string) ?? .null]))
                 return
@@ -135,10 +130,24 @@ extension MomentsCommand {
                 let words = e.experienceType == .note || e.experienceType == .link ? ": " + e.sentencePhrase : ""
                 Console.print("Deleted the \(e.experienceType.rawValue) of \(MomentsFormat.shortDate(local.date)) \(MomentsFormat.clock(local)) (\(e.path))" + words)
             } else {
-                Console.print("Deleted the invalid experience \(deleted.path) (\(deleted.problems.first?.message ?? "it could not be read")).")
+                Console.print("Deleted the invalid experience \(deleted.path) (\(deleted.problems.first.map { Words.text($0.issue.sentence) } ?? "it could not be read")).")
             }
             if let photo = deleted.photo { Console.print("Removed its photo, which no other experience shows: \(photo).") }
             Console.print(Style.dim("Git keeps it in the history; the README's \"Deleting for good\" says how to remove it from there."))
         }
     }
+}
+
+/// `--moment`: the moment an experience is for (now, today or week).
+struct MomentChoice: OptionValue, CustomStringConvertible {
+    let type: MomentType
+
+    static func parse(_ text: String) throws -> MomentChoice {
+        guard let t = MomentType(typed: text) else {
+            throw OptionProblem(text: "is now, today or week (found \"\(text)\")" + Suggestion.didYouMean(text, among: ["now", "today", "week"]))
+        }
+        return MomentChoice(type: t)
+    }
+
+    var description: String { type == .thisWeek ? "week" : type.rawValue }
 }

@@ -22,7 +22,7 @@ struct MomentsCommand: ParsableCommand {
             experiences = try MomentsStore(env.store).experiences(in: week)
         } catch let e as LedgerError where e.code == .invalid {
             return AppStatus(app: .moments, summary: "an experience of this week needs a look: run `ledger check`",
-                             json: ["error": .string(e.message)])
+                             json: ["error": .string(e.commandLineMessage)])
         }
         let todayCount = experiences.count { today.contains($0.timestamp) }
         var parts: [String] = []

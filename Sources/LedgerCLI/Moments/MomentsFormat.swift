@@ -3,6 +3,14 @@ import LedgerKit
 /// How DotLife Moments draws its dots and names its dates in the terminal: monochrome, the
 /// same in every locale (English names, ISO weeks), calm words only.
 enum MomentsFormat {
+    /// The command that takes a Moments step, in its sentence's place (see `Words`).
+    static func command(_ step: LedgerError.NextStep.Moments) -> String {
+        switch step {
+        case .repairTemplate: "`ledger moments template reset` (or `ledger moments template set TEXT`) repairs it"
+        case .listMoments: "`ledger moments show BUCKET --json` lists ids"
+        }
+    }
+
     static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
                          "September", "October", "November", "December"]

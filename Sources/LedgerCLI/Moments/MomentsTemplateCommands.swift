@@ -36,13 +36,12 @@ extension MomentsCommand {
 
         struct Show: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the template.")
-            @Flag(help: "Print the template as JSON.")
-            var json = false
+            @OptionGroup var output: JSONOption
             @OptionGroup var global: GlobalOptions
 
             func run() throws {
                 let env = try global.environment()
-                Template.print(try MomentsStore(env.store).settings(), json: json)
+                Template.print(try MomentsStore(env.store).settings(), json: output.json)
             }
         }
 
@@ -51,24 +50,22 @@ extension MomentsCommand {
                 commandName: "set", abstract: "Choose the template, e.g. \"Grateful for [experience], [moment]\".")
             @Argument(help: ArgumentHelp("The sentence, with [experience] and [moment].", valueName: "text"))
             var text: String
-            @Flag(help: "Print the saved template as JSON.")
-            var json = false
+            @OptionGroup var output: JSONOption
             @OptionGroup var global: GlobalOptions
 
             func run() throws {
-                Template.print(try Template.change(to: text, global), json: json)
+                Template.print(try Template.change(to: text, global), json: output.json)
             }
         }
 
         struct Reset: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "reset", abstract: "Go back to \"\(SentenceTemplate.defaultText)\".")
-            @Flag(help: "Print the saved template as JSON.")
-            var json = false
+            @OptionGroup var output: JSONOption
             @OptionGroup var global: GlobalOptions
 
             func run() throws {
-                Template.print(try Template.change(to: SentenceTemplate.defaultText, global), json: json)
+                Template.print(try Template.change(to: SentenceTemplate.defaultText, global), json: output.json)
             }
         }
     }

@@ -3,11 +3,10 @@ import LedgerKit
 
 /// What every view takes: `--date` and `--json`.
 struct MomentsViewOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Show the view around this date instead of today.", valueName: "YYYY-MM-DD"))
-    var date: String?
+    @Option(help: ArgumentHelp("Show the view around this date instead of today.", valueName: "YYYY-MM-DD"), transform: DateValue.parse)
+    var date: DateValue?
 
-    @Flag(help: "Print the dots as JSON: {\"buckets\": [{\"start\", \"bucket\", \"count\"}…]}.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
 }
@@ -50,25 +49,23 @@ extension MomentsCommand {
             discussion: "BUCKET is \(MomentBucket.labelForms). Times are the wall-clock times the experiences were recorded at; "
                 + "when the list holds several UTC offsets (a journey, a change of the clocks), each shows its offset.")
 
-        @Argument(help: ArgumentHelp("The bucket, such as 2026-11-18T15, 2026-11-18, 2026-W47, 2026-11 or 2026.", valueName: "bucket"))
-        var bucket: String
+        @Argument(help: ArgumentHelp("The bucket, such as 2026-11-18T15, 2026-11-18, 2026-W47, 2026-11 or 2026.", valueName: "bucket"),
+                  transform: BucketValue.parse)
+        var bucket: BucketValue
 
         @Flag(help: "Also print each experience's id (for `ledger moments delete`).")
         var ids = false
 
-        @Flag(help: "Print the experiences as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let env = try global.environment()
-            guard let bucket = MomentBucket(self.bucket) else {
-                throw LedgerError.usage("BUCKET is \(MomentBucket.labelForms) (found \"\(self.bucket)\")")
-            }
+            let bucket = self.bucket.bucket
             let experiences = try MomentsStore(env.store).experiences(in: bucket)
             let add = addCommand(for: bucket, now: env.now)
-            if json {
+            if output.json {
                 let rows = experiences.map { e -> JSONValue in
                     var o: JSONObject = [
                         "id": .string(e.id), "path": .string(e.path), "timestamp": e.timestamp.json,
@@ -146,16 +143,12 @@ extension MomentsViewOptions {
     /// Reads the span of `view` around `--date` and draws it (or prints it as JSON).
     func show(_ view: MomentView, byMonth: Bool = false) throws {
         let env = try global.environment()
-        var day = env.now.local.date
-        if let text = date {
-            guard let d = LocalDate(text) else { throw LedgerError.usage("--date is a date like 2026-11-18 (found \"\(text)\")") }
-            day = d
-        }
+        let day = date?.date ?? env.now.local.date
         let span = view.span(around: day)
         let scale = view.dotScale(byMonth: byMonth)
         let experiences = try MomentsStore(env.store).experiences(in: span)
         let matrix = DotMatrix(span: span, scale: scale, experiences: experiences)
-        if json {
+        if output.json {
             let buckets = zip(matrix.buckets, matrix.counts).map { b, n -> JSONValue in
                 .object(["start": .string(MomentsFormat.start(b)), "bucket": .string(b.label), "count": .number(Double(n))])
             }
@@ -181,5 +174,15 @@ extension MomentsViewOptions {
             Console.print("  " + MomentsFormat.legend)
             Console.print(Style.dim("  Add an experience: ledger moments add TEXT"))
         }
+    }
+}
+
+/// `BUCKET`: an hour, day, ISO week, month or year (`MomentBucket`'s labels).
+struct BucketValue: OptionValue {
+    let bucket: MomentBucket
+
+    static func parse(_ text: String) throws -> BucketValue {
+        guard let b = MomentBucket(text) else { throw LedgerError.usage("BUCKET is \(MomentBucket.labelForms) (found \"\(text)\")") }
+        return BucketValue(bucket: b)
     }
 }

@@ -62,12 +62,12 @@ struct RemindCommand: ParsableCommand {
             let line: String
             switch result {
             case .success(let outcome): line = RemindFormat.outcome(outcome, at: now)
-            case .failure(let error): line = (error as? LedgerError)?.message ?? "\(error)"
+            case .failure(let error): line = (error as? LedgerError)?.commandLineMessage ?? "\(error)"
             }
             if terminal { RemindFormat.say(line, at: now) } else { RemindFormat.log(line) }
         }
         process.onProblems = { problems in
-            for p in problems { RemindFormat.log(p + " (shown again once the file is fixed)") }
+            for p in problems { RemindFormat.log(Words.text(p) + " (shown again once the file is fixed)") }
         }
         let report: ReminderProcess.Report
         do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LedgerKit
+import ProcessRunner
 #if os(Linux)
 import LedgerRemind
 #endif
@@ -55,10 +56,7 @@ extension RemindCommand {
             if let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), (me as NSString).lastPathComponent == "ledger" {
                 return me
             }
-            let path = CLIContext.current.environment["PATH"] ?? ""
-            for dir in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: dir + "/ledger") {
-                return dir + "/ledger"
-            }
+            if let found = ProgramPath.find("ledger", path: CLIContext.current.environment["PATH"] ?? "") { return found }
             throw LedgerError.failure("cannot find the ledger binary to run from the service: it is not on the PATH")
         }
     }
@@ -112,18 +110,10 @@ enum Systemctl {
     static func run(_ command: String, quiet: Bool = false) -> Bool {
         let ctx = CLIContext.current
         let words = command.split(separator: " ").map(String.init)
-        let path = (ctx.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { $0 + "/" + words[0] }
-        guard let program = path.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return false }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = Array(words.dropFirst())
-        p.environment = ctx.environment
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        if quiet { p.standardError = FileHandle.nullDevice }
+        guard let program = ProgramPath.find(words[0], path: ctx.environment["PATH"] ?? "/usr/bin:/bin") else { return false }
         Console.flush()
-        do { try p.run() } catch { return false }
-        p.waitUntilExit()
-        return p.terminationReason == .exit && p.terminationStatus == 0
+        let child = try? ChildProcess(program, Array(words.dropFirst()), environment: ctx.environment,
+                                      input: .null, output: .null, errors: quiet ? .null : .inherited)
+        return child?.wait() == 0
     }
 }

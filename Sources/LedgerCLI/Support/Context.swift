@@ -138,8 +138,8 @@ enum Console {
 
     /// An error with the problems behind it: its message, then one line per problem.
     static func error(_ e: LedgerError, prefix: String = "ledger: ") {
-        error(prefix + e.message)
-        for p in e.problems { error("  " + p.description) }
+        error(prefix + e.commandLineMessage)
+        for p in e.problems { error("  " + p.commandLineDescription) }
     }
 
     /// Writes out what both streams hold (before a prompt, or before another program takes

@@ -106,7 +106,7 @@ extension Problem {
     var json: JSONValue {
         var o: JSONObject = [
             "path": .string(path), "pointer": .string(issue.pointer.description),
-            "severity": .string(issue.severity.rawValue), "message": .string(issue.message),
+            "severity": .string(issue.severity.rawValue), "message": .string(Words.text(issue.sentence)),
         ]
         if let line = issue.line { o["line"] = .number(Double(line)); o["column"] = .number(Double(issue.column ?? 1)) }
         if issue.fixable { o["fixable"] = .bool(true) }

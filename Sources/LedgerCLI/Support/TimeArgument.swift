@@ -70,7 +70,7 @@ enum TimeArgument {
             return result
         } catch let e as LedgerError {
             guard let note, e.refusedInstant == given else { throw e }
-            let rest = e.refusalReason.map { ", which " + $0 } ?? "; " + e.message
+            let rest = e.refusalReason.map { ", which " + $0 } ?? "; " + e.commandLineMessage
             throw LedgerError(e.code, note + rest, problems: e.problems)
         }
     }

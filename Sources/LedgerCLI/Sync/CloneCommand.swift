@@ -57,7 +57,7 @@ struct CloneCommand: ParsableCommand {
         if report.problems.isEmpty {
             Console.print("Checked \(Output.plural(report.filesChecked, "file")): no problems.")
         } else {
-            for p in report.problems { Console.print(p.description) }
+            for p in report.problems { Console.print(p.commandLineDescription) }
             Console.print("Checked \(Output.plural(report.filesChecked, "file")): \(Output.plural(report.errorCount, "error")), \(Output.plural(report.warningCount, "warning")); `ledger check` shows them again.")
         }
     }

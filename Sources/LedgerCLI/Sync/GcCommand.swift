@@ -23,15 +23,14 @@ struct GcCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The remote whose repository to maintain when it is a path (default: the branch's remote, else origin).", valueName: "name"))
     var remote: String?
 
-    @Flag(help: "Print the figures as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let store = try global.store(readable: false)
         let outcome = try Maintenance.maintain(store, remoteName: remote, git: GitTool.find(in: CLIContext.current.environment), onlyIfDue: auto)
-        if json {
+        if output.json {
             Output.json([
                 ("maintenance", .array(outcome.reports.map { $0.json(ledgerRoot: store.root) })),
                 ("notes", .array(outcome.notes.map(JSONValue.string))),

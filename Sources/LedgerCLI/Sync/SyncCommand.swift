@@ -19,8 +19,7 @@ struct SyncCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The remote to sync with (default: the branch's remote, else origin).", valueName: "name"))
     var remote: String?
 
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @Flag(help: "Fetch and show what a sync would do to each document, and change nothing (work tree, index, .git, remote).")
     var dryRun = false
@@ -43,13 +42,13 @@ struct SyncCommand: ParsableCommand {
         let report: SyncReport
         do {
             report = try dryRun ? Sync.preview(store, options: options) : Sync.run(store, options: options)
-        } catch let e as LedgerError where json {
+        } catch let e as LedgerError where output.json {
             // Scripts get one JSON value whatever happened; the sentence still goes to stderr.
-            Output.json(.object(["outcome": .string("refused"), "error": .string(e.message),
+            Output.json(.object(["outcome": .string("refused"), "error": .string(e.commandLineMessage),
                                  "problems": .array(e.problems.map(\.json))]))
             throw e
         }
-        if json {
+        if output.json {
             Output.json(report.json(ledgerRoot: store.root))
         } else if dryRun {
             report.printPreview()
@@ -71,10 +70,10 @@ extension SyncCommand {
         let plan = try ResetToRemote.plan(store, options: options, now: now)
         let target = "\(plan.remote) (\(plan.url)) at \(plan.upstream.short)"
         guard plan.changesSomething else {
-            if json { Output.json(Self.json(plan, done: false)) } else { Console.print("Already in step with \(target): nothing to reset.") }
+            if output.json { Output.json(Self.json(plan, done: false)) } else { Console.print("Already in step with \(target): nothing to reset.") }
             return
         }
-        if !json {
+        if !output.json {
             Console.print("Resetting to \(target) changes here:")
             HistoryFormat.printChanges(plan.changes)
             Self.printKept(plan, future: true)
@@ -84,7 +83,7 @@ extension SyncCommand {
             return
         }
         let done = try ResetToRemote.run(store, options: options, now: now, expected: plan)
-        if json {
+        if output.json {
             Output.json(Self.json(done, done: true))
             return
         }

@@ -166,7 +166,7 @@ extension SyncReport {
         if !conflictFiles.isEmpty {
             Console.print(Style.yellow("\(Output.plural(conflictFiles.count, "conflict file")) to look at") + ": compare each with the document beside it, keep what you want in the document, delete the conflict file, then `ledger sync` (until then `ledger check` reports those in the apps' folders).")
         }
-        for p in problems { Console.print("  " + p.description) }
+        for p in problems { Console.print("  " + p.commandLineDescription) }
         if !pushed.isEmpty {
             Console.print("Pushed \(Output.plural(pushed.count, "change")) to \(target).")
         }

@@ -200,27 +200,58 @@ enum WaterlineText {
         ]
     }
 
+    // MARK: - Words for LedgerKit's inputs and steps (see `Words`)
+
+    /// The flag (or argument) that gives a Waterline input.
+    static func flag(_ input: LedgerError.Input.Waterline) -> String {
+        switch input {
+        case .size: "--size"
+        case .abv: "--abv"
+        case .standardDrinks: "--std"
+        case .drinkType: "--type"
+        case .amount: "--amount"
+        case .time: "--time"
+        case .name: "NAME"
+        case .newName: "--name"
+        }
+    }
+
+    /// The command that takes a Waterline step, in its sentence's place.
+    static func command(_ step: LedgerError.NextStep.Waterline) -> String {
+        switch step {
+        case .startSession: "start one with `ledger waterline start`"
+        case .endSession: "end it first with `ledger waterline end`"
+        case .listEntries: "`ledger waterline entries`"
+        case .listPresets: "`ledger waterline presets` lists them"
+        case .editPreset(let id): "change it with `ledger waterline presets edit \(id)`"
+        case .mergeActiveSessions: "the next `ledger waterline` command merges them (see the README)"
+        }
+    }
+
     // MARK: - Parsing (values as typed, checked against the settings by the store)
 
     /// A volume: `250`, `250ml`, `8oz`, `8.5 oz`.
-    static func parseVolume(_ text: String, option: String) throws -> Given<Volume> {
+    static func parseVolume(_ text: String, input: LedgerError.Input.Waterline) throws -> Given<Volume> {
+        let option = flag(input)
         guard let v = Volume(parsing: text) else {
             throw LedgerError.usage("\(option) must be a positive amount like 8, 8oz or 250ml (found \"\(text)\")")
         }
-        return Given(v, name: option, text: text)
+        return Given(v, input: .waterline(input), text: text)
     }
 
     /// A drink size: a volume, or a serving's name (`pint`, `glass`, `double`, …).
-    static func parseSize(_ text: String, option: String) throws -> Given<DrinkSize> {
+    static func parseSize(_ text: String, input: LedgerError.Input.Waterline = .size) throws -> Given<DrinkSize> {
+        let option = flag(input)
         guard let s = DrinkSize(parsing: text) else {
             let servings = DrinkSize.servings.map(\.name).joined(separator: ", ")
             throw LedgerError.usage("\(option) must be a positive size like 12, 12oz or 330ml, or a serving (\(servings)) (found \"\(text)\")")
         }
-        return Given(s, name: option, text: text)
+        return Given(s, input: .waterline(input), text: text)
     }
 
-    /// A standard-drink count for `option` (`--std`): more than 0, at most 20.
-    static func parseStandardDrinks(_ text: String, option: String) throws -> Double {
+    /// A standard-drink count (`--std`): more than 0, at most 20.
+    static func parseStandardDrinks(_ text: String) throws -> Double {
+        let option = flag(.standardDrinks)
         guard let v = Double(text), v > 0, v <= AlcoholMeta.maximumEstimate else {
             throw LedgerError.usage("\(option) must be a number of standard drinks more than 0 and at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)) (found \"\(text)\")")
         }
@@ -231,15 +262,15 @@ enum WaterlineText {
     static func parseABV(_ text: String) throws -> Given<Double> {
         let t = text.hasSuffix("%") ? String(text.dropLast()) : text
         guard let v = Double(t), v >= 0, v <= 100 else {
-            throw LedgerError.usage("--abv must be a percentage between 0 and 100 (found \"\(text)\")")
+            throw LedgerError.usage("\(flag(.abv)) must be a percentage between 0 and 100 (found \"\(text)\")")
         }
-        return Given(v, name: "--abv", text: text)
+        return Given(v, input: .waterline(.abv), text: text)
     }
 
     /// A drink type.
     static func parseType(_ text: String) throws -> Given<DrinkType> {
-        if let t = DrinkType(rawValue: text.lowercased()) { return Given(t, name: "--type", text: text) }
-        throw LedgerError.usage("--type must be one of \(DrinkType.allCases.map(\.rawValue).joined(separator: ", ")) (found \"\(text)\")"
+        if let t = DrinkType(rawValue: text.lowercased()) { return Given(t, input: .waterline(.drinkType), text: text) }
+        throw LedgerError.usage("\(flag(.drinkType)) must be one of \(DrinkType.allCases.map(\.rawValue).joined(separator: ", ")) (found \"\(text)\")"
             + Suggestion.didYouMean(text, among: DrinkType.allCases.map(\.rawValue)))
     }
 }

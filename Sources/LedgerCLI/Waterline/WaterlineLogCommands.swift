@@ -20,33 +20,20 @@ extension WaterlineCommand {
         @Option(help: ArgumentHelp("A preset's name (case-insensitive) or id.", valueName: "name"))
         var preset: String?
 
-        @Option(help: ArgumentHelp("beer, wine, liquor or cocktail.", valueName: "type"))
-        var type: String?
+        @OptionGroup var drink: DrinkOptions
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Serving size in your units, with a unit (330ml, 12oz), or a serving (pint, glass, double, …).", valueName: "size"))
-        var size: String?
+        @OptionGroup var time: TimeOption
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Alcohol by volume, in percent.", valueName: "pct"))
-        var abv: String?
-
-        @Option(name: .customLong("std"), parsing: .unconditional, help: ArgumentHelp("Standard drinks it counts for (a double is 2).", valueName: "n"))
-        var standardDrinks: String?
-
-        @Option(help: ArgumentHelp("When it was drunk, if not now: 22:15, 2026-11-21T22:15 or a timestamp with its offset.", valueName: "time"))
-        var time: String?
-
-        @Flag(help: "Print the entry, the new state and what it triggered as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let order = WaterlineStore.DrinkOrder(
-                preset: preset, type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0, option: "--size") },
-                abv: try abv.map(WaterlineText.parseABV), standardDrinks: try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") },
-                time: try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) })
-            let logged = try TimeArgument.explaining(time, order.time ?? run.now, option: "--time", clock: run.env.clock) {
+                preset: preset, type: drink.type?.given, size: drink.size?.given, abv: drink.abv?.given,
+                standardDrinks: drink.standardDrinks?.count, time: try time.instant(run.env.clock))
+            let logged = try time.explaining(order.time ?? run.now, clock: run.env.clock) {
                 try run.waterline.logDrink(order, now: run.now, ids: run.env.ids)
             }
             let estimate = logged.estimate?.meta.standardDrinkEstimate ?? 0
@@ -61,23 +48,21 @@ extension WaterlineCommand {
             commandName: "water",
             abstract: "Log water in the active session (the default amount unless --amount).")
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Amount in your units (or with a unit: 250ml, 8oz).", valueName: "n"))
-        var amount: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Amount in your units (or with a unit: 250ml, 8oz).", valueName: "n"),
+                transform: WaterAmountValue.parse)
+        var amount: WaterAmountValue?
 
-        @Option(help: ArgumentHelp("When it was drunk, if not now: 22:15, 2026-11-21T22:15 or a timestamp with its offset.", valueName: "time"))
-        var time: String?
+        @OptionGroup var time: TimeOption
 
-        @Flag(help: "Print the entry and the new state as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
-            let amount = try self.amount.map { try WaterlineText.parseVolume($0, option: "--amount") }
-            let when = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) }
-            let logged = try TimeArgument.explaining(time, when ?? run.now, option: "--time", clock: run.env.clock) {
-                try run.waterline.logWater(amount, at: when, now: run.now, ids: run.env.ids)
+            let run = try WaterlineRun(global, json: output.json)
+            let when = try time.instant(run.env.clock)
+            let logged = try time.explaining(when ?? run.now, clock: run.env.clock) {
+                try run.waterline.logWater(amount?.given, at: when, now: run.now, ids: run.env.ids)
             }
             try WaterlineCommand.reportLogged(logged, run: run, headline: "Logged \(WaterlineText.describe(logged.entry, units: logged.settings.units)).")
         }
@@ -119,44 +104,30 @@ extension WaterlineCommand {
         @Argument(help: ArgumentHelp("The entry's id (or its first 4+ characters), or last.", valueName: "id"))
         var id: String
 
-        @Option(name: .customLong("std"), parsing: .unconditional, help: ArgumentHelp("Standard drinks it counts for.", valueName: "n"))
-        var standardDrinks: String?
+        @OptionGroup var drink: DrinkOptions
 
-        @Option(help: ArgumentHelp("When it was drunk: 22:15, 2026-11-21T22:15 or a timestamp with its offset.", valueName: "time"))
-        var time: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Water's amount (8, 250ml).", valueName: "n"), transform: WaterAmountValue.parse)
+        var amount: WaterAmountValue?
 
-        @Option(help: ArgumentHelp("A drink's type: beer, wine, liquor or cocktail.", valueName: "type"))
-        var type: String?
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("A drink's size in your units, with a unit (330ml), or a serving (pint, …).", valueName: "size"))
-        var size: String?
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("A drink's alcohol by volume, in percent.", valueName: "pct"))
-        var abv: String?
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("Water's amount (8, 250ml).", valueName: "n"))
-        var amount: String?
+        @OptionGroup var time: TimeOption
 
         @Option(help: ArgumentHelp("Look in this session (id or its first 4+ characters) instead of the active one and then all.", valueName: "id"))
         var session: String?
 
-        @Flag(help: "Print the changed entry as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let change = WaterlineStore.EntryChange(
-                standardDrinks: try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") },
-                time: try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) },
-                type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0, option: "--size") },
-                abv: try abv.map(WaterlineText.parseABV), amount: try amount.map { try WaterlineText.parseVolume($0, option: "--amount") })
+                standardDrinks: drink.standardDrinks?.count, time: try time.instant(run.env.clock),
+                type: drink.type?.given, size: drink.size?.given, abv: drink.abv?.given, amount: amount?.given)
             let current = try run.current()
-            let edited = try TimeArgument.explaining(time, change.time, option: "--time", clock: run.env.clock) {
+            let edited = try time.explaining(change.time, clock: run.env.clock) {
                 try run.waterline.editEntry(id, inSession: session, change: change, now: run.now)
             }
-            if json {
+            if output.json {
                 Output.json(.object([
                     "entry": WaterlineJSON.entry(edited.step, sessionID: edited.session.id),
                     "state": edited.session.state.json,
@@ -183,16 +154,15 @@ extension WaterlineCommand {
         @Option(help: ArgumentHelp("Look in this session (id or its first 4+ characters) instead of the active one and then all.", valueName: "id"))
         var session: String?
 
-        @Flag(help: "Print the deleted entry and the new state as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let current = try run.current()
             let found = try run.waterline.deleteEntry(id, inSession: session, now: run.now)
-            if json {
+            if output.json {
                 Output.json(.object(["deleted": found.entry.json, "sessionId": .string(found.session.id), "state": found.session.state.json]))
                 return
             }

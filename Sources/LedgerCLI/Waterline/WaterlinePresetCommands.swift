@@ -17,16 +17,15 @@ extension WaterlineCommand.Presets {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the drink presets.")
 
-        @Flag(help: "Print the presets as a JSON array.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let units = try run.current().settings.units
             let presets = try run.waterline.presetList()
-            if json {
+            if output.json {
                 Output.json(.array(presets.map(WaterlineJSON.preset)))
                 return
             }
@@ -44,26 +43,10 @@ extension WaterlineCommand.Presets {
         }
     }
 
-    /// Options shared by `add` and `edit`.
-    struct PresetValues: ParsableArguments {
-        @Option(help: ArgumentHelp("beer, wine, liquor or cocktail.", valueName: "type"))
-        var type: String?
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("Serving size in your units, with a unit (330ml, 12oz), or a serving (pint, glass, double, …).", valueName: "size"))
-        var size: String?
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("Alcohol by volume, in percent.", valueName: "pct"))
-        var abv: String?
-
-        @Option(name: .customLong("std"), parsing: .unconditional, help: ArgumentHelp("Standard drinks it counts for (estimated from size and ABV when left out).", valueName: "n"))
-        var standardDrinks: String?
-
-        /// The order, with `name` as given.
-        func order(name: Given<String>?) throws -> WaterlineStore.PresetOrder {
-            WaterlineStore.PresetOrder(
-                name: name, type: try type.map(WaterlineText.parseType), size: try size.map { try WaterlineText.parseSize($0, option: "--size") },
-                abv: try abv.map(WaterlineText.parseABV), standardDrinks: try standardDrinks.map { try WaterlineText.parseStandardDrinks($0, option: "--std") })
-        }
+    /// The order `values` give, with `name` as given.
+    static func order(name: Given<String>?, _ values: DrinkOptions) -> WaterlineStore.PresetOrder {
+        WaterlineStore.PresetOrder(name: name, type: values.type?.given, size: values.size?.given, abv: values.abv?.given,
+                                   standardDrinks: values.standardDrinks?.count)
     }
 
     /// "beer, 12 oz, 1.0 standard drink".
@@ -81,19 +64,18 @@ extension WaterlineCommand.Presets {
         @Argument(help: ArgumentHelp("What you call it (\"Vodka soda\").", valueName: "name"))
         var name: String
 
-        @OptionGroup var values: PresetValues
+        @OptionGroup var values: DrinkOptions
 
-        @Flag(help: "Print the new preset as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
-            let order = try values.order(name: Given(name, name: "NAME", text: name))
+            let run = try WaterlineRun(global, json: output.json)
+            let order = WaterlineCommand.Presets.order(name: Given(name, input: .waterline(.name), text: name), values)
             let current = try run.current()
             let (preset, _) = try run.waterline.addPreset(order, now: run.now, ids: run.env.ids)
-            if json { Output.json(WaterlineJSON.preset(preset)); return }
+            if output.json { Output.json(WaterlineJSON.preset(preset)); return }
             Console.print("Added preset \(preset.name) (\(preset.id)): \(WaterlineCommand.Presets.describe(preset, units: current.settings.units)).")
             Console.print("Log it with `ledger waterline drink --preset \(preset.id)`.")
         }
@@ -112,19 +94,18 @@ extension WaterlineCommand.Presets {
         @Option(help: ArgumentHelp("A new name.", valueName: "name"))
         var name: String?
 
-        @OptionGroup var values: PresetValues
+        @OptionGroup var values: DrinkOptions
 
-        @Flag(help: "Print the changed preset as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
-            let order = try values.order(name: name.map { Given($0, name: "--name", text: $0) })
+            let run = try WaterlineRun(global, json: output.json)
+            let order = WaterlineCommand.Presets.order(name: name.map { Given($0, input: .waterline(.newName), text: $0) }, values)
             let current = try run.current()
             let (updated, estimate) = try run.waterline.editPreset(preset, order, now: run.now)
-            if json { Output.json(WaterlineJSON.preset(updated)); return }
+            if output.json { Output.json(WaterlineJSON.preset(updated)); return }
             Console.print("Preset \(updated.name) (\(updated.id)): \(WaterlineCommand.Presets.describe(updated, units: current.settings.units))"
                 + (estimate.map { " (\($0.reason))" } ?? "") + ".")
         }
@@ -140,16 +121,15 @@ extension WaterlineCommand.Presets {
         @Argument(help: ArgumentHelp("The preset's name or id.", valueName: "preset"))
         var preset: String
 
-        @Flag(help: "Print the deleted preset as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             _ = try run.current()
             let p = try run.waterline.deletePreset(preset)
-            if json { Output.json(.object(["deleted": WaterlineJSON.preset(p)])); return }
+            if output.json { Output.json(.object(["deleted": WaterlineJSON.preset(p)])); return }
             Console.print("Deleted preset \(p.name) (\(p.id)). Entries logged with it keep their values.")
         }
     }

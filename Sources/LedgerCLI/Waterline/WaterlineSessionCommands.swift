@@ -8,20 +8,18 @@ extension WaterlineCommand {
             commandName: "start",
             abstract: "Start a night-out session (only one may be active).")
 
-        @Option(help: ArgumentHelp("When it started, if not now: 21:00, 2026-11-21T21:00 or a timestamp with its offset.", valueName: "time"))
-        var time: String?
+        @OptionGroup var time: TimeOption
 
-        @Flag(help: "Print the new session as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
-            let start = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) }
+            let run = try WaterlineRun(global, json: output.json)
+            let start = try time.instant(run.env.clock)
             let result: (session: Session, notes: [String])
             do {
-                result = try TimeArgument.explaining(time, start ?? run.now, option: "--time", clock: run.env.clock) {
+                result = try time.explaining(start ?? run.now, clock: run.env.clock) {
                     try run.waterline.start(at: start, now: run.now, ids: run.env.ids)
                 }
             } catch let e as LedgerError where e.code == .invalid {
@@ -30,7 +28,7 @@ extension WaterlineCommand {
             }
             let current = try run.waterline.current()
             run.announce(result.notes, active: nil, settings: nil)
-            if json {
+            if output.json {
                 Output.json(WaterlineJSON.status(current, now: run.now))
                 return
             }
@@ -48,34 +46,31 @@ extension WaterlineCommand {
             commandName: "end",
             abstract: "End the active session (asks first; --yes for scripts) and show its summary.")
 
-        @Flag(help: "Do not ask for confirmation.")
-        var yes = false
+        @OptionGroup var confirmation: YesOption
 
-        @Option(help: ArgumentHelp("When it ended, if not now: 01:10, 2026-11-22T01:10 or a timestamp with its offset (not before the last entry).", valueName: "time"))
-        var time: String?
+        @OptionGroup var time: TimeOption
 
-        @Flag(help: "Print the summary as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
-            let end = try time.map { try TimeArgument.parse($0, option: "--time", clock: run.env.clock) }
+            let run = try WaterlineRun(global, json: output.json)
+            let end = try time.instant(run.env.clock)
             let current = try run.waterline.current()
             run.announce(current.notes, active: nil, settings: nil)
             guard let active = current.session else { throw LedgerError.invalid("no session is active; there is nothing to end") }
             let s = current.state
             let session = "this session (started \(WaterlineText.Times(active, run.env.clock, now: run.now).show(active.startTime)), "
                 + "\(WaterlineText.count(s.totalAlcoholCount, "drink")), \(s.totalWaterCount) water)"
-            guard try Console.confirm("End \(session)?", action: "Ending \(session)", yes: yes) else {
+            guard try Console.confirm("End \(session)?", action: "Ending \(session)", yes: confirmation.yes) else {
                 Console.print("The session goes on.")
                 return
             }
-            let (ended, _) = try TimeArgument.explaining(time, end, option: "--time", clock: run.env.clock) {
+            let (ended, _) = try time.explaining(end, clock: run.env.clock) {
                 try run.waterline.end(at: end, now: run.now)
             }
-            if json {
+            if output.json {
                 Output.json(WaterlineJSON.summary(ended, settings: current.settings, now: run.now))
                 return
             }
@@ -104,16 +99,15 @@ extension WaterlineCommand {
         @Argument(help: ArgumentHelp("A session id or its first 4+ characters.", valueName: "id"))
         var id: String?
 
-        @Flag(help: "Print the summary as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let current = try run.current()
             let chosen = try run.waterline.chosenSession(id, active: current.session)
-            if json {
+            if output.json {
                 Output.json(WaterlineJSON.summary(chosen, settings: current.settings, now: run.now))
                 return
             }
@@ -157,17 +151,16 @@ extension WaterlineCommand.Sessions {
         @Flag(help: "List every session, not only the last 5.")
         var all = false
 
-        @Flag(help: "Print the sessions as a JSON array.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let (sessions, notes) = try run.waterline.listSessions(limit: all ? nil : 5)
             let settings = try run.waterline.settings()
             run.announce(notes, active: sessions.first(where: \.isActive), settings: settings)
-            if json {
+            if output.json {
                 Output.json(.array(sessions.map { WaterlineJSON.sessionLine($0, now: run.now) }))
                 return
             }
@@ -200,16 +193,14 @@ extension WaterlineCommand.Sessions {
         @Argument(help: ArgumentHelp("The session's id or its first 4+ characters.", valueName: "id"))
         var id: String
 
-        @Flag(help: "Do not ask for confirmation.")
-        var yes = false
+        @OptionGroup var confirmation: YesOption
 
-        @Flag(help: "Print the deleted session as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let target = try run.waterline.deletableSession(id)
             // An invalid session (a hand edit) can still be deleted; it is then described by
             // its id and its first problem.
@@ -217,13 +208,13 @@ extension WaterlineCommand.Sessions {
                 let s = session.state
                 return "session \(session.id) (\(WaterlineText.date(session.startTime)), \(WaterlineText.count(s.totalAlcoholCount, "drink")), "
                     + "\(s.totalWaterCount) water\(session.isActive ? ", active" : ""))"
-            } ?? "session \(target.id) (invalid: \(target.problems.first?.issue.message ?? "it cannot be read"))"
-            guard try Console.confirm("Delete \(what)? Its entries go with it.", action: "Deleting \(what)", yes: yes) else {
+            } ?? "session \(target.id) (invalid: \(target.problems.first.map { Words.text($0.issue.sentence) } ?? "it cannot be read"))"
+            guard try Console.confirm("Delete \(what)? Its entries go with it.", action: "Deleting \(what)", yes: confirmation.yes) else {
                 Console.print("Nothing was deleted.")
                 return
             }
             let deleted = try run.waterline.deleteSession(target.id)
-            if json {
+            if output.json {
                 Output.json(.object(["deleted": deleted.session?.json ?? .object(["id": .string(deleted.id)])]))
                 return
             }

@@ -17,15 +17,14 @@ extension WaterlineCommand.Settings {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the settings.")
 
-        @Flag(help: "Print the settings document as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let settings = try run.current().settings
-            if json {
+            if output.json {
                 var o = settings.json.objectValue!
                 o["defaultWaterAmount"] = .number(settings.waterAmount)
                 Output.json(.object(o))

@@ -8,15 +8,14 @@ extension WaterlineCommand {
             commandName: "status",
             abstract: "The active session: the Waterline gauge, counts, when water is due and the next reminder.")
 
-        @Flag(help: "Print the state as JSON (sessionId is null when no session is active).")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let current = try run.current()
-            if json {
+            if output.json {
                 Output.json(WaterlineJSON.status(current, now: run.now))
                 return
             }
@@ -57,16 +56,15 @@ extension WaterlineCommand {
         @Option(help: ArgumentHelp("A session id or its first 4+ characters.", valueName: "id"))
         var session: String?
 
-        @Flag(help: "Print the entries as a JSON array.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let current = try run.current()
             let chosen = try run.waterline.chosenSession(session, active: current.session)
-            if json {
+            if output.json {
                 Output.json(.array(WaterlineEngine.replay(chosen.entries, rules: chosen.rules).map { WaterlineJSON.entry($0, sessionID: chosen.id) }))
                 return
             }
@@ -109,19 +107,18 @@ extension WaterlineCommand {
             commandName: "reminders",
             abstract: "What fires next, when, and its text: time-based reminders, per-drink reminders and the pacing warning.")
 
-        @Flag(help: "Print the reminders as JSON.")
-        var json = false
+        @OptionGroup var output: JSONOption
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let run = try WaterlineRun(global, json: json)
+            let run = try WaterlineRun(global, json: output.json)
             let current = try run.current()
             let settings = current.settings
             let discreet = settings.discreetNotifications
             let due = WaterlineDue.at(run.now, session: current.session, settings: settings)
             guard let session = current.session else {
-                if json {
+                if output.json {
                     Output.json(.object(["sessionId": .null, "discreet": .bool(discreet), "next": .null, "due": WaterlineJSON.due(due)]))
                 } else {
                     Console.print("No active session: no reminders will fire. Start one with `ledger waterline start`.")
@@ -144,7 +141,7 @@ extension WaterlineCommand {
             // While water is due, each further drink repeats it with one more drink in the text.
             let nextDrinkText = dueIn <= 1 ? WaterlineNotification(.perDrinkReminder(drinks: state.alcoholCountSinceLastWater + 1), discreet: discreet) : nil
             let pacingText = WaterlineNotification(.pacingWarning, discreet: discreet)
-            if json {
+            if output.json {
                 var nextJSON = JSONValue.null
                 if let next, case .object(var o) = timeText.json {
                     o["at"] = next.json

@@ -1,12 +1,12 @@
 /// BrewGuide — guided V60 coffee: its documents and rules, as a ledger sees them.
-public enum BrewApp: LedgerApp {
-    public static let app = AppID.brew
+package enum BrewApp: LedgerApp {
+    package static let app = AppID.brew
 
-    public static var documentTypes: [DocumentType] {
+    package static var documentTypes: [DocumentType] {
         [DocumentType(Recipe.self), DocumentType(BrewLog.self), DocumentType(BrewPreferences.self)]
     }
 
-    public static var crossDocumentRules: [CrossDocumentRule] { [uniqueRecipeNames] }
+    package static var crossDocumentRules: [CrossDocumentRule] { [uniqueRecipeNames] }
 
     /// Recipes are referred to by name too, so two recipes with one name make that name
     /// ambiguous: a warning on each (the built-in starter's name counts as taken).
@@ -28,7 +28,7 @@ public enum BrewApp: LedgerApp {
         return problems
     }
 
-    public static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] {
+    package static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] {
         var prefs = BrewPreferences()
         prefs.lastRecipeId = Recipe.starterID
         prefs.createdAt = now

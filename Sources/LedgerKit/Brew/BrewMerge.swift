@@ -7,7 +7,7 @@ extension Recipe {
     /// ("(Conflicted Copy 2)" when that name is taken), with an id derived from the conflict so
     /// that resolving it again gives the same document. Versions that differ only in their
     /// timestamps are one change, and merge to the later one.
-    public static func merge(base: Recipe?, ours: Recipe, theirs: Recipe, context: MergeContext) -> Merged<Recipe> {
+    package static func merge(base: Recipe?, ours: Recipe, theirs: Recipe, context: MergeContext) -> Merged<Recipe> {
         var o = ours
         (o.createdAt, o.updatedAt) = (theirs.createdAt, theirs.updatedAt)
         if o == theirs {
@@ -27,7 +27,7 @@ extension Recipe {
     /// "<name> (Conflicted Copy)", or "(Conflicted Copy N)" with the smallest N ≥ 2 whose name
     /// is not in `taken` (lowercased names). A name that already ends in such a suffix is
     /// numbered rather than suffixed twice.
-    public static func conflictedCopyName(_ name: String, taken: Set<String>) -> String {
+    package static func conflictedCopyName(_ name: String, taken: Set<String>) -> String {
         var base = name
         if let r = base.range(of: #" \(Conflicted Copy( \d+)?\)$"#, options: .regularExpression) { base.removeSubrange(r) }
         var n = 1
@@ -46,7 +46,7 @@ extension BrewLog {
     /// combined. When the same field was changed differently on both sides, both versions are
     /// kept: this machine's in place, the other's as a new log with an id derived from the
     /// conflict (the seed allows duplicate logs; losing an edit is not allowed).
-    public static func merge(base: BrewLog?, ours: BrewLog, theirs: BrewLog, context: MergeContext) -> Merged<BrewLog> {
+    package static func merge(base: BrewLog?, ours: BrewLog, theirs: BrewLog, context: MergeContext) -> Merged<BrewLog> {
         if let base, case .object(let b) = base.json, case .object(let o) = ours.json, case .object(let t) = theirs.json {
             var conflicts: [JSONPointer] = []
             var merged = FieldwiseMerge.merge(base: b, ours: o, theirs: t, preferOurs: true, at: .root, conflicts: &conflicts)

@@ -32,10 +32,10 @@ extension BrewStore {
         inputs.recipeId = recipe.id
         if let limit = RecipeScaler.limit(recipe, inputs: inputs) {
             if (limit.input == .dose ? changes.dose : changes.targetYield) != nil {
-                throw LedgerError.usage(limit.sentence(naming: limit.flag))
+                throw LedgerError.invalidArgument(limit.refusal)
             }
             let what = limit.input == .dose ? "dose" : "yield"
-            throw LedgerError.invalid("the \(what) of \(BrewLimits.found(limit.value)) g remembered for \(recipe.name) cannot be brewed: \(limit.consequence); give --dose or --yield, or --reset to go back to the recipe's defaults")
+            throw LedgerError.invalid("the \(what) of \(BrewLimits.found(limit.value)) g remembered for \(recipe.name) cannot be brewed: \(limit.consequence); \(next: .brew(.changeRemembered))")
         }
         return BrewSelection(recipe: recipe, inputs: inputs, notice: notice)
     }
@@ -133,7 +133,7 @@ extension BrewStore {
 
     /// Claims this device's brew screen: one guided brew per ledger and device. Nil while
     /// another process holds it; the claim lasts as long as the returned lock.
-    public func claimBrewScreen() throws -> FileLock? {
+    package func claimBrewScreen() throws -> FileLock? {
         try FileLock.attempt(path: store.localState("brew.lock"))
     }
 

@@ -19,7 +19,7 @@ extension BrewStore {
     /// in that order of precedence.
     public func recipe(_ reference: String) throws -> RecipeEntry {
         let ref = reference.trimmingCharacters(in: .whitespaces)
-        guard !ref.isEmpty else { throw LedgerError.usage("the recipe reference is empty; give an id or a name (`ledger brew recipes` lists them)") }
+        guard !ref.isEmpty else { throw LedgerError.invalidArgument("the recipe reference is empty; give an id or a name (\(next: .brew(.listRecipes)))") }
         let lower = ref.lowercased()
         if lower == Recipe.starterID { return .starter }
         if DocumentID.isValid(lower), let path = try recipeRepository.path(of: lower) { return try entry(id: lower, path: path) }
@@ -27,15 +27,15 @@ extension BrewStore {
         let byName = all.filter { $0.name.lowercased() == lower }
         if byName.count == 1 { return byName[0] }
         if byName.count > 1 {
-            throw LedgerError.usage("\(byName.count) recipes are named \"\(ref)\" (\(byName.map(\.id).joined(separator: ", "))); give the id instead")
+            throw LedgerError.invalidArgument("\(byName.count) recipes are named \"\(ref)\" (\(byName.map(\.id).joined(separator: ", "))); give the id instead")
         }
         let byPrefix = all.filter { $0.id.hasPrefix(lower) }
         if byPrefix.count == 1 { return byPrefix[0] }
         if byPrefix.count > 1 {
-            throw LedgerError.usage("\"\(ref)\" is the start of \(byPrefix.count) recipe ids (\(byPrefix.prefix(4).map(\.id).joined(separator: ", "))); give more characters or the name")
+            throw LedgerError.invalidArgument("\"\(ref)\" is the start of \(byPrefix.count) recipe ids (\(byPrefix.prefix(4).map(\.id).joined(separator: ", "))); give more characters or the name")
         }
         let hint = Suggestion.didYouMean(ref, among: all.map(\.name) + all.map(\.id))
-        throw LedgerError.notFound("there is no recipe \"\(ref)\"\(hint); `ledger brew recipes` lists them")
+        throw LedgerError.notFound("there is no recipe \"\(ref)\"\(hint); \(next: .brew(.listRecipes)))")
     }
 
     /// The valid recipe `reference` names, refusing an invalid one with its problems and how
@@ -85,7 +85,7 @@ extension BrewStore {
     /// as a recipe at all.
     func draft(_ entry: RecipeEntry) throws -> Recipe {
         if entry.isStarter {
-            throw LedgerError.invalid("the V60 starter is built in and read-only; duplicate it and edit the copy: `ledger brew recipe duplicate \(Recipe.starterID)`")
+            throw LedgerError.invalid("the V60 starter is built in and read-only; \(next: .brew(.duplicateRecipe(id: Recipe.starterID)))")
         }
         if let r = entry.recipe { return r }
         guard let path = entry.path, let bytes = try store.read(path) else { return try entry.usable() }
@@ -207,7 +207,7 @@ extension BrewStore {
 
     private func index<V>(of change: StepChange<V>, in r: Recipe) throws -> Int {
         guard change.step >= 1, change.step <= r.steps.count else {
-            throw LedgerError.usage("\(change.label): \"\(r.name)\" has steps 1 to \(r.steps.count)")
+            throw LedgerError.invalidArgument("\(change.label): \"\(r.name)\" has steps 1 to \(r.steps.count)")
         }
         return change.step - 1
     }
@@ -223,9 +223,9 @@ extension BrewStore {
     private func save(_ recipe: Recipe, yieldChanged: Bool = false) throws {
         let errors = recipe.validate().filter { $0.severity == .error }
         guard errors.isEmpty else {
-            var message = "\"\(recipe.name)\" was not saved: the change would make it invalid:"
+            var message: LedgerError.Sentence = "\"\(recipe.name)\" was not saved: the change would make it invalid:"
             if yieldChanged, errors.contains(where: { $0.pointer == JSONPointer.root.appending("steps") }) {
-                message = "\"\(recipe.name)\" was not saved: the change would make it invalid (change the steps with --step-water, or pass --scale-steps to scale them to the new yield):"
+                message = "\"\(recipe.name)\" was not saved: the change would make it invalid (\(next: .brew(.fitSteps))):"
             }
             throw LedgerError.invalid(message, problems: errors.map { Problem(recipe.path, $0) })
         }

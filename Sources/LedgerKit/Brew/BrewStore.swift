@@ -8,7 +8,7 @@
 /// topics are in `BrewStore+Recipes`, `BrewStore+Logs` and `BrewStore+Brewing`.
 public struct BrewStore: Sendable {
     /// The ledger.
-    public let store: LedgerStore
+    let store: LedgerStore
 
     /// The BrewGuide documents of `store`.
     public init(_ store: LedgerStore) {

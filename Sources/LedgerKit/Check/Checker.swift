@@ -29,16 +29,20 @@ public struct CheckReport: Sendable {
 /// number of documents; the record of the last check lets a
 /// revalidation after a hand edit stat each file once and list no unchanged directory.
 public struct Checker: Sendable {
-    public let store: LedgerStore
+    let store: LedgerStore
     /// The kinds and rules to check against.
-    public let schema: DocumentSchema
+    package let schema: DocumentSchema
     /// Worker threads; defaults to the store's.
     public var threads: Int
     /// Whether to read and write the cache of clean files.
     public var useCache: Bool
 
-    public init(store: LedgerStore, schema: DocumentSchema = LedgerSchema.standard,
-                threads: Int? = nil, useCache: Bool = true) {
+    /// A checker of `store` against every app's kinds and rules.
+    public init(store: LedgerStore, threads: Int? = nil, useCache: Bool = true) {
+        self.init(store: store, schema: LedgerSchema.standard, threads: threads, useCache: useCache)
+    }
+
+    package init(store: LedgerStore, schema: DocumentSchema, threads: Int? = nil, useCache: Bool = true) {
         self.store = store
         self.schema = schema
         self.threads = max(1, threads ?? store.workerThreads)
@@ -83,7 +87,7 @@ public struct Checker: Sendable {
                 run.enqueue(.directory("", stamp: nil, subdirectories: [], listed: false))
                 try run.process(dir: "", names: [("ledger.json", manifest.type)], block: block)
             } else {
-                run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (run `ledger init`)")))
+                run.report(Problem("ledger.json", .error(.root, "is missing: this directory is not a ledger (\(next: .createLedger))" as LedgerError.Sentence)))
             }
             for dir in schema.appDirectories.sorted(by: { Bytes.precedes($0, $1) }) {
                 try run.walk(dir)
@@ -598,7 +602,7 @@ private struct Run {
         if let target, target.count > LedgerStore.maximumDocumentBytes {
             issues = issues.map { var i = $0; i.fixable = false; return i }
             issues.append(.warning(.root, "cannot be fixed: rewritten as ledger writes documents it would be \(FileSystem.formatBytes(target.count)), "
-                + "larger than the \(FileSystem.formatBytes(LedgerStore.maximumDocumentBytes)) a ledger document may be, so `ledger check --fix` leaves it as it is"))
+                + "larger than the \(FileSystem.formatBytes(LedgerStore.maximumDocumentBytes)) a ledger document may be, so \(next: .fixByHand)" as LedgerError.Sentence))
         } else if fix, let target {
             do {
                 if destination != path || !bytes.elementsEqual(target) {

@@ -139,7 +139,7 @@ package struct ConflictStore: Sendable {
                 return Resolved(conflict: conflict, written: [conflict.path], removed: [], keptAs: copy.name)
             case (.file, .both):
                 guard let original = conflict.documentPath, case .document(let type) = PathRole(path: original), type.kind == Recipe.kind else {
-                    throw LedgerError.usage("keeping both is for recipes, which can stand side by side; \(conflict.subject) has one version: keep mine or theirs")
+                    throw LedgerError.invalidArgument("keeping both is for recipes, which can stand side by side; \(conflict.subject) has one version: keep mine or theirs")
                 }
                 var other = try decodeValid(Recipe.self, conflict.theirs, path: conflict.path)
                 let brew = BrewStore(store)
@@ -164,7 +164,7 @@ package struct ConflictStore: Sendable {
             throw LedgerError.notFound("no conflict file or conflicted copy is \(reference)" + (all.isEmpty ? " (there are none)" : ""))
         }
         guard matches.count == 1 else {
-            throw LedgerError.usage("\(reference) names \(matches.count) conflicts (\(matches.map(\.path).joined(separator: ", "))); name one by its path")
+            throw LedgerError.invalidArgument("\(reference) names \(matches.count) conflicts (\(matches.map(\.path).joined(separator: ", "))); name one by its path")
         }
         return matches[0]
     }

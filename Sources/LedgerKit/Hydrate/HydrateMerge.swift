@@ -7,11 +7,11 @@
 /// - A day's confirmations are united (`HydrateMerge.confirmations`); its other fields — the
 ///   recorded schedule and zone — merge field by field; `completed` and `total` are then
 ///   recomputed.
-public enum HydrateMerge {
+package enum HydrateMerge {
     /// The three-way union of two versions' confirmations, in time order: both machines'
     /// taps are kept, the same confirmation (instant and slot) on both sides once, and one
     /// removed on one side and untouched on the other stays removed.
-    public static func confirmations(base: [HydrationConfirmation]?, ours: [HydrationConfirmation], theirs: [HydrationConfirmation]) -> [HydrationConfirmation] {
+    package static func confirmations(base: [HydrationConfirmation]?, ours: [HydrationConfirmation], theirs: [HydrationConfirmation]) -> [HydrationConfirmation] {
         struct Key: Hashable {
             let confirmedAt: Timestamp
             let slot: Timestamp?
@@ -30,7 +30,7 @@ public enum HydrateMerge {
 extension HydrationDay {
     /// Confirmations are united (see `HydrateMerge.confirmations`); every other field merges
     /// field by field, the later change winning; the derived counts are recomputed.
-    public static func merge(base: HydrationDay?, ours: HydrationDay, theirs: HydrationDay, context: MergeContext) -> Merged<HydrationDay> {
+    package static func merge(base: HydrationDay?, ours: HydrationDay, theirs: HydrationDay, context: MergeContext) -> Merged<HydrationDay> {
         let confirmations = HydrateMerge.confirmations(base: base?.confirmations, ours: ours.confirmations, theirs: theirs.confirmations)
         // Derived counts are left out too: they are recomputed, not merged.
         func withoutConfirmations(_ d: HydrationDay) -> HydrationDay {

@@ -10,7 +10,7 @@ import Foundation
 /// wakes (`agenda(at:timeZone:)` says when that should be).
 public struct HydrateStore: Sendable {
     /// The ledger.
-    public let store: LedgerStore
+    let store: LedgerStore
 
     /// The Water Reminder documents of `store`.
     public init(_ store: LedgerStore) {

@@ -6,12 +6,12 @@ import Darwin
 
 /// FNV-1a, the one small non-cryptographic hash the ledger uses: for names and ids in the
 /// checker's tables, directory paths in the status walk, and ids derived from a seed by merges.
-public enum FNV1a {
-    public static let basis: UInt64 = 0xCBF2_9CE4_8422_2325
+package enum FNV1a {
+    package static let basis: UInt64 = 0xCBF2_9CE4_8422_2325
 
     /// The hash of `bytes`, continuing from `h` (the basis to start afresh).
     @inline(__always)
-    public static func hash(_ bytes: some Sequence<UInt8>, from h: UInt64 = basis) -> UInt64 {
+    package static func hash(_ bytes: some Sequence<UInt8>, from h: UInt64 = basis) -> UInt64 {
         var h = h
         for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
         return h

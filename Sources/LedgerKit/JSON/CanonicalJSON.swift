@@ -7,9 +7,9 @@
 /// `json.dumps(v, indent=2, sort_keys=True, ensure_ascii=False)` except for that number rule,
 /// and keeps git diffs to the lines that changed. JSON has no NaN or infinity, so a non-finite
 /// number is written as `null`: the output is always valid JSON.
-public enum CanonicalJSON {
+package enum CanonicalJSON {
     /// The canonical bytes of `value`, ending with a newline.
-    public static func encode(_ value: JSONValue) -> [UInt8] {
+    package static func encode(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
         write(value, indent: 0, into: &out)
@@ -18,12 +18,12 @@ public enum CanonicalJSON {
     }
 
     /// The canonical text of `value`, ending with a newline.
-    public static func string(_ value: JSONValue) -> String {
+    package static func string(_ value: JSONValue) -> String {
         String(decoding: encode(value), as: UTF8.self)
     }
 
     /// A compact one-line form (for `--json` output of lists and for messages).
-    public static func compact(_ value: JSONValue) -> String {
+    package static func compact(_ value: JSONValue) -> String {
         var out: [UInt8] = []
         writeCompact(value, into: &out)
         return String(decoding: out, as: UTF8.self)
@@ -91,7 +91,7 @@ public enum CanonicalJSON {
     }
 
     /// The canonical text of a number.
-    public static func formatNumber(_ n: Double) -> String {
+    package static func formatNumber(_ n: Double) -> String {
         if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
         return "\(n)"
     }

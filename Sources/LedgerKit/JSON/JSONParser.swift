@@ -1,13 +1,13 @@
 /// Where and why a text is not valid JSON.
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1-based line of the offending character.
-    public let line: Int
+    package let line: Int
     /// 1-based column, counted in Unicode scalars.
-    public let column: Int
+    package let column: Int
     /// What is wrong, as a sentence fragment ("expected ',' or '}' after an object member").
-    public let message: String
+    package let message: String
 
-    public var description: String { "line \(line), column \(column): \(message)" }
+    package var description: String { "line \(line), column \(column): \(message)" }
 }
 
 /// A strict RFC 8259 parser working directly on UTF-8 bytes.
@@ -16,19 +16,19 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
 /// document of a ten-year ledger: this parser reports exact line:column positions, validates
 /// UTF-8, refuses duplicate keys and deep nesting, and is several times faster than
 /// `JSONSerialization` on small documents.
-public enum JSONParser {
+package enum JSONParser {
     /// The deepest nesting accepted. Ledger documents need five or six levels; the limit keeps
     /// hostile input (10,000 nested arrays) from exhausting the stack.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     /// Parses one JSON value that must fill the whole input (surrounding whitespace allowed).
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
         var p = Parser(bytes: bytes.bindMemory(to: UInt8.self))
         return try p.parseDocument()
     }
 
     /// Parses one JSON value from a byte array.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         let result: Result<JSONValue, JSONSyntaxError> = bytes.withUnsafeBytes { buffer in
             do throws(JSONSyntaxError) { return .success(try parse(buffer)) } catch { return .failure(error) }
         }
@@ -36,7 +36,7 @@ public enum JSONParser {
     }
 
     /// Parses one JSON value from a string.
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 

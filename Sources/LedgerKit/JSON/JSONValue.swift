@@ -3,7 +3,7 @@
 /// Numbers are `Double`s (JSON has one number type); objects keep their members sorted by
 /// key, so two values are equal exactly when they are the same JSON, whatever the key order
 /// or formatting of the text they came from.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -12,7 +12,7 @@ public enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
 
     /// A short name of the value's JSON type, for messages ("a string", "an object").
-    public var typeDescription: String {
+    package var typeDescription: String {
         switch self {
         case .null: "null"
         case .bool: "true or false"
@@ -24,25 +24,25 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The members, when this is an object.
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
 
     /// The string, when this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// The elements, when this is an array.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
     /// The value of `key` when this is an object holding it.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
 }
@@ -52,38 +52,38 @@ public enum JSONValue: Sendable, Equatable {
 /// Sorted storage makes equality independent of the order keys had in a file and gives the
 /// canonical key order for free. Objects in ledger documents are small (tens of keys), so a
 /// sorted array beats a hash table on both lookups and memory.
-public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+package struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One key and its value.
-    public struct Member: Sendable, Equatable {
-        public var key: String
-        public var value: JSONValue
+    package struct Member: Sendable, Equatable {
+        package var key: String
+        package var value: JSONValue
     }
 
     /// The members in canonical (sorted) order.
-    public private(set) var members: [Member]
+    package private(set) var members: [Member]
 
     /// An empty object.
-    public init() { members = [] }
+    package init() { members = [] }
 
     /// An object from members that are already sorted and free of duplicate keys.
     init(sortedMembers: [Member]) { members = sortedMembers }
 
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         members = []
         for (k, v) in elements { self[k] = v }
     }
 
     /// The number of members.
-    public var count: Int { members.count }
+    package var count: Int { members.count }
     /// Whether the object has no members.
-    public var isEmpty: Bool { members.isEmpty }
+    package var isEmpty: Bool { members.isEmpty }
     /// The keys in canonical order.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
-    public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
 
     /// The value for `key`; setting `nil` removes the member.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get {
             switch search(key) {
             case .found(let i): members[i].value

@@ -2,22 +2,22 @@
 /// `{"waterline": "2026-11-21T22:00:00.000+01:00"}`. A device that recorded something offline
 /// without having seen a forget keeps, of it, only what was recorded at or after that instant
 /// (`Forgetting`).
-public struct ForgottenApps: JSONRepresentable, Equatable {
+package struct ForgottenApps: JSONRepresentable, Equatable {
     /// The instant of each app's last forget.
-    public var instants: [AppID: Timestamp]
+    package var instants: [AppID: Timestamp]
 
-    public init(_ instants: [AppID: Timestamp] = [:]) { self.instants = instants }
+    package init(_ instants: [AppID: Timestamp] = [:]) { self.instants = instants }
 
-    public subscript(app: AppID) -> Timestamp? {
+    package subscript(app: AppID) -> Timestamp? {
         get { instants[app] }
         set { instants[app] = newValue }
     }
 
-    public var isEmpty: Bool { instants.isEmpty }
+    package var isEmpty: Bool { instants.isEmpty }
 
-    public static var expectation: String { "an object naming apps (waterline, brew, hydrate, moments) with the instant each was forgotten" }
+    package static var expectation: String { "an object naming apps (waterline, brew, hydrate, moments) with the instant each was forgotten" }
 
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> ForgottenApps? {
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> ForgottenApps? {
         guard case .object(let object) = json else {
             issues.append(mismatch(json, at: pointer))
             return nil
@@ -36,7 +36,7 @@ public struct ForgottenApps: JSONRepresentable, Equatable {
         return ok ? out : nil
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObject()
         for (app, t) in instants { o[app.rawValue] = t.json }
         return .object(o)
@@ -75,9 +75,9 @@ public struct ForgottenApps: JSONRepresentable, Equatable {
 /// recorded at or after the instant (`StoredDocument.remainder`): a drink logged later than
 /// the forget survives, one logged earlier is gone. A photo stays when a surviving document
 /// shows it; a file that cannot be dated (one of the user's own, an unreadable version) stays.
-public enum Forgetting {
+package enum Forgetting {
     /// The apps a ledger can forget (all but the ledger's own files).
-    public static let apps: [AppID] = AppID.allCases.filter { $0 != .ledger }
+    package static let apps: [AppID] = AppID.allCases.filter { $0 != .ledger }
 
     /// What of one file changed by a side unaware of a forget outlives it.
     package enum Remainder: Equatable {

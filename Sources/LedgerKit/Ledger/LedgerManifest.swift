@@ -1,27 +1,27 @@
 /// `ledger.json`: marks a directory as a ledger and records the on-disk format version.
-public struct LedgerManifest: SingletonDocument, Equatable {
+package struct LedgerManifest: SingletonDocument, Equatable {
     /// The format this version of ledger reads and writes.
-    public static let currentFormat = 1
+    package static let currentFormat = 1
 
-    public static let kind = DocumentKind("ledger", app: .ledger, .singleton("ledger.json"))
+    package static let kind = DocumentKind("ledger", app: .ledger, .singleton("ledger.json"))
 
     /// The on-disk format version (SPEC §3: `{"format": 1, ...}`).
-    public var format = LedgerManifest.currentFormat
-    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    package var format = LedgerManifest.currentFormat
+    package var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    package var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     /// When each app was last forgotten (absent until one is): see `Forgetting`.
-    public var forgotten: ForgottenApps?
-    public var unknownFields = JSONObject()
+    package var forgotten: ForgottenApps?
+    package var unknownFields = JSONObject()
 
-    public init() {}
+    package init() {}
 
     /// A manifest for a ledger created at `now`.
-    public init(createdAt now: Timestamp) {
+    package init(createdAt now: Timestamp) {
         createdAt = now
         updatedAt = now
     }
 
-    public static let fields: [Field<LedgerManifest>] = [
+    package static let fields: [Field<LedgerManifest>] = [
         .required("format", \.format),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
@@ -30,7 +30,7 @@ public struct LedgerManifest: SingletonDocument, Equatable {
 
     /// Field by field, as every settings-like document; the forgets made on both sides are
     /// merged app by app (the later instant), so that no device's forget is lost.
-    public static func merge(base: LedgerManifest?, ours: LedgerManifest, theirs: LedgerManifest, context: MergeContext) -> Merged<LedgerManifest> {
+    package static func merge(base: LedgerManifest?, ours: LedgerManifest, theirs: LedgerManifest, context: MergeContext) -> Merged<LedgerManifest> {
         var merged = FieldwiseMerge.merge(base: base, ours: ours, theirs: theirs)
         let forgotten = ForgottenApps.merged(base: base?.forgotten ?? ForgottenApps(), ours: ours.forgotten ?? ForgottenApps(),
                                              theirs: theirs.forgotten ?? ForgottenApps())
@@ -38,9 +38,9 @@ public struct LedgerManifest: SingletonDocument, Equatable {
         return merged
     }
 
-    public static var defaultValue: LedgerManifest { LedgerManifest() }
+    package static var defaultValue: LedgerManifest { LedgerManifest() }
 
-    public func validate() -> [DocumentIssue] {
+    package func validate() -> [DocumentIssue] {
         if format > Self.currentFormat {
             return [.error(.root.appending("format"),
                            "this ledger uses format \(format), written by a newer version of ledger; upgrade ledger to read it")]

@@ -6,34 +6,34 @@
 /// The record names what went, so that a device can remove exactly that: the files' paths (and
 /// the apps whose whole folder went), and the ids of every version of them (git blob ids:
 /// hashes, which tell nothing of the contents) — never the contents.
-public struct PurgeRecord: CollectionDocument, Equatable {
-    public static let kind = DocumentKind("ledger.purge", app: .ledger, .collection("purges", .none))
+package struct PurgeRecord: CollectionDocument, Equatable {
+    package static let kind = DocumentKind("ledger.purge", app: .ledger, .collection("purges", .none))
 
     /// The file name.
-    public var id = ""
+    package var id = ""
     /// What the person asked to purge, as given (an app, a path, a document's id).
-    public var target = ""
+    package var target = ""
     /// Folders that went whole (an app's: `waterline`), relative to the root: every file under them.
-    public var folders: [String] = []
+    package var folders: [String] = []
     /// The files that went besides, relative to the root.
-    public var paths: [String] = []
+    package var paths: [String] = []
     /// The git blob id of every version of those files, wherever it lay: what no repository
     /// may hold again.
-    public var blobs: [String] = []
+    package var blobs: [String] = []
     /// The device that purged: its id and name.
-    public var deviceId = ""
-    public var deviceName = ""
+    package var deviceId = ""
+    package var deviceName = ""
     /// How many commits the purge rewrote, and the commit the remote's branch was at before.
-    public var commitsRewritten = 0
-    public var previousHead: String?
+    package var commitsRewritten = 0
+    package var previousHead: String?
     /// When the purge was made (also the instant its forget rule measures).
-    public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    package var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    package var unknownFields = JSONObject()
 
-    public init() {}
+    package init() {}
 
-    public static let fields: [Field<PurgeRecord>] = [
+    package static let fields: [Field<PurgeRecord>] = [
         .required("id", \.id),
         .required("target", \.target),
         .defaulted("folders", \.folders, []),
@@ -47,7 +47,7 @@ public struct PurgeRecord: CollectionDocument, Equatable {
         .required("updatedAt", \.updatedAt),
     ]
 
-    public func validate() -> [DocumentIssue] {
+    package func validate() -> [DocumentIssue] {
         var issues: [DocumentIssue] = []
         for (member, list) in [("folders", folders), ("paths", paths)] {
             for (i, path) in list.enumerated() {

@@ -1,16 +1,16 @@
 /// What a kind's merge rule may look at besides the three versions.
-public struct MergeContext: Sendable {
+package struct MergeContext: Sendable {
     /// The other documents of the same kind in the merged tree, for rules that must pick a
     /// name no other document has (a recipe's "(Conflicted Copy 2)").
-    public let siblings: @Sendable () -> [JSONValue]
+    package let siblings: @Sendable () -> [JSONValue]
 
-    public init(siblings: @escaping @Sendable () -> [JSONValue] = { [] }) {
+    package init(siblings: @escaping @Sendable () -> [JSONValue] = { [] }) {
         self.siblings = siblings
     }
 
     /// An id derived from `seed` alone, so that two machines resolving the same conflict
     /// create the same document instead of two copies.
-    public func derivedID(_ seed: String) -> String {
+    package func derivedID(_ seed: String) -> String {
         var h = FNV1a.hash(seed.utf8)
         return IDAlphabet.make(count: 10) {
             defer { h /= 36 }
@@ -20,15 +20,15 @@ public struct MergeContext: Sendable {
 }
 
 /// The result of a kind's merge rule.
-public struct Merged<Document: StoredDocument>: Sendable {
+package struct Merged<Document: StoredDocument>: Sendable {
     /// The document that takes the conflicted path.
-    public var document: Document
+    package var document: Document
     /// New documents of the same kind the merge created (a recipe's conflicted copy).
-    public var created: [Document]
+    package var created: [Document]
     /// What the rule decided, one sentence each, for the sync report.
-    public var notes: [String]
+    package var notes: [String]
 
-    public init(_ document: Document, created: [Document] = [], notes: [String] = []) {
+    package init(_ document: Document, created: [Document] = [], notes: [String] = []) {
         self.document = document
         self.created = created
         self.notes = notes
@@ -42,9 +42,9 @@ public struct Merged<Document: StoredDocument>: Sendable {
 /// Ties on `updatedAt` go to the side whose canonical text sorts last, which does not depend
 /// on which machine runs the merge, so both machines reach the same result. Nested objects
 /// merge field by field too; arrays and other values are replaced whole.
-public enum FieldwiseMerge {
+package enum FieldwiseMerge {
     /// Merges two documents field by field; see the type's documentation.
-    public static func merge<D: StoredDocument>(base: D?, ours: D, theirs: D) -> Merged<D> {
+    package static func merge<D: StoredDocument>(base: D?, ours: D, theirs: D) -> Merged<D> {
         let preferOurs = oursWins(ours, theirs)
         var conflicts: [JSONPointer] = []
         guard case .object(let o) = ours.json, case .object(let t) = theirs.json else { return Merged(ours) }
@@ -64,7 +64,7 @@ public enum FieldwiseMerge {
     }
 
     /// Merges JSON objects field by field; `conflicts` receives the fields changed on both sides.
-    public static func merge(base: JSONObject?, ours: JSONObject, theirs: JSONObject, preferOurs: Bool,
+    package static func merge(base: JSONObject?, ours: JSONObject, theirs: JSONObject, preferOurs: Bool,
                              at pointer: JSONPointer, conflicts: inout [JSONPointer]) -> JSONObject {
         var result = JSONObject()
         let keys = Set(ours.keys).union(theirs.keys).union(base?.keys ?? [])
@@ -86,7 +86,7 @@ public enum FieldwiseMerge {
 
     /// Whether `ours` wins a conflicting change: the later `updatedAt`, then the canonical
     /// text that sorts last.
-    public static func oursWins<D: StoredDocument>(_ ours: D, _ theirs: D) -> Bool {
+    package static func oursWins<D: StoredDocument>(_ ours: D, _ theirs: D) -> Bool {
         if ours.updatedAt.epochMilliseconds != theirs.updatedAt.epochMilliseconds {
             return ours.updatedAt.epochMilliseconds > theirs.updatedAt.epochMilliseconds
         }

@@ -1,6 +1,6 @@
 /// One problem found in a document: where (a JSON pointer), how bad, and what to do.
 ///
-/// Domain validation reports problems as values, never by throwing, so that `ledger check`
+/// Domain validation reports problems as values, never by throwing, so that the checker
 /// can report every problem of every document at once.
 public struct DocumentIssue: Sendable, Hashable {
     /// Whether the problem makes the document unusable.
@@ -13,20 +13,29 @@ public struct DocumentIssue: Sendable, Hashable {
     /// Where in the document; the root for problems with the whole file.
     public var pointer: JSONPointer
     public var severity: Severity
-    /// One sentence a user can act on.
-    public var message: String
-    /// Whether `ledger check --fix` repairs it without guessing.
+    /// One sentence a user can act on, with the step it suggests as a value.
+    public var sentence: LedgerError.Sentence
+    /// The sentence in an app's words.
+    public var message: String {
+        get { sentence.description }
+        set { sentence = LedgerError.Sentence(newValue) }
+    }
+    /// Whether the checker's fix repairs it without guessing.
     public var fixable: Bool
     /// 1-based line of a syntax error.
     public var line: Int?
     /// 1-based column (in Unicode scalars) of a syntax error.
     public var column: Int?
 
-    public init(_ severity: Severity, _ pointer: JSONPointer, _ message: String, fixable: Bool = false) {
+    public init(_ severity: Severity, _ pointer: JSONPointer, _ sentence: LedgerError.Sentence, fixable: Bool = false) {
         self.severity = severity
         self.pointer = pointer
-        self.message = message
+        self.sentence = sentence
         self.fixable = fixable
+    }
+
+    public init(_ severity: Severity, _ pointer: JSONPointer, _ message: String, fixable: Bool = false) {
+        self.init(severity, pointer, LedgerError.Sentence(message), fixable: fixable)
     }
 
     /// An error at `pointer`.
@@ -34,9 +43,19 @@ public struct DocumentIssue: Sendable, Hashable {
         DocumentIssue(.error, pointer, message, fixable: fixable)
     }
 
+    /// An error at `pointer` whose sentence suggests a step.
+    public static func error(_ pointer: JSONPointer, _ sentence: LedgerError.Sentence, fixable: Bool = false) -> DocumentIssue {
+        DocumentIssue(.error, pointer, sentence, fixable: fixable)
+    }
+
     /// A warning at `pointer`.
     public static func warning(_ pointer: JSONPointer, _ message: String, fixable: Bool = false) -> DocumentIssue {
         DocumentIssue(.warning, pointer, message, fixable: fixable)
+    }
+
+    /// A warning at `pointer` whose sentence suggests a step.
+    public static func warning(_ pointer: JSONPointer, _ sentence: LedgerError.Sentence, fixable: Bool = false) -> DocumentIssue {
+        DocumentIssue(.warning, pointer, sentence, fixable: fixable)
     }
 }
 
@@ -46,10 +65,10 @@ extension Array where Element == DocumentIssue {
 }
 
 /// Suggestions for misspelt names ("did you mean …?").
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` (case-insensitive edit distance), when it is close
     /// enough to be a plausible typo: at most 2 edits, or a third of the word for long ones.
-    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let w = Array(word.lowercased().unicodeScalars)
         var best: (String, Int)?
         for c in candidates {
@@ -61,7 +80,7 @@ public enum Suggestion {
     }
 
     /// " (did you mean 'x'?)" or "".
-    public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
+    package static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
         closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 

@@ -12,7 +12,7 @@
 ///         var unknownFields = JSONObject()
 ///         static let fields: [Field<Self>] = [.required("name", \.name), .optional("sizeOz", \.sizeOz)]
 ///     }
-public protocol JSONModel: JSONRepresentable {
+package protocol JSONModel: JSONRepresentable {
     /// A placeholder every field overwrites while decoding.
     init()
     /// The members this type knows, in any order (they are written sorted).
@@ -22,9 +22,9 @@ public protocol JSONModel: JSONRepresentable {
 }
 
 extension JSONModel {
-    public static var expectation: String { "an object" }
+    package static var expectation: String { "an object" }
 
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Self? {
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Self? {
         guard case .object(let object) = json else {
             issues.append(mismatch(json, at: pointer))
             return nil
@@ -48,7 +48,7 @@ extension JSONModel {
         return ok ? model : nil
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = unknownFields
         for field in Self.fields {
             if let v = field.encode(self) { object[field.name] = v }
@@ -57,7 +57,7 @@ extension JSONModel {
     }
 
     /// Decodes a whole document, returning the model (when its types are right) and every issue.
-    public static func decodeDocument(_ json: JSONValue) -> (Self?, [DocumentIssue]) {
+    package static func decodeDocument(_ json: JSONValue) -> (Self?, [DocumentIssue]) {
         var issues: [DocumentIssue] = []
         let model = decode(json, at: .root, issues: &issues)
         return (model, issues)
@@ -65,16 +65,16 @@ extension JSONModel {
 }
 
 /// One member of a `JSONModel`: its name, how to read it into the model and how to write it.
-public struct Field<Model: JSONModel>: Sendable {
+package struct Field<Model: JSONModel>: Sendable {
     /// The member name in the JSON object.
-    public let name: String
+    package let name: String
     /// Reads the member (nil when absent) into the model; false when it is unusable.
     let decode: @Sendable (inout Model, JSONValue?, JSONPointer, inout [DocumentIssue]) -> Bool
     /// The member's JSON, or nil to leave it out.
     let encode: @Sendable (Model) -> JSONValue?
 
     /// A member that must be present and of type `V`.
-    public static func required<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V> & Sendable) -> Field {
+    package static func required<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V> & Sendable) -> Field {
         Field(name: name, decode: { model, json, parent, issues in
             let pointer = parent.appending(name)
             guard let json else {
@@ -90,7 +90,7 @@ public struct Field<Model: JSONModel>: Sendable {
     /// A member that may be absent or `null`. When the value is nil it is written as `null`
     /// if `writeNull` is set (for fields whose absence is meaningful to readers, such as a
     /// session's `endTime`), and left out otherwise.
-    public static func optional<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V?> & Sendable,
+    package static func optional<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V?> & Sendable,
                                                       writeNull: Bool = false) -> Field {
         Field(name: name, decode: { model, json, parent, issues in
             guard let json, json != .null else {
@@ -107,7 +107,7 @@ public struct Field<Model: JSONModel>: Sendable {
     }
 
     /// A member that takes `defaultValue` when absent (and is always written).
-    public static func defaulted<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V> & Sendable,
+    package static func defaulted<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V> & Sendable,
                                                        _ defaultValue: V) -> Field {
         Field(name: name, decode: { model, json, parent, issues in
             guard let json else {

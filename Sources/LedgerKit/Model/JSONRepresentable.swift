@@ -1,5 +1,5 @@
 /// A value that reads itself from JSON, reporting what does not fit, and writes itself back.
-public protocol JSONRepresentable: Sendable {
+package protocol JSONRepresentable: Sendable {
     /// What the JSON must look like, for messages: "a string", "an integer", "one of beer, wine".
     static var expectation: String { get }
     /// The value held by `json`, or nil after appending to `issues` what is wrong with it.
@@ -16,18 +16,18 @@ extension JSONRepresentable {
 }
 
 extension String: JSONRepresentable {
-    public static var expectation: String { "a string" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> String? {
+    package static var expectation: String { "a string" }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> String? {
         if case .string(let s) = json { return s }
         issues.append(mismatch(json, at: pointer))
         return nil
     }
-    public var json: JSONValue { .string(self) }
+    package var json: JSONValue { .string(self) }
 }
 
 extension Int: JSONRepresentable {
-    public static var expectation: String { "an integer" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Int? {
+    package static var expectation: String { "an integer" }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Int? {
         if case .number(let n) = json, n == n.rounded(), abs(n) < 9e15 { return Int(n) }
         if case .number(let n) = json {
             issues.append(.error(pointer, "must be a whole number (found \(CanonicalJSON.formatNumber(n)))"))
@@ -36,48 +36,48 @@ extension Int: JSONRepresentable {
         }
         return nil
     }
-    public var json: JSONValue { .number(Double(self)) }
+    package var json: JSONValue { .number(Double(self)) }
 }
 
 extension Double: JSONRepresentable {
-    public static var expectation: String { "a number" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Double? {
+    package static var expectation: String { "a number" }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Double? {
         if case .number(let n) = json { return n }
         issues.append(mismatch(json, at: pointer))
         return nil
     }
-    public var json: JSONValue { .number(self) }
+    package var json: JSONValue { .number(self) }
 }
 
 extension Bool: JSONRepresentable {
-    public static var expectation: String { "true or false" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Bool? {
+    package static var expectation: String { "true or false" }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Bool? {
         if case .bool(let b) = json { return b }
         issues.append(mismatch(json, at: pointer))
         return nil
     }
-    public var json: JSONValue { .bool(self) }
+    package var json: JSONValue { .bool(self) }
 }
 
 extension JSONValue: JSONRepresentable {
-    public static var expectation: String { "any JSON value" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> JSONValue? { json }
-    public var json: JSONValue { self }
+    package static var expectation: String { "any JSON value" }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> JSONValue? { json }
+    package var json: JSONValue { self }
 }
 
 extension JSONObject: JSONRepresentable {
-    public static var expectation: String { "an object" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> JSONObject? {
+    package static var expectation: String { "an object" }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> JSONObject? {
         if case .object(let o) = json { return o }
         issues.append(mismatch(json, at: pointer))
         return nil
     }
-    public var json: JSONValue { .object(self) }
+    package var json: JSONValue { .object(self) }
 }
 
 extension Array: JSONRepresentable where Element: JSONRepresentable {
-    public static var expectation: String { "an array" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> [Element]? {
+    package static var expectation: String { "an array" }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> [Element]? {
         guard case .array(let elements) = json else {
             issues.append(mismatch(json, at: pointer))
             return nil
@@ -90,12 +90,12 @@ extension Array: JSONRepresentable where Element: JSONRepresentable {
         }
         return ok ? result : nil
     }
-    public var json: JSONValue { .array(map(\.json)) }
+    package var json: JSONValue { .array(map(\.json)) }
 }
 
 extension Timestamp: JSONRepresentable {
-    public static var expectation: String { "an ISO-8601 timestamp with its UTC offset, like 2026-11-21T23:41:07+01:00" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Timestamp? {
+    package static var expectation: String { "an ISO-8601 timestamp with its UTC offset, like 2026-11-21T23:41:07+01:00" }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Timestamp? {
         if case .string(let s) = json {
             if let t = Timestamp(iso8601: s) { return t }
             issues.append(.error(pointer, "must be \(expectation) (found \"\(s)\")"))
@@ -104,12 +104,12 @@ extension Timestamp: JSONRepresentable {
         issues.append(mismatch(json, at: pointer))
         return nil
     }
-    public var json: JSONValue { .string(iso8601) }
+    package var json: JSONValue { .string(iso8601) }
 }
 
 extension LocalDate: JSONRepresentable {
-    public static var expectation: String { "a date like 2026-11-21" }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> LocalDate? {
+    package static var expectation: String { "a date like 2026-11-21" }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> LocalDate? {
         if case .string(let s) = json {
             if let d = LocalDate(s) { return d }
             issues.append(.error(pointer, "must be \(expectation) (found \"\(s)\")"))
@@ -118,16 +118,16 @@ extension LocalDate: JSONRepresentable {
         issues.append(mismatch(json, at: pointer))
         return nil
     }
-    public var json: JSONValue { .string(description) }
+    package var json: JSONValue { .string(description) }
 }
 
 /// A closed set of strings, such as a drink type; decoding names the allowed values and the
 /// closest one to a misspelling.
-public protocol JSONEnum: JSONRepresentable, RawRepresentable<String>, CaseIterable {}
+package protocol JSONEnum: JSONRepresentable, RawRepresentable<String>, CaseIterable {}
 
 extension JSONEnum {
-    public static var expectation: String { "one of " + allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Self? {
+    package static var expectation: String { "one of " + allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Self? {
         guard case .string(let s) = json else {
             issues.append(mismatch(json, at: pointer))
             return nil
@@ -137,5 +137,5 @@ extension JSONEnum {
             + Suggestion.didYouMean(s, among: allCases.map(\.rawValue))))
         return nil
     }
-    public var json: JSONValue { .string(rawValue) }
+    package var json: JSONValue { .string(rawValue) }
 }

@@ -12,9 +12,9 @@
 ///   version becomes a new experience whose id derives from its content, so both machines
 ///   resolving the same conflict create the same copy. Duplicates are allowed; nothing is
 ///   lost.
-public enum MomentsMerge {
+package enum MomentsMerge {
     /// Same experience edited on two machines: see the type's documentation.
-    public static func experience(base: Experience?, ours: Experience, theirs: Experience, context: MergeContext) -> Merged<Experience> {
+    package static func experience(base: Experience?, ours: Experience, theirs: Experience, context: MergeContext) -> Merged<Experience> {
         let oursWins = FieldwiseMerge.oursWins(ours, theirs)
         let (winner, other) = oursWins ? (ours, theirs) : (theirs, ours)
         var conflicts: [JSONPointer] = []
@@ -36,7 +36,7 @@ public enum MomentsMerge {
 
 extension Experience {
     /// Same experience edited on two machines: see `MomentsMerge`.
-    public static func merge(base: Experience?, ours: Experience, theirs: Experience, context: MergeContext) -> Merged<Experience> {
+    package static func merge(base: Experience?, ours: Experience, theirs: Experience, context: MergeContext) -> Merged<Experience> {
         MomentsMerge.experience(base: base, ours: ours, theirs: theirs, context: context)
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// passed in.
 public struct MomentsStore: Sendable {
     /// The ledger.
-    public let store: LedgerStore
+    let store: LedgerStore
 
     /// The Moments documents of `store`.
     public init(_ store: LedgerStore) {
@@ -28,7 +28,7 @@ public struct MomentsStore: Sendable {
             return try settingsFile.load()
         } catch var e as LedgerError where e.code == .invalid && !e.problems.isEmpty
             && e.problems.allSatisfy({ $0.issue.pointer.tokens.first == "sentenceTemplate" }) {
-            e.message = "\(MomentsSettings.kind.path()) is invalid; `ledger moments template reset` (or `ledger moments template set TEXT`) repairs it:"
+            e.sentence = "\(MomentsSettings.kind.path()) is invalid; \(next: .moments(.repairTemplate)):"
             throw e
         }
     }
@@ -63,7 +63,7 @@ public struct MomentsStore: Sendable {
         }
         if !problems.isEmpty {
             let what = invalid.count == 1 ? "\(invalid[0]) is invalid; fix it" : "\(invalid.count) experiences of \(bucket.label) are invalid; fix them"
-            throw LedgerError.invalid("\(what) by hand and run `ledger check`:", problems: problems)
+            throw LedgerError.invalid("\(what) by hand and \(next: .checkLedger):", problems: problems)
         }
         return found.sorted(by: Self.newestFirst)
     }
@@ -94,7 +94,7 @@ public struct MomentsStore: Sendable {
         }
         if try experiences.contains(id: ref.lowercased()) { return ref.lowercased() }
         guard ref.count >= Self.minimumPrefixLength else {
-            throw LedgerError.usage("there is no moment with id \"\(reference)\"; give its whole id or at least \(Self.minimumPrefixLength) characters of it (`ledger moments show BUCKET --json` lists ids)")
+            throw LedgerError.invalidArgument("there is no moment with id \"\(reference)\"; give its whole id or at least \(Self.minimumPrefixLength) characters of it (\(next: .moments(.listMoments)))")
         }
         return try experiences.resolve(ref, describe: "moment")
     }

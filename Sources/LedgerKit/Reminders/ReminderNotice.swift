@@ -60,9 +60,9 @@ public struct ReminderBoard: Sendable {
     public var wake: Timestamp?
     /// Documents that could not be read, one sentence each; that app shows nothing until they
     /// change.
-    public var problems: [String]
+    public var problems: [LedgerError.Sentence]
 
-    init(notices: [ReminderNotice], wake: Timestamp?, problems: [String] = []) {
+    init(notices: [ReminderNotice], wake: Timestamp?, problems: [LedgerError.Sentence] = []) {
         self.notices = notices
         self.wake = wake
         self.problems = problems

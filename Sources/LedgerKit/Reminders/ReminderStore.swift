@@ -8,7 +8,7 @@ import Foundation
 /// Reads take no lock; `perform` goes through the apps' façades, which take the writer lock
 /// for the write alone — a process never holds it while it waits.
 public struct ReminderStore: Sendable {
-    public let store: LedgerStore
+    let store: LedgerStore
 
     public init(_ store: LedgerStore) {
         self.store = store
@@ -20,7 +20,7 @@ public struct ReminderStore: Sendable {
     public func board(at now: Timestamp, timeZone: TimeZone) -> ReminderBoard {
         var notices: [ReminderNotice] = []
         var wakes: [Timestamp] = []
-        var problems: [String] = []
+        var problems: [LedgerError.Sentence] = []
         do {
             let agenda = try HydrateStore(store).agenda(at: now, timeZone: timeZone)
             notices += agenda.notices
@@ -86,13 +86,16 @@ public struct ReminderStore: Sendable {
         return out
     }
 
+    /// The absolute path of `relative`, a path in the ledger (`dependencies(at:)` gives them).
+    package func absolutePath(_ relative: String) -> String { store.absolute(relative) }
+
     // MARK: - One reminder process per ledger and device
 
     /// The lock file a reminder process holds while it runs (device-local state).
     public var processLockPath: String { store.localState("remind.lock") }
 
     /// The outcome of `claimProcess`.
-    public enum Claim {
+    package enum Claim {
         /// This process is the ledger's reminder process for as long as it keeps the lock.
         case claimed(FileLock)
         /// Another process is (`holder`: what it recorded, "PID COMMAND…").
@@ -104,7 +107,7 @@ public struct ReminderStore: Sendable {
 
     /// Claims the ledger's reminder process for this process; `holder` is recorded for
     /// `runningProcess()` ("PID COMMAND…").
-    public func claimProcess(holder: String) throws -> Claim {
+    package func claimProcess(holder: String) throws -> Claim {
         if let lock = try FileLock.attempt(path: processLockPath, holder: holder) { return .claimed(lock) }
         guard let record = FileLock.holder(of: processLockPath), !record.isEmpty else { return .busy }
         return .heldBy(record)
@@ -120,7 +123,7 @@ public struct ReminderStore: Sendable {
         return (pid, words.first ?? "")
     }
 
-    private static func sentence(_ error: any Error) -> String {
-        (error as? LedgerError)?.message ?? String(describing: error)
+    private static func sentence(_ error: any Error) -> LedgerError.Sentence {
+        (error as? LedgerError)?.sentence ?? LedgerError.Sentence(String(describing: error))
     }
 }

@@ -10,20 +10,20 @@ import Foundation
 /// out. A folder on the way that is a symbolic link — the app's, the collection's, a year or
 /// month shard — is never followed: the walk refuses it (exit status 1, as `check` reports
 /// it), rather than show a collection without the documents behind it.
-public struct CollectionFiles: Sendable {
+package struct CollectionFiles: Sendable {
     /// One document's id and path (relative to the ledger root).
-    public struct File: Sendable, Hashable {
-        public var id: String
-        public var path: String
+    package struct File: Sendable, Hashable {
+        package var id: String
+        package var path: String
     }
 
-    public let store: LedgerStore
-    public let kind: DocumentKind
+    package let store: LedgerStore
+    package let kind: DocumentKind
     /// The collection's directory, relative to the ledger root.
-    public let directory: String
+    package let directory: String
 
     /// The files of `kind`, which must be a collection.
-    public init(_ kind: DocumentKind, in store: LedgerStore) {
+    package init(_ kind: DocumentKind, in store: LedgerStore) {
         guard case .collection(let dir, _) = kind.location else { preconditionFailure("\(kind) is not a collection") }
         self.store = store
         self.kind = kind
@@ -33,7 +33,7 @@ public struct CollectionFiles: Sendable {
     /// The shard directories (relative paths), newest first: the directories that hold
     /// documents, `depth` levels below the collection's directory (the directory itself for
     /// an unsharded kind). `years` keeps only the shards of those years.
-    public func shards(years: ClosedRange<Int>? = nil) throws -> [String] {
+    package func shards(years: ClosedRange<Int>? = nil) throws -> [String] {
         var out: [String] = []
         func visit(_ rel: String, level: Int) throws {
             if level == kind.shardDepth {
@@ -53,7 +53,7 @@ public struct CollectionFiles: Sendable {
     }
 
     /// The documents in one shard directory (relative path), in no particular order.
-    public func files(in shard: String) throws -> [File] {
+    package func files(in shard: String) throws -> [File] {
         try (FileSystem.list(shard, under: store.root) ?? []).compactMap { e in
             guard e.type == .file, let id = DocumentID.inFileName(e.name) else { return nil }
             return File(id: id, path: shard + "/" + e.name)
@@ -61,17 +61,17 @@ public struct CollectionFiles: Sendable {
     }
 
     /// Every document of the collection, in no particular order.
-    public func files() throws -> [File] {
+    package func files() throws -> [File] {
         try shards().flatMap { try files(in: $0) }
     }
 
     /// The shard directory where a document dated `date` belongs.
-    public func shard(for date: LocalDate) -> String {
+    package func shard(for date: LocalDate) -> String {
         (kind.path(id: "x", date: date) as NSString).deletingLastPathComponent
     }
 
     /// The path of document `id`, looking in the shards newest first; nil when there is none.
-    public func path(of id: String) throws -> String? {
+    package func path(of id: String) throws -> String? {
         guard DocumentID.isValid(id) else { return nil }
         for shard in try shards() {
             let path = shard + "/" + id + ".json"

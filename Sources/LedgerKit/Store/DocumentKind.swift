@@ -21,9 +21,9 @@ public enum AppID: String, Sendable, CaseIterable, Comparable {
 }
 
 /// One kind of document and where its files live (SPEC §3).
-public struct DocumentKind: Sendable, Hashable, CustomStringConvertible {
+package struct DocumentKind: Sendable, Hashable, CustomStringConvertible {
     /// How documents of a collection are spread over sub-directories.
-    public enum Sharding: Sendable, Hashable {
+    package enum Sharding: Sendable, Hashable {
         /// `<directory>/<id>.json`
         case none
         /// `<directory>/<YYYY>/<id>.json`
@@ -33,7 +33,7 @@ public struct DocumentKind: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Where the files are.
-    public enum Location: Sendable, Hashable {
+    package enum Location: Sendable, Hashable {
         /// A single document at this relative path.
         case singleton(String)
         /// Many documents, one per id, under this relative directory.
@@ -41,20 +41,20 @@ public struct DocumentKind: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A stable name used in messages and sync reports, such as `waterline.session`.
-    public let name: String
-    public let app: AppID
-    public let location: Location
+    package let name: String
+    package let app: AppID
+    package let location: Location
 
-    public init(_ name: String, app: AppID, _ location: Location) {
+    package init(_ name: String, app: AppID, _ location: Location) {
         self.name = name
         self.app = app
         self.location = location
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// The relative path of a singleton, or of document `id` of a collection sharded by `date`.
-    public func path(id: String? = nil, date: LocalDate? = nil) -> String {
+    package func path(id: String? = nil, date: LocalDate? = nil) -> String {
         switch location {
         case .singleton(let path): return path
         case .collection(let dir, let sharding):
@@ -69,7 +69,7 @@ public struct DocumentKind: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `name` is a shard directory's name at `level` below a collection's directory:
     /// a four-digit year at level 0, a month `01`–`12` at level 1.
-    public static func isShardName(_ name: String, level: Int) -> Bool {
+    package static func isShardName(_ name: String, level: Int) -> Bool {
         let u = name.utf8
         guard u.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
         switch level {
@@ -92,22 +92,22 @@ public struct DocumentKind: Sendable, Hashable, CustomStringConvertible {
 
 /// Document ids: `[a-z0-9][a-z0-9-]{0,63}` (SPEC §3). Anything else is refused, so that no id
 /// can name a path outside its directory.
-public enum DocumentID {
+package enum DocumentID {
     /// The rule, for messages.
-    public static let rule = "ids are 1–64 characters of a–z, 0–9 and '-', not starting with '-'"
+    package static let rule = "ids are 1–64 characters of a–z, 0–9 and '-', not starting with '-'"
 
     /// Whether `id` is a valid document id.
-    public static func isValid(_ id: some StringProtocol) -> Bool { isValid(utf8: id.utf8) }
+    package static func isValid(_ id: some StringProtocol) -> Bool { isValid(utf8: id.utf8) }
 
     /// Whether the UTF-8 bytes `id` are a valid document id: the one place the rule is written.
     @inline(__always)
-    public static func isValid(utf8 id: some Collection<UInt8>) -> Bool {
+    package static func isValid(utf8 id: some Collection<UInt8>) -> Bool {
         guard (1...64).contains(id.count), let first = id.first, first != UInt8(ascii: "-") else { return false }
         return id.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
     }
 
     /// The id of a document's file name `<id>.json`, or nil when the name is not one.
-    public static func inFileName(_ name: String) -> String? {
+    package static func inFileName(_ name: String) -> String? {
         guard name.hasSuffix(".json") else { return nil }
         let id = name.dropLast(5)
         return isValid(id) ? String(id) : nil
@@ -115,7 +115,7 @@ public enum DocumentID {
 
     /// A readable id made from a name ("My V60!" → "my-v60"), in any script: letters are
     /// spelt in Latin first ("Kölsch" → "kolsch", "Пиво" → "pivo"); nil when nothing is left.
-    public static func slug(_ name: String, maxLength: Int = 40) -> String? {
+    package static func slug(_ name: String, maxLength: Int = 40) -> String? {
         var out = ""
         var dash = false
         let latin = name.applyingTransform(StringTransform("Any-Latin; Latin-ASCII"), reverse: false) ?? name
@@ -164,12 +164,12 @@ public final class SeededIDSource: IDSource, @unchecked Sendable {
 
 /// A small, fast random number generator whose sequence is fixed by its seed (SplitMix64),
 /// for reproducible ids, benchmark data and randomized tests.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,33 +1,33 @@
 /// What `check` learns from one parsed document.
-public struct Inspection: Sendable {
+package struct Inspection: Sendable {
     /// Every problem in the document itself (cross-document ones come later).
-    public var issues: [DocumentIssue]
+    package var issues: [DocumentIssue]
     /// The document as ledger would write it — unknown fields kept, derived values
     /// recomputed — when its fields decode; what `check --fix` writes.
-    public var normalized: JSONValue?
+    package var normalized: JSONValue?
     /// The document's id field, when it has one.
-    public var id: String?
+    package var id: String?
     /// The date choosing its shard directory, for sharded kinds.
-    public var shardDate: LocalDate?
-    public var references: [DocumentReference] = []
-    public var tags: [String] = []
+    package var shardDate: LocalDate?
+    package var references: [DocumentReference] = []
+    package var tags: [String] = []
 }
 
 /// How to resolve one document changed on two sides; `nil` from `DocumentType.merge` means
 /// the versions could not be read and the caller must keep both (a conflict file).
-public struct MergeResolution: Sendable {
+package struct MergeResolution: Sendable {
     /// The merged document, or nil when it stays deleted.
-    public var result: JSONValue?
+    package var result: JSONValue?
     /// New documents the rule created, by path relative to the ledger root.
-    public var created: [(path: String, document: JSONValue)]
+    package var created: [(path: String, document: JSONValue)]
     /// What was decided, for the sync report.
-    public var notes: [String]
+    package var notes: [String]
     /// Set when the two versions are different documents (their ids differ), which are
     /// never merged: why, in a sentence. `result` is then this machine's version, and the
     /// caller keeps the other machine's beside it (a conflict file).
-    public var differentDocuments: String?
+    package var differentDocuments: String?
 
-    public init(result: JSONValue?, created: [(path: String, document: JSONValue)] = [], notes: [String] = [],
+    package init(result: JSONValue?, created: [(path: String, document: JSONValue)] = [], notes: [String] = [],
                 differentDocuments: String? = nil) {
         self.result = result
         self.created = created
@@ -38,15 +38,15 @@ public struct MergeResolution: Sendable {
 
 /// A document type with its generic parameter erased, so that `check` and sync can handle a
 /// file of any kind through one value.
-public struct DocumentType: Sendable {
-    public let kind: DocumentKind
+package struct DocumentType: Sendable {
+    package let kind: DocumentKind
     /// How the kind's app tells a change of one of its documents (nil: field by field).
     package let narrator: Narrator?
     private let inspectJSON: @Sendable (JSONValue) -> Inspection
     private let mergeDecoded: @Sendable (JSONValue?, JSONValue, JSONValue, MergeContext) -> MergeResolution?
     private let remainderDecoded: @Sendable (JSONValue, Timestamp) -> JSONValue?
 
-    public init<D: StoredDocument>(_ type: D.Type) {
+    package init<D: StoredDocument>(_ type: D.Type) {
         self.init(type, narrator: nil)
     }
 
@@ -78,7 +78,7 @@ public struct DocumentType: Sendable {
     }
 
     /// Decodes, validates and recomputes one parsed document.
-    public func inspect(_ json: JSONValue) -> Inspection { inspectJSON(json) }
+    package func inspect(_ json: JSONValue) -> Inspection { inspectJSON(json) }
 
     /// Three-way merge of one document (nil meaning absent on that side), SPEC §6:
     /// unchanged sides give way to changed ones, an edit beats a deletion, and changes on both
@@ -88,7 +88,7 @@ public struct DocumentType: Sendable {
     /// Two versions with different ids are different documents — one of them put at the
     /// other's path — and are never blended field by field: the resolution keeps ours and says
     /// why (`differentDocuments`). A base with another id than ours is no ancestor of it.
-    public func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
+    package func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
                       context: MergeContext = MergeContext()) -> MergeResolution? {
         if ours == theirs { return MergeResolution(result: ours) }
         if ours == base { return MergeResolution(result: theirs) }
@@ -151,16 +151,16 @@ public struct DocumentType: Sendable {
 }
 
 /// Where two JSON values differ, for messages.
-public enum JSONDiff {
+package enum JSONDiff {
     /// One difference: the value at `pointer` is `old` in the first value and `new` in the second
     /// (nil meaning absent).
-    public struct Difference: Sendable {
-        public var pointer: JSONPointer
-        public var old: JSONValue?
-        public var new: JSONValue?
+    package struct Difference: Sendable {
+        package var pointer: JSONPointer
+        package var old: JSONValue?
+        package var new: JSONValue?
 
         /// "stored 3, <verb> 2" style text.
-        public func describe(as verb: String) -> String {
+        package func describe(as verb: String) -> String {
             switch (old, new) {
             case (nil, let n?): "missing; \(verb) \(short(n))"
             case (.null?, nil): "null here means the field is absent; ledger leaves it out"
@@ -174,7 +174,7 @@ public enum JSONDiff {
     }
 
     /// The first `limit` differences between `a` and `b`, outermost first.
-    public static func differences(_ a: JSONValue, _ b: JSONValue, limit: Int) -> [Difference] {
+    package static func differences(_ a: JSONValue, _ b: JSONValue, limit: Int) -> [Difference] {
         FieldChange.between(a, b, arrays: .sameLength, limit: limit).map { Difference(pointer: $0.pointer, old: $0.old, new: $0.new) }
     }
 }

@@ -9,26 +9,26 @@ import Darwin
 ///
 /// Paths are absolute or relative to the current directory; errors carry the path and the
 /// system's reason.
-public enum FileSystem {
+package enum FileSystem {
     /// What a directory entry is.
-    public enum EntryType: Sendable { case file, directory, symlink, other }
+    package enum EntryType: Sendable { case file, directory, symlink, other }
 
     /// One directory entry.
-    public struct Entry: Sendable {
-        public var name: String
-        public var type: EntryType
+    package struct Entry: Sendable {
+        package var name: String
+        package var type: EntryType
     }
 
     /// File metadata that changes whenever the contents may have changed.
-    public struct Stamp: Sendable, Hashable {
-        public var size: Int64
-        public var modifiedNanoseconds: Int64
-        public var changedNanoseconds: Int64
-        public var inode: UInt64
-        public var type: EntryType
+    package struct Stamp: Sendable, Hashable {
+        package var size: Int64
+        package var modifiedNanoseconds: Int64
+        package var changedNanoseconds: Int64
+        package var inode: UInt64
+        package var type: EntryType
 
         /// Whether both describe the same, unchanged file: same size, mtime, ctime and inode.
-        public func sameFile(as other: Stamp) -> Bool {
+        package func sameFile(as other: Stamp) -> Bool {
             size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
                 && changedNanoseconds == other.changedNanoseconds && inode == other.inode
         }
@@ -37,12 +37,12 @@ public enum FileSystem {
         /// `current` now: the same file, unchanged, and not modified within the racy window
         /// (at or after `racyThreshold`, nanoseconds), where a second change in the same
         /// clock tick could leave the stamp as it was — git's "racily clean" rule.
-        public func vouches(for current: Stamp, racyThreshold: Int64 = .max) -> Bool {
+        package func vouches(for current: Stamp, racyThreshold: Int64 = .max) -> Bool {
             sameFile(as: current) && modifiedNanoseconds < racyThreshold
         }
 
         /// `size:mtime:ctime:inode`, for records kept in text.
-        public var encoded: String { "\(size):\(modifiedNanoseconds):\(changedNanoseconds):\(inode)" }
+        package var encoded: String { "\(size):\(modifiedNanoseconds):\(changedNanoseconds):\(inode)" }
     }
 
     static func systemError(_ what: String, _ path: String, _ err: Int32 = errno) -> LedgerError {
@@ -50,7 +50,7 @@ public enum FileSystem {
     }
 
     /// The entries of a directory (without `.` and `..`), unsorted; nil when it does not exist.
-    public static func list(_ path: String) throws -> [Entry]? {
+    package static func list(_ path: String) throws -> [Entry]? {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -91,7 +91,7 @@ public enum FileSystem {
     /// `path` but `.` and `..`, in directory order, without making a string of each name (a
     /// digest of a large directory costs little more than its system calls). False when the
     /// directory cannot be read.
-    public static func forEachStampedEntry(_ path: String, _ body: (UnsafeBufferPointer<UInt8>, Stamp) -> Void) -> Bool {
+    package static func forEachStampedEntry(_ path: String, _ body: (UnsafeBufferPointer<UInt8>, Stamp) -> Void) -> Bool {
         guard let dir = opendir(path) else { return false }
         defer { closedir(dir) }
         let fd = dirfd(dir)
@@ -109,21 +109,21 @@ public enum FileSystem {
     }
 
     /// `lstat` of a path (symlinks are not followed); nil when it does not exist.
-    public static func stamp(_ path: String) -> Stamp? {
+    package static func stamp(_ path: String) -> Stamp? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         return stamp(st)
     }
 
     /// `stat` of a path (symlinks are followed); nil when it does not exist.
-    public static func stamp(following path: String) -> Stamp? {
+    package static func stamp(following path: String) -> Stamp? {
         var st = stat()
         guard fstatat(AT_FDCWD, path, &st, 0) == 0 else { return nil }
         return stamp(st)
     }
 
     /// `lstat` of `name` in the directory open as `directory` (a file descriptor).
-    public static func stamp(in directory: Int32, _ name: String) -> Stamp? {
+    package static func stamp(in directory: Int32, _ name: String) -> Stamp? {
         var st = stat()
         guard fstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         return stamp(st)
@@ -148,12 +148,12 @@ public enum FileSystem {
     }
 
     /// Whether something exists at `path` (symlinks are not followed).
-    public static func exists(_ path: String) -> Bool { stamp(path) != nil }
+    package static func exists(_ path: String) -> Bool { stamp(path) != nil }
 
     /// The contents of a regular file, refusing files larger than `limit` bytes without
     /// reading them; nil when the file does not exist. A symbolic link is refused, and so is
     /// anything but a regular file, without waiting (a FIFO is opened non-blocking and never read).
-    public static func read(_ path: String, limit: Int = .max) throws -> [UInt8]? {
+    package static func read(_ path: String, limit: Int = .max) throws -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -191,7 +191,7 @@ public enum FileSystem {
 
     /// Whether `path` could be written (or created) by this process: the file when it exists,
     /// else the nearest directory above it that exists. False on a read-only file system.
-    public static func isWritable(_ path: String) -> Bool {
+    package static func isWritable(_ path: String) -> Bool {
         var p = path
         while !p.isEmpty, p != "/", stamp(p) == nil { p = (p as NSString).deletingLastPathComponent }
         return access(p.isEmpty ? "." : p, W_OK) == 0
@@ -203,7 +203,7 @@ public enum FileSystem {
     ///
     /// For files outside a ledger (device-local state, files the user names); a ledger's own
     /// files are written with `writeAtomically(_:under:_:)`, which follows no symbolic link.
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
+    package static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
         let dir = (path as NSString).deletingLastPathComponent
         try makeDirectories(dir.isEmpty ? "." : dir)
         let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -213,7 +213,7 @@ public enum FileSystem {
 
     /// Removes a file; true when it existed.
     @discardableResult
-    public static func remove(_ path: String) throws -> Bool {
+    package static func remove(_ path: String) throws -> Bool {
         if unlink(path) == 0 {
             let dfd = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if dfd >= 0 { fsync(dfd); close(dfd) }
@@ -224,7 +224,7 @@ public enum FileSystem {
     }
 
     /// Creates a directory and its parents.
-    public static func makeDirectories(_ path: String) throws {
+    package static func makeDirectories(_ path: String) throws {
         if let s = stamp(path) {
             if s.type == .directory { return }
             throw LedgerError.failure("cannot create the directory \(path): a file of that name is in the way")
@@ -238,19 +238,19 @@ public enum FileSystem {
 
     /// What `check` says about a symbolic link inside a ledger, and why ledger refuses to
     /// read or write through one.
-    public static let symbolicLinkProblem = "is a symbolic link; ledger documents must be regular files inside the ledger (it is not followed)"
+    package static let symbolicLinkProblem = "is a symbolic link; ledger documents must be regular files inside the ledger (it is not followed)"
 
     /// A directory below a root (a ledger), opened without following a symbolic link at any
     /// component below the root (the root itself may be one). Its entries are read, stamped,
     /// written and removed through its descriptor (`openat`, `fstatat`, `renameat`,
     /// `unlinkat`), so a component swapped for a link after the walk is not followed either:
     /// there is no window between a check and its use.
-    public final class Directory: @unchecked Sendable {
+    package final class Directory: @unchecked Sendable {
         // @unchecked: immutable after init; the descriptor is closed in deinit.
         /// Its path relative to the root ("" for the root), for messages.
-        public let path: String
+        package let path: String
         /// The open descriptor (`O_RDONLY | O_DIRECTORY`).
-        public let fd: Int32
+        package let fd: Int32
 
         init(fd: Int32, path: String) {
             self.fd = fd
@@ -260,20 +260,20 @@ public enum FileSystem {
         deinit { close(fd) }
 
         /// The relative path of entry `name`, for messages.
-        public func path(of name: String) -> String { path.isEmpty ? name : path + "/" + name }
+        package func path(of name: String) -> String { path.isEmpty ? name : path + "/" + name }
 
         /// The directory's own stamp.
-        public var stamp: Stamp {
+        package var stamp: Stamp {
             var st = stat()
             _ = fstat(fd, &st)
             return FileSystem.stamp(st)
         }
 
         /// The `lstat` of entry `name`; nil when there is none.
-        public func stamp(_ name: String) -> Stamp? { FileSystem.stamp(in: fd, name) }
+        package func stamp(_ name: String) -> Stamp? { FileSystem.stamp(in: fd, name) }
 
         /// The entries (without `.` and `..`), unsorted.
-        public func list() throws -> [Entry] {
+        package func list() throws -> [Entry] {
             // A descriptor of its own: a duplicate would share (and move) this one's offset.
             let own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard own >= 0 else { throw systemError("read the directory", path) }
@@ -283,7 +283,7 @@ public enum FileSystem {
         /// The contents of the regular file `name`, refusing a symbolic link, anything but a
         /// regular file (without blocking on a FIFO) and files larger than `limit` bytes — or,
         /// with `prefix`, its first `prefix` bytes whatever its size; nil when there is no such file.
-        public func read(_ name: String, limit: Int = .max, prefix: Int? = nil) throws -> [UInt8]? {
+        package func read(_ name: String, limit: Int = .max, prefix: Int? = nil) throws -> [UInt8]? {
             let file = openat(fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             if file < 0 {
                 let err = errno
@@ -296,7 +296,7 @@ public enum FileSystem {
 
         /// Writes the file `name` atomically (see `FileSystem.writeAtomically`). A symbolic
         /// link or a directory in its place is refused, not replaced.
-        public func writeAtomically(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644, describedAs shown: String? = nil) throws {
+        package func writeAtomically(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644, describedAs shown: String? = nil) throws {
             let shown = shown ?? path(of: name)
             let tmp = ".\(name).tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
             let file = openat(fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
@@ -325,7 +325,7 @@ public enum FileSystem {
 
         /// Removes the file (or symbolic link, never what it points to) `name`; true when it existed.
         @discardableResult
-        public func remove(_ name: String) throws -> Bool {
+        package func remove(_ name: String) throws -> Bool {
             if unlinkat(fd, name, 0) == 0 {
                 fsync(fd)
                 return true
@@ -337,7 +337,7 @@ public enum FileSystem {
         /// Removes the subdirectory `name` if it is empty (never a link); keeps it otherwise.
         /// True when it was removed.
         @discardableResult
-        public func removeDirectoryIfEmpty(_ name: String) -> Bool {
+        package func removeDirectoryIfEmpty(_ name: String) -> Bool {
             guard unlinkat(fd, name, AT_REMOVEDIR) == 0 else { return false }
             fsync(fd)
             return true
@@ -398,17 +398,17 @@ public enum FileSystem {
     /// The refusal to `action` ("read", "write", "delete") `target` because `link` — a folder
     /// on its way, or `target` itself — is a symbolic link (exit status 1): it names the link
     /// and what `check` reports about it. `folder` says what `target` is when it is the link.
-    public static func linkRefusal(_ link: String, _ action: String, _ target: String, folder: Bool = true) -> LedgerError {
+    package static func linkRefusal(_ link: String, _ action: String, _ target: String, folder: Bool = true) -> LedgerError {
         let doing = action == "read" ? "cannot read \(target): " : "refusing to \(action) \(target): "
-        return .invalid((link == target && action == "read" ? "" : doing)
-            + "\(link) is a symbolic link, and ledger never follows one inside a ledger (`ledger check` reports "
-            + "\"\(link): /: error: \(symbolicLinkProblem)\"); put the real \(link != target || folder ? "folder" : "file") in its place")
+        return .invalid(LedgerError.Sentence(link == target && action == "read" ? "" : doing)
+            + "\(link) is a symbolic link, and ledger never follows one inside a ledger (\(next: .checkReports(problem: "\(link): /: error: \(symbolicLinkProblem)")))"
+            + "; put the real \(link != target || folder ? "folder" : "file") in its place")
     }
 
     /// The directory `relative` below `root`, opened without following a symbolic link (see
     /// `Directory`); nil when it does not exist or a symbolic link or a file is on its way
     /// (what is behind a link is not part of the ledger).
-    public static func openDirectory(_ relative: String, under root: String) throws -> Directory? {
+    package static func openDirectory(_ relative: String, under root: String) throws -> Directory? {
         do {
             return try walk(relative, under: root, create: false)
         } catch is Blocked {
@@ -419,7 +419,7 @@ public enum FileSystem {
     /// `openDirectory` for writing: the missing directories are created; a symbolic link on the
     /// way is refused with exit status 1, naming it and what `check` reports about it, for
     /// writing `target` (for the message).
-    public static func directoryForWriting(_ relative: String, under root: String, target: String) throws -> Directory {
+    package static func directoryForWriting(_ relative: String, under root: String, target: String) throws -> Directory {
         do {
             guard let d = try walk(relative, under: root, create: true) else { throw systemError("create the directory", relative, ENOENT) }
             return d
@@ -432,7 +432,7 @@ public enum FileSystem {
 
     /// The contents of the file `relative` below `root` (see `Directory.read`), never through
     /// a symbolic link; nil when it does not exist.
-    public static func read(_ relative: String, under root: String, limit: Int = .max, prefix: Int? = nil) throws -> [UInt8]? {
+    package static func read(_ relative: String, under root: String, limit: Int = .max, prefix: Int? = nil) throws -> [UInt8]? {
         let (dir, name) = split(relative)
         do {
             return try walk(dir, under: root, create: false)?.read(name, limit: limit, prefix: prefix)
@@ -445,7 +445,7 @@ public enum FileSystem {
 
     /// Writes the file `relative` below `root` atomically, creating its directories, never
     /// through a symbolic link (see `directoryForWriting`).
-    public static func writeAtomically(_ relative: String, under root: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws {
+    package static func writeAtomically(_ relative: String, under root: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws {
         let (dir, name) = split(relative)
         try directoryForWriting(dir, under: root, target: relative).writeAtomically(name, bytes, mode: mode)
     }
@@ -455,7 +455,7 @@ public enum FileSystem {
     /// root; true when the file existed.
     /// A symbolic link on the way is refused like a write through it.
     @discardableResult
-    public static func remove(_ relative: String, under root: String, keep: Int) throws -> Bool {
+    package static func remove(_ relative: String, under root: String, keep: Int) throws -> Bool {
         let (dir, name) = split(relative)
         do {
             guard let d = try walk(dir, under: root, create: false), try d.remove(name) else { return false }
@@ -474,14 +474,14 @@ public enum FileSystem {
 
     /// The `lstat` of `relative` below `root`; nil when it does not exist or is behind a
     /// symbolic link.
-    public static func stamp(_ relative: String, under root: String) -> Stamp? {
+    package static func stamp(_ relative: String, under root: String) -> Stamp? {
         let (dir, name) = split(relative)
         return (try? openDirectory(dir, under: root))??.stamp(name)
     }
 
     /// The entries of the directory `relative` below `root`; nil when it does not exist.
     /// A symbolic link on the way is refused (exit status 1), like reading a file through it.
-    public static func list(_ relative: String, under root: String) throws -> [Entry]? {
+    package static func list(_ relative: String, under root: String) throws -> [Entry]? {
         do {
             return try walk(relative, under: root, create: false)?.list()
         } catch Blocked.link(let link) {
@@ -494,7 +494,7 @@ public enum FileSystem {
     /// The first component of `relative` (a directory on its way, or the entry itself) that
     /// is a symbolic link below `root`; nil when there is none. For messages and for refusing
     /// early; the walks above are what keeps links from being followed.
-    public static func symbolicLink(on relative: String, under root: String) -> String? {
+    package static func symbolicLink(on relative: String, under root: String) -> String? {
         var walked = ""
         for component in relative.split(separator: "/") where component != "." {
             walked = walked.isEmpty ? String(component) : walked + "/" + component
@@ -512,7 +512,7 @@ public enum FileSystem {
 
     /// Whether `path` (or, when it does not exist, its nearest existing parent) is on a file
     /// system mounted read-only.
-    public static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+    package static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
         var p = path
         while true {
             var st = statvfs()
@@ -524,7 +524,7 @@ public enum FileSystem {
     }
 
     /// "4.0 MiB", "512 bytes".
-    public static func formatBytes(_ n: Int) -> String {
+    package static func formatBytes(_ n: Int) -> String {
         if n < 1024 { return "\(n) bytes" }
         if n < 1024 * 1024 { return String(format: "%.1f KiB", Double(n) / 1024) }
         return String(format: "%.1f MiB", Double(n) / 1_048_576)
@@ -539,18 +539,18 @@ private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: 
 ///
 /// flock locks belong to an open file description: the kernel drops them when the process
 /// dies, so a crashed process never leaves the ledger locked.
-public final class FileLock {
+package final class FileLock {
     private var fd: Int32
 
     /// Blocks until the lock on `path` (created if needed) is held. When another process
     /// holds it, `waiting` is called first with what that process recorded in the file.
     /// The holder records `holder` (its pid and command line, say) while it holds the lock.
-    public convenience init(path: String, holder: String = "", waiting: ((String) -> Void)? = nil) throws {
+    package convenience init(path: String, holder: String = "", waiting: ((String) -> Void)? = nil) throws {
         try self.init(path: path, holder: holder, block: true, waiting: waiting)
     }
 
     /// The lock on `path` if no other process holds it, else nil (without waiting).
-    public static func attempt(path: String, holder: String = "") throws -> FileLock? {
+    package static func attempt(path: String, holder: String = "") throws -> FileLock? {
         let lock = try FileLock(path: path, holder: holder, block: false, waiting: nil)
         return lock.fd >= 0 ? lock : nil
     }
@@ -558,7 +558,7 @@ public final class FileLock {
     /// What the process holding the lock on `path` recorded (empty while it is about to
     /// record it), or nil when no process holds it. Takes a shared lock for the instant of the
     /// probe and writes nothing, so a holder's record is never disturbed.
-    public static func holder(of path: String) -> String? {
+    package static func holder(of path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -607,7 +607,7 @@ public final class FileLock {
     }
 
     /// Releases the lock now.
-    public func release() {
+    package func release() {
         if fd >= 0 {
             _ = ftruncate(fd, 0)  // the record of who holds it
             flock(fd, LOCK_UN)

@@ -1,7 +1,7 @@
 /// What an app contributes to a ledger: its document types and the rules `check`, `init`
 /// and sync need. Each app's namespace (`WaterlineApp`, `BrewApp`, …) conforms; every
 /// requirement has an empty default.
-public protocol LedgerApp: Sendable {
+package protocol LedgerApp: Sendable {
     static var app: AppID { get }
     /// The app's JSON document types.
     static var documentTypes: [DocumentType] { get }
@@ -16,9 +16,9 @@ public protocol LedgerApp: Sendable {
 }
 
 extension LedgerApp {
-    public static var documentTypes: [DocumentType] { [] }
-    public static var attachmentTypes: [AttachmentType] { [] }
-    public static var crossDocumentRules: [CrossDocumentRule] { [] }
-    public static var mergeReconciliations: [MergeReconciliation] { [] }
-    public static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] { [] }
+    package static var documentTypes: [DocumentType] { [] }
+    package static var attachmentTypes: [AttachmentType] { [] }
+    package static var crossDocumentRules: [CrossDocumentRule] { [] }
+    package static var mergeReconciliations: [MergeReconciliation] { [] }
+    package static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] { [] }
 }

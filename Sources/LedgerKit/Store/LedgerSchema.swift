@@ -4,36 +4,36 @@
 /// Each app declares its document types, attachment types and cross-document rules in its
 /// `LedgerApp`; `check`, `init`, sync and the merge driver find a file's rules through
 /// `LedgerSchema.standard` alone.
-public enum LedgerSchema {
+package enum LedgerSchema {
     /// The apps, in the order they are shown.
-    public static let apps: [any LedgerApp.Type] = [WaterlineApp.self, BrewApp.self, HydrateApp.self, MomentsApp.self]
+    package static let apps: [any LedgerApp.Type] = [WaterlineApp.self, BrewApp.self, HydrateApp.self, MomentsApp.self]
 
     /// Everything a ledger holds: the manifest and every app's kinds and rules.
-    public static let standard = DocumentSchema(
+    package static let standard = DocumentSchema(
         documentTypes: [DocumentType(LedgerManifest.self), DocumentType(PurgeRecord.self)] + apps.flatMap { $0.documentTypes },
         attachmentTypes: apps.flatMap { $0.attachmentTypes },
         crossDocumentRules: apps.flatMap { $0.crossDocumentRules })
 
     /// All JSON document types.
-    public static var documentTypes: [DocumentType] { standard.documentTypes }
+    package static var documentTypes: [DocumentType] { standard.documentTypes }
 
     /// The documents a new ledger starts with (`ledger init`), by path relative to the root:
     /// the manifest and each app's defaults (such as Waterline's five drink presets).
-    public static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] {
+    package static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] {
         [(LedgerManifest.kind.path(), LedgerManifest(createdAt: now).json)] + apps.flatMap { $0.initialDocuments(now: now) }
     }
 }
 
 /// A set of document kinds and rules: what `check` validates and sync knows how to merge.
 /// `LedgerSchema.standard` is the one ledgers use; tests may build their own.
-public struct DocumentSchema: Sendable {
-    public let documentTypes: [DocumentType]
+package struct DocumentSchema: Sendable {
+    package let documentTypes: [DocumentType]
     /// Non-JSON files kept in the ledger (photos).
-    public let attachmentTypes: [AttachmentType]
+    package let attachmentTypes: [AttachmentType]
     /// Rules over the facts of all documents at once (beyond duplicate ids and references).
-    public let crossDocumentRules: [CrossDocumentRule]
+    package let crossDocumentRules: [CrossDocumentRule]
     /// The top-level directories that belong to apps; other top-level entries are the user's.
-    public let appDirectories: Set<String>
+    package let appDirectories: Set<String>
 
     let singletons: [String: DocumentType]
     /// Collections by directory, longest directory first (nested collections win).
@@ -41,7 +41,7 @@ public struct DocumentSchema: Sendable {
     let attachments: [String: AttachmentType]
     let collectionsByKind: [String: DocumentType]
 
-    public init(documentTypes: [DocumentType], attachmentTypes: [AttachmentType] = [], crossDocumentRules: [CrossDocumentRule] = []) {
+    package init(documentTypes: [DocumentType], attachmentTypes: [AttachmentType] = [], crossDocumentRules: [CrossDocumentRule] = []) {
         self.documentTypes = documentTypes
         self.attachmentTypes = attachmentTypes
         self.crossDocumentRules = crossDocumentRules
@@ -66,39 +66,39 @@ public struct DocumentSchema: Sendable {
     }
 
     /// The document type with this kind name (`waterline.session`).
-    public func documentType(named name: String) -> DocumentType? {
+    package func documentType(named name: String) -> DocumentType? {
         documentTypes.first { $0.kind.name == name }
     }
 
     /// The document type whose location `path` (relative to the ledger root) is, or nil when
     /// the path is not where a document can be (the same classification `check` uses).
-    public func documentType(forPath path: String) -> DocumentType? {
+    package func documentType(forPath path: String) -> DocumentType? {
         if case .document(let t, _) = FileRole.classify(path, type: .file, in: self) { return t }
         return nil
     }
 
     /// The attachment type whose directory holds `path`, when it is an allowed file there.
-    public func attachmentType(forPath path: String) -> AttachmentType? {
+    package func attachmentType(forPath path: String) -> AttachmentType? {
         if case .attachment(let a) = FileRole.classify(path, type: .file, in: self) { return a }
         return nil
     }
 }
 
 /// A kind of non-JSON file kept in the ledger, such as a photo stored under its content hash.
-public struct AttachmentType: Sendable {
+package struct AttachmentType: Sendable {
     /// A stable name used in messages and references, such as `moments.photo`.
-    public let name: String
+    package let name: String
     /// The directory holding the files, relative to the ledger root.
-    public let directory: String
+    package let directory: String
     /// File name extensions allowed (lowercase, without the dot).
-    public let extensions: Set<String>
+    package let extensions: Set<String>
     /// The largest file accepted, in bytes.
-    public let maximumBytes: Int
+    package let maximumBytes: Int
     /// Problems with one file, given its name and contents.
-    public let inspect: @Sendable (_ name: String, _ contents: [UInt8]) -> [DocumentIssue]
+    package let inspect: @Sendable (_ name: String, _ contents: [UInt8]) -> [DocumentIssue]
 
     /// An attachment type; `name` defaults to the directory.
-    public init(name: String? = nil, directory: String, extensions: Set<String>, maximumBytes: Int,
+    package init(name: String? = nil, directory: String, extensions: Set<String>, maximumBytes: Int,
                 inspect: @escaping @Sendable (_ name: String, _ contents: [UInt8]) -> [DocumentIssue]) {
         self.name = name ?? directory
         self.directory = directory
@@ -109,23 +109,23 @@ public struct AttachmentType: Sendable {
 }
 
 /// What `check` remembers of one valid document for rules that span documents.
-public struct DocumentFacts: Sendable, Hashable {
+package struct DocumentFacts: Sendable, Hashable {
     /// Path relative to the ledger root.
-    public var path: String
+    package var path: String
     /// The kind name.
-    public var kind: String
-    public var id: String?
-    public var references: [DocumentReference]
-    public var tags: [String]
+    package var kind: String
+    package var id: String?
+    package var references: [DocumentReference]
+    package var tags: [String]
 }
 
 /// A rule over all documents at once, such as "at most one active session".
-public struct CrossDocumentRule: Sendable {
-    public let name: String
+package struct CrossDocumentRule: Sendable {
+    package let name: String
     /// The problems, given the facts of every readable document.
-    public let check: @Sendable ([DocumentFacts]) -> [Problem]
+    package let check: @Sendable ([DocumentFacts]) -> [Problem]
 
-    public init(_ name: String, check: @escaping @Sendable ([DocumentFacts]) -> [Problem]) {
+    package init(_ name: String, check: @escaping @Sendable ([DocumentFacts]) -> [Problem]) {
         self.name = name
         self.check = check
     }
@@ -147,9 +147,12 @@ public struct Problem: Sendable, Hashable, CustomStringConvertible {
 
     /// `PATH: POINTER: severity: message`; the location is `line:column` for syntax errors
     /// and `/` for the document as a whole.
-    public var description: String {
+    public var description: String { rendered(\.description) }
+
+    /// "PATH: POINTER: severity: message", with the message worded by `words`.
+    public func rendered(_ words: (LedgerError.Sentence) -> String) -> String {
         let location: String
         if let line = issue.line { location = "\(line):\(issue.column ?? 1)" } else if issue.pointer.isRoot { location = "/" } else { location = issue.pointer.description }
-        return "\(path): \(location): \(issue.severity.rawValue): \(issue.message)"
+        return "\(path): \(location): \(issue.severity.rawValue): \(words(issue.sentence))"
     }
 }

@@ -12,25 +12,25 @@ import Foundation
 public struct LedgerStore: Sendable {
     /// The largest document accepted, in bytes. A heavy night's session is tens of kilobytes;
     /// the limit keeps a stray 50 MB file from being read at all.
-    public static let maximumDocumentBytes = 4 * 1024 * 1024
+    package static let maximumDocumentBytes = 4 * 1024 * 1024
 
     /// The ledger's root directory (absolute, without a trailing slash).
     public let root: String
     /// The directory for device-local state that is never synced (SPEC §3): the writer lock,
     /// hints and caches, a brew in progress. Absolute.
-    public let localStateDirectory: String
+    package let localStateDirectory: String
     /// Files (absolute paths) whose stamps change whenever another tool may have rewritten
     /// documents in bulk — for a git repository, its index. Hints that spare a reader from
     /// reading every document trust themselves only while these are unchanged.
-    public var bulkChangeWitnesses: [String] = []
+    package var bulkChangeWitnesses: [String] = []
     /// How many threads may read documents at once (readers of many files use them).
     public var workerThreads = 1
     /// What the lock file records about the process holding the writer lock (its pid and
     /// command line), shown by `lockWait` to a process waiting for it.
-    public var lockHolder = ""
+    package var lockHolder = ""
     /// Called when the writer lock is held by another process, with what it recorded (its pid
     /// and command line), before waiting for it.
-    public var lockWait: (@Sendable (String) -> Void)?
+    package var lockWait: (@Sendable (String) -> Void)?
 
     /// The ledger at `root`, keeping its device-local state in `localStateDirectory`.
     public init(root: String, localStateDirectory: String) {
@@ -41,10 +41,10 @@ public struct LedgerStore: Sendable {
     }
 
     /// The absolute path of a path relative to the root.
-    public func absolute(_ relative: String) -> String { root + "/" + relative }
+    package func absolute(_ relative: String) -> String { root + "/" + relative }
 
     /// The absolute path of a file of device-local state.
-    public func localState(_ name: String) -> String { localStateDirectory + "/" + name }
+    package func localState(_ name: String) -> String { localStateDirectory + "/" + name }
 
     /// Whether `root` holds a ledger (a `ledger.json`).
     public var exists: Bool { FileSystem.stamp(absolute(LedgerManifest.kind.path()))?.type == .file }
@@ -61,7 +61,7 @@ public struct LedgerStore: Sendable {
     }
 
     /// Runs `body` holding the ledger's exclusive writer lock. Not re-entrant.
-    public func withWriterLock<T>(_ body: () throws -> T) throws -> T {
+    package func withWriterLock<T>(_ body: () throws -> T) throws -> T {
         let lock = try FileLock(path: localState("lock"), holder: lockHolder, waiting: lockWait)
         defer { lock.release() }
         return try body()
@@ -71,7 +71,7 @@ public struct LedgerStore: Sendable {
     /// it cannot (a read-only mount, a backup this user may not write): `body` is told which,
     /// and must write nothing when it is not holding the lock. For reads that would like to
     /// record something on the way (a cache, a repair) but must work on a read-only ledger.
-    public func withWriterLockIfWritable<T>(_ body: (_ locked: Bool) throws -> T) throws -> T {
+    package func withWriterLockIfWritable<T>(_ body: (_ locked: Bool) throws -> T) throws -> T {
         guard FileSystem.isWritable(localState("lock")) else { return try body(false) }
         return try withWriterLock { try body(true) }
     }
@@ -84,19 +84,19 @@ public struct LedgerStore: Sendable {
     // part of the ledger, and writing into a linked folder is refused (exit status 1).
 
     /// The bytes of a document, or nil when it does not exist.
-    public func read(_ relative: String) throws -> [UInt8]? {
+    package func read(_ relative: String) throws -> [UInt8]? {
         try read(relative, limit: Self.maximumDocumentBytes)
     }
 
     /// The bytes of a file of the ledger no larger than `limit` (an attachment's own limit),
     /// or nil when it does not exist.
-    public func read(_ relative: String, limit: Int) throws -> [UInt8]? {
+    package func read(_ relative: String, limit: Int) throws -> [UInt8]? {
         try FileSystem.read(relative, under: root, limit: limit)
     }
 
     /// Writes a document in canonical form, atomically; refuses one larger than a document
     /// may be (`check` would reject it).
-    public func write(_ relative: String, _ json: JSONValue) throws {
+    package func write(_ relative: String, _ json: JSONValue) throws {
         let bytes = CanonicalJSON.encode(json)
         if bytes.count > Self.maximumDocumentBytes {
             throw LedgerError.invalid("refusing to write \(relative): it would be \(FileSystem.formatBytes(bytes.count)), larger than the \(FileSystem.formatBytes(Self.maximumDocumentBytes)) a ledger document may be")
@@ -105,18 +105,18 @@ public struct LedgerStore: Sendable {
     }
 
     /// Writes a file of the ledger (a photo, a file checked out by a sync) atomically, as it is.
-    public func write(_ relative: String, bytes: [UInt8], mode: mode_t = 0o644) throws {
+    package func write(_ relative: String, bytes: [UInt8], mode: mode_t = 0o644) throws {
         try FileSystem.writeAtomically(relative, under: root, bytes, mode: mode)
     }
 
     /// Deletes a file, and its shard directories when they become empty.
-    public func remove(_ relative: String) throws {
+    package func remove(_ relative: String) throws {
         try FileSystem.remove(relative, under: root, keep: 1)
     }
 
     /// The first component of `relative` — a folder on its way or the file itself — that is
     /// a symbolic link, which ledger does not follow; nil when there is none.
-    public func symbolicLink(on relative: String) -> String? {
+    package func symbolicLink(on relative: String) -> String? {
         FileSystem.symbolicLink(on: relative, under: root)
     }
 
@@ -124,7 +124,7 @@ public struct LedgerStore: Sendable {
     /// `writing` is or lies behind a symbolic link, or one of `deleting` lies behind one (a
     /// link itself may be deleted): for writers of many files (a sync's checkout), so that
     /// nothing is written when one of them would be refused.
-    public func refuseSymbolicLinks(writing: [String], deleting: [String] = []) throws {
+    package func refuseSymbolicLinks(writing: [String], deleting: [String] = []) throws {
         var clear: Set<String> = [""]  // directories with no link on their way
         for (path, itself) in writing.map({ ($0, true) }) + deleting.map({ ($0, false) }) {
             let directory = FileSystem.split(path).directory
@@ -138,13 +138,13 @@ public struct LedgerStore: Sendable {
 
     /// Reads, decodes and validates the document at `relative` as a `D`; nil when the file
     /// does not exist. An invalid document is refused with the problems `check` reports.
-    public func load<D: StoredDocument>(_ type: D.Type, at relative: String) throws -> D? {
+    package func load<D: StoredDocument>(_ type: D.Type, at relative: String) throws -> D? {
         guard let bytes = try read(relative) else { return nil }
         return try Self.decode(D.self, from: bytes, path: relative)
     }
 
     /// Decodes and validates a document's bytes; see `load(_:at:)`.
-    public static func decode<D: StoredDocument>(_ type: D.Type, from bytes: [UInt8], path: String) throws -> D {
+    package static func decode<D: StoredDocument>(_ type: D.Type, from bytes: [UInt8], path: String) throws -> D {
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
@@ -167,7 +167,7 @@ public struct LedgerStore: Sendable {
     }
 
     static func invalidDocument(_ path: String, _ issues: [DocumentIssue]) -> LedgerError {
-        .invalid("\(path) is invalid; fix it by hand and run `ledger check`:", problems: issues.map { Problem(path, $0) })
+        .invalid("\(path) is invalid; fix it by hand and \(next: .checkLedger):", problems: issues.map { Problem(path, $0) })
     }
 
     /// Validates, recomputes and writes a document (refusing invalid ones: ledger never writes
@@ -183,35 +183,35 @@ public struct LedgerStore: Sendable {
     }
 
     /// The typed repository of a collection kind.
-    public func repository<D: CollectionDocument>(_ type: D.Type) -> DocumentRepository<D> { DocumentRepository(store: self) }
+    package func repository<D: CollectionDocument>(_ type: D.Type) -> DocumentRepository<D> { DocumentRepository(store: self) }
 
     /// The typed repository of a singleton kind.
-    public func singleton<D: SingletonDocument>(_ type: D.Type) -> SingletonRepository<D> { SingletonRepository(store: self) }
+    package func singleton<D: SingletonDocument>(_ type: D.Type) -> SingletonRepository<D> { SingletonRepository(store: self) }
 }
 
 /// The documents of one collection kind: `load(id:)`, `all()`, and inside LedgerKit (for the
 /// apps' façades) `save(_:)`, `delete(id:)`.
-public struct DocumentRepository<D: CollectionDocument>: Sendable {
-    public let store: LedgerStore
+package struct DocumentRepository<D: CollectionDocument>: Sendable {
+    package let store: LedgerStore
 
     /// Where the documents are on disk.
-    public var files: CollectionFiles { CollectionFiles(D.kind, in: store) }
+    package var files: CollectionFiles { CollectionFiles(D.kind, in: store) }
 
     var directory: String { files.directory }
 
     /// Every document's id and relative path, in no particular order.
-    public func index() throws -> [(id: String, path: String)] {
+    package func index() throws -> [(id: String, path: String)] {
         try files.files().map { ($0.id, $0.path) }
     }
 
     /// The relative path of document `id`, or nil when there is none.
-    public func path(of id: String) throws -> String? { try files.path(of: id) }
+    package func path(of id: String) throws -> String? { try files.path(of: id) }
 
     /// Whether document `id` exists.
-    public func contains(id: String) throws -> Bool { try path(of: id) != nil }
+    package func contains(id: String) throws -> Bool { try path(of: id) != nil }
 
     /// Document `id`; throws `.notFound` when there is none and `.invalid` when it is invalid.
-    public func load(id: String) throws -> D {
+    package func load(id: String) throws -> D {
         guard let path = try path(of: id), let doc = try store.load(D.self, at: path) else {
             throw LedgerError.notFound("there is no \(D.kind.name.replacingOccurrences(of: ".", with: " ")) with id \"\(id)\"")
         }
@@ -219,7 +219,7 @@ public struct DocumentRepository<D: CollectionDocument>: Sendable {
     }
 
     /// Every document; throws on the first invalid one.
-    public func all() throws -> [D] {
+    package func all() throws -> [D] {
         try load(index().map(\.path).sorted())
     }
 
@@ -227,7 +227,7 @@ public struct DocumentRepository<D: CollectionDocument>: Sendable {
     /// threads, in the order of `paths`: each a document, nil for a file removed meanwhile,
     /// or the error reading it gave. Each directory is walked (without following a link)
     /// once, and its files are opened relative to it.
-    public func read(_ paths: [String]) -> [Result<D?, any Error>] {
+    package func read(_ paths: [String]) -> [Result<D?, any Error>] {
         let store = store
         var directories: [String: Result<FileSystem.Directory?, any Error>] = [:]
         for path in paths {
@@ -249,13 +249,13 @@ public struct DocumentRepository<D: CollectionDocument>: Sendable {
     }
 
     /// The documents at `paths`, in their order; throws the first error in that order.
-    public func load(_ paths: [String]) throws -> [D] {
+    package func load(_ paths: [String]) throws -> [D] {
         try read(paths).compactMap { try $0.get() }
     }
 
     /// The id that `reference` names: an exact id, or a unique prefix of one (like git's short
     /// hashes). `describe` names the kind in messages ("session", "brew log").
-    public func resolve(_ reference: String, describe: String) throws -> String {
+    package func resolve(_ reference: String, describe: String) throws -> String {
         let ref = reference.lowercased()
         if try path(of: ref) != nil { return ref }
         let matches = try index().map(\.id).filter { $0.hasPrefix(ref) }
@@ -263,7 +263,7 @@ public struct DocumentRepository<D: CollectionDocument>: Sendable {
         case 1: return matches[0]
         case 0: throw LedgerError.notFound("there is no \(describe) with id \"\(reference)\"")
         default:
-            throw LedgerError.usage("\"\(reference)\" matches \(matches.count) \(describe)s (\(matches.sorted().prefix(4).joined(separator: ", "))…); give more characters")
+            throw LedgerError.invalidArgument("\"\(reference)\" matches \(matches.count) \(describe)s (\(matches.sorted().prefix(4).joined(separator: ", "))…); give more characters")
         }
     }
 
@@ -285,14 +285,14 @@ public struct DocumentRepository<D: CollectionDocument>: Sendable {
 }
 
 /// The one document of a singleton kind.
-public struct SingletonRepository<D: SingletonDocument>: Sendable {
-    public let store: LedgerStore
+package struct SingletonRepository<D: SingletonDocument>: Sendable {
+    package let store: LedgerStore
 
     /// Whether the file exists.
-    public var exists: Bool { FileSystem.stamp(D.kind.path(), under: store.root) != nil }
+    package var exists: Bool { FileSystem.stamp(D.kind.path(), under: store.root) != nil }
 
     /// The document, or `D.defaultValue` while its file does not exist; throws when invalid.
-    public func load() throws -> D {
+    package func load() throws -> D {
         try store.load(D.self, at: D.kind.path()) ?? D.defaultValue
     }
 

@@ -1,6 +1,6 @@
 /// What a file in a ledger is, judged by its path alone: the classification `check` uses,
 /// for sync and the merge driver.
-public enum PathRole: Sendable {
+package enum PathRole: Sendable {
     /// A JSON document of this type.
     case document(DocumentType)
     /// A non-JSON file kept by an app (a photo, content-addressed: same path, same bytes).
@@ -11,7 +11,7 @@ public enum PathRole: Sendable {
     case other
 
     /// Classifies a path relative to the ledger root (as a regular file).
-    public init(path: String, schema: DocumentSchema = LedgerSchema.standard) {
+    package init(path: String, schema: DocumentSchema = LedgerSchema.standard) {
         switch FileRole.classify(path, type: .file, in: schema) {
         case .document(let t, _): self = .document(t)
         case .attachment: self = .attachment
@@ -22,7 +22,7 @@ public enum PathRole: Sendable {
 
     /// The name of the conflict file that keeps `theirs` beside `path`: `<stem>.conflict-<tag>.<ext>`
     /// (`settings.conflict-1a2b3c4d.json`), which `check` reports until it is deleted.
-    public static func conflictCopyPath(of path: String, tag: String) -> String {
+    package static func conflictCopyPath(of path: String, tag: String) -> String {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -40,25 +40,25 @@ public enum PathRole: Sendable {
 /// ancestor, as merged; it returns the changes to make among those paths (a new document, or
 /// nil to remove the file), with notes for the sync report. It must be deterministic, so that
 /// every machine reaching the same merge reaches the same repair.
-public struct MergeReconciliation: Sendable {
+package struct MergeReconciliation: Sendable {
     /// What a reconciliation decided.
-    public struct Repair: Sendable {
+    package struct Repair: Sendable {
         /// Documents to write (by path, among the given ones), or nil to remove the file.
-        public var changes: [(path: String, document: JSONValue?)]
+        package var changes: [(path: String, document: JSONValue?)]
         /// What was done, one sentence each.
-        public var notes: [String]
+        package var notes: [String]
 
-        public init(changes: [(path: String, document: JSONValue?)] = [], notes: [String] = []) {
+        package init(changes: [(path: String, document: JSONValue?)] = [], notes: [String] = []) {
             self.changes = changes
             self.notes = notes
         }
     }
 
     /// The kind name (`DocumentKind.name`) of the documents it looks at.
-    public let kind: String
-    public let reconcile: @Sendable (_ documents: [(path: String, document: JSONValue)]) -> Repair
+    package let kind: String
+    package let reconcile: @Sendable (_ documents: [(path: String, document: JSONValue)]) -> Repair
 
-    public init(kind: DocumentKind, reconcile: @escaping @Sendable (_ documents: [(path: String, document: JSONValue)]) -> Repair) {
+    package init(kind: DocumentKind, reconcile: @escaping @Sendable (_ documents: [(path: String, document: JSONValue)]) -> Repair) {
         self.kind = kind.name
         self.reconcile = reconcile
     }
@@ -66,5 +66,5 @@ public struct MergeReconciliation: Sendable {
 
 extension LedgerSchema {
     /// Every app's merge reconciliations.
-    public static var mergeReconciliations: [MergeReconciliation] { apps.flatMap { $0.mergeReconciliations } }
+    package static var mergeReconciliations: [MergeReconciliation] { apps.flatMap { $0.mergeReconciliations } }
 }

@@ -2,7 +2,7 @@
 /// derived values and how two diverged versions of it merge.
 ///
 /// Everything here has a default, so a simple kind only declares `kind` and its fields.
-public protocol StoredDocument: JSONModel {
+package protocol StoredDocument: JSONModel {
     /// Which kind of document this is, and where its files live.
     static var kind: DocumentKind { get }
 
@@ -40,7 +40,7 @@ public protocol StoredDocument: JSONModel {
 }
 
 /// A document of which a ledger holds many, one file per `id`.
-public protocol CollectionDocument: StoredDocument {
+package protocol CollectionDocument: StoredDocument {
     /// The document id, which is also its file name (without `.json`).
     var id: String { get }
     /// The date that chooses the shard directory (`<YYYY>` or `<YYYY>/<MM>`), for sharded kinds.
@@ -48,20 +48,20 @@ public protocol CollectionDocument: StoredDocument {
 }
 
 /// A document of which a ledger holds at most one (settings, preferences).
-public protocol SingletonDocument: StoredDocument {
+package protocol SingletonDocument: StoredDocument {
     /// The value used while the file does not exist yet.
     static var defaultValue: Self { get }
 }
 
 /// A reference from one document to another, checked by `ledger check`.
-public struct DocumentReference: Sendable, Hashable {
+package struct DocumentReference: Sendable, Hashable {
     /// Where the reference is, in the referring document.
-    public var pointer: JSONPointer
+    package var pointer: JSONPointer
     /// The referenced document's kind name (`DocumentKind.name`).
-    public var kind: String
-    public var id: String
+    package var kind: String
+    package var id: String
 
-    public init(_ pointer: JSONPointer, kind: DocumentKind, id: String) {
+    package init(_ pointer: JSONPointer, kind: DocumentKind, id: String) {
         self.pointer = pointer
         self.kind = kind.name
         self.id = id
@@ -69,7 +69,7 @@ public struct DocumentReference: Sendable, Hashable {
 
     /// A reference to the file `file` (its name, such as `<hash>.jpg`) of an attachment type;
     /// `check` warns when no such file exists.
-    public init(_ pointer: JSONPointer, attachment: AttachmentType, file: String) {
+    package init(_ pointer: JSONPointer, attachment: AttachmentType, file: String) {
         self.init(pointer: pointer, kindName: attachment.name, id: file)
     }
 
@@ -81,17 +81,17 @@ public struct DocumentReference: Sendable, Hashable {
 }
 
 extension StoredDocument {
-    public func validate() -> [DocumentIssue] { [] }
-    public mutating func recomputeDerived() {}
-    public var references: [DocumentReference] { [] }
-    public var tags: [String] { [] }
+    package func validate() -> [DocumentIssue] { [] }
+    package mutating func recomputeDerived() {}
+    package var references: [DocumentReference] { [] }
+    package var tags: [String] { [] }
 
-    public static func merge(base: Self?, ours: Self, theirs: Self, context: MergeContext) -> Merged<Self> {
+    package static func merge(base: Self?, ours: Self, theirs: Self, context: MergeContext) -> Merged<Self> {
         FieldwiseMerge.merge(base: base, ours: ours, theirs: theirs)
     }
 
     /// The document as ledger writes it: derived values recomputed.
-    public var recomputed: Self {
+    package var recomputed: Self {
         var copy = self
         copy.recomputeDerived()
         return copy
@@ -99,16 +99,16 @@ extension StoredDocument {
 }
 
 extension CollectionDocument {
-    public func remainder(afterForgetAt instant: Timestamp) -> Self? { createdAt >= instant ? self : nil }
+    package func remainder(afterForgetAt instant: Timestamp) -> Self? { createdAt >= instant ? self : nil }
 
-    public var shardDate: LocalDate? { nil }
+    package var shardDate: LocalDate? { nil }
     /// This document's path relative to the ledger root.
-    public var path: String { Self.kind.path(id: id, date: shardDate) }
+    package var path: String { Self.kind.path(id: id, date: shardDate) }
 }
 
 extension SingletonDocument {
-    public func remainder(afterForgetAt instant: Timestamp) -> Self? { updatedAt >= instant ? self : nil }
+    package func remainder(afterForgetAt instant: Timestamp) -> Self? { updatedAt >= instant ? self : nil }
 
     /// This document's path relative to the ledger root.
-    public var path: String { Self.kind.path() }
+    package var path: String { Self.kind.path() }
 }

@@ -1,15 +1,15 @@
 /// Waterline — pacing drinks with water on a night out: its documents and rules, as a ledger sees them.
-public enum WaterlineApp: LedgerApp {
-    public static let app = AppID.waterline
+package enum WaterlineApp: LedgerApp {
+    package static let app = AppID.waterline
 
     /// The tag an active session carries, for the "one active session" rule.
-    public static let activeTag = "active"
+    package static let activeTag = "active"
 
-    public static let documentTypes: [DocumentType] = [
+    package static let documentTypes: [DocumentType] = [
         DocumentType(WaterlineSettings.self), DocumentType(DrinkPreset.self), DocumentType(Session.self),
     ]
 
-    public static let crossDocumentRules: [CrossDocumentRule] = [oneActiveSession, noOverlappingSessions, uniquePresetNames]
+    package static let crossDocumentRules: [CrossDocumentRule] = [oneActiveSession, noOverlappingSessions, uniquePresetNames]
 
     /// Presets are named on the command line by name too (case-insensitively), so two with
     /// one name (a hand edit: `presets add` refuses it) make that name ambiguous: a warning on
@@ -35,7 +35,7 @@ public enum WaterlineApp: LedgerApp {
         return active.map { path in
             let others = active.filter { $0 != path }.joined(separator: ", ")
             return Problem(path, .error(.root.appending("isActive"),
-                "only one session may be active, but so is \(others); the next `ledger waterline` command merges them (see the README), or end one by setting its endTime and isActive"))
+                "only one session may be active, but so is \(others); \(next: .waterline(.mergeActiveSessions)), or end one by setting its endTime and isActive"))
         }
     }
 
@@ -68,10 +68,10 @@ public enum WaterlineApp: LedgerApp {
 
     /// After a sync merge, sessions that cannot both stand (two active, or overlapping) are
     /// made one by `SessionMerge.reconcile`: every entry kept, the same result on every machine.
-    public static let mergeReconciliations: [MergeReconciliation] = [SessionMerge.reconciliation]
+    package static let mergeReconciliations: [MergeReconciliation] = [SessionMerge.reconciliation]
 
     /// The settings with the seeds' defaults and the five default presets (US-016).
-    public static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] {
+    package static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] {
         [(WaterlineSettings.kind.path(), WaterlineSettings(createdAt: now).json)]
             + DrinkPreset.defaults(createdAt: now).map { ($0.path, $0.json) }
     }

@@ -2,7 +2,7 @@
 /// entry by entry, sessions that cannot both stand reconciled, the settings field by field
 /// (units and amount together), presets by the shared field-wise rule. Pure: versions in, one
 /// out; no git, no files.
-public enum SessionMerge {
+package enum SessionMerge {
     /// Merges two versions of one session that both changed since `base` (nil when both
     /// machines created it independently).
     ///
@@ -16,7 +16,7 @@ public enum SessionMerge {
     /// - The result is made consistent: `isActive` follows `endTime`; the start moves back to
     ///   the earliest entry and an end forward to the latest one, so that no entry falls
     ///   outside its session. Derived values are then recomputed.
-    public static func merge(base: Session?, ours: Session, theirs: Session) -> Merged<Session> {
+    package static func merge(base: Session?, ours: Session, theirs: Session) -> Merged<Session> {
         var notes: [String] = []
         let preferOurs = FieldwiseMerge.oursWins(ours, theirs)
 
@@ -46,7 +46,7 @@ public enum SessionMerge {
     }
 
     /// Three-way merge of entry lists by id; the result is in replay order.
-    public static func mergeEntries(base: [LogEntry]?, ours: [LogEntry], theirs: [LogEntry]) -> ([LogEntry], [String]) {
+    package static func mergeEntries(base: [LogEntry]?, ours: [LogEntry], theirs: [LogEntry]) -> ([LogEntry], [String]) {
         let b = Dictionary(base?.map { ($0.id, $0) } ?? [], uniquingKeysWith: { a, _ in a })
         let o = Dictionary(ours.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let t = Dictionary(theirs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -101,19 +101,19 @@ public enum SessionMerge {
 
     /// Sessions started separately within this many hours of each other's last log are taken
     /// to be the same night out logged on two devices.
-    public static let sameNightHours = 12
+    package static let sameNightHours = 12
 
     /// What to do with sessions that cannot both stand — several active at once (each device
     /// started one offline, or a hand edit), or overlapping in time (a session ended on one
     /// device while another started one, or kept logging into it): the plan keeps every entry,
     /// leaves at most one session active and none overlapping.
-    public struct Resolution: Sendable, Equatable {
+    package struct Resolution: Sendable, Equatable {
         /// Sessions to write (those kept, ended or absorbing others).
-        public var updated: [Session]
+        package var updated: [Session]
         /// Ids of sessions whose entries moved into another one and whose files go away.
-        public var removed: [String]
+        package var removed: [String]
         /// What was done, one sentence each.
-        public var notes: [String]
+        package var notes: [String]
     }
 
     /// Resolves the sessions deterministically (the result depends on the sessions only, so
@@ -128,7 +128,7 @@ public enum SessionMerge {
     /// - the kept one has ended: a session starting before that end overlaps it and is
     ///   merged into it the same way (the result ends at the later end, or stays active when
     ///   either was); one starting at or after it is kept.
-    public static func reconcile(_ sessions: [Session]) -> Resolution {
+    package static func reconcile(_ sessions: [Session]) -> Resolution {
         let ordered = sessions.sorted { a, b in
             a.startTime.epochMilliseconds != b.startTime.epochMilliseconds
                 ? a.startTime.epochMilliseconds < b.startTime.epochMilliseconds
@@ -219,7 +219,7 @@ public enum SessionMerge {
 
 extension Session {
     /// The session's merge rule (SPEC §6); see `SessionMerge`.
-    public static func merge(base: Session?, ours: Session, theirs: Session, context: MergeContext) -> Merged<Session> {
+    package static func merge(base: Session?, ours: Session, theirs: Session, context: MergeContext) -> Merged<Session> {
         SessionMerge.merge(base: base, ours: ours, theirs: theirs)
     }
 }
@@ -247,7 +247,7 @@ extension WaterlineSettings {
     /// taken from the side that changed the pair, or from the later write when both did — so
     /// that switching to ml on one machine (8 oz → 250 ml) and setting 12 oz on another never
     /// makes 12 ml.
-    public static func merge(base: WaterlineSettings?, ours: WaterlineSettings, theirs: WaterlineSettings,
+    package static func merge(base: WaterlineSettings?, ours: WaterlineSettings, theirs: WaterlineSettings,
                              context: MergeContext) -> Merged<WaterlineSettings> {
         let o = ours.waterAmountPair, t = theirs.waterAmountPair
         var pair = o

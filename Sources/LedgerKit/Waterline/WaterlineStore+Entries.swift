@@ -183,7 +183,7 @@ extension WaterlineStore {
 
     private func findEntry(_ reference: String, inSession sessionRef: String?, active: Active?) throws -> FoundEntry {
         let ref = reference.lowercased()
-        guard !ref.isEmpty else { throw LedgerError.usage("give an entry id, or `last` (see `ledger waterline entries`)") }
+        guard !ref.isEmpty else { throw LedgerError.invalidArgument("give an entry id, or `last` (see \(next: .waterline(.listEntries)))") }
         if ref == Self.lastEntry {
             let session = try chosenSession(sessionRef, active: active?.session)
             guard let newest = WaterlineEngine.ordered(session.entries).last else {
@@ -202,12 +202,12 @@ extension WaterlineStore {
             case 1: return FoundEntry(session: candidates[0].0, entry: candidates[0].1)
             default:
                 let ids = candidates.map(\.1.id).sorted().prefix(4).joined(separator: ", ")
-                throw LedgerError.usage("\"\(reference)\" matches \(candidates.count) entries (\(ids)…); give more characters")
+                throw LedgerError.invalidArgument("\"\(reference)\" matches \(candidates.count) entries (\(ids)…); give more characters")
             }
         }
         // Not an id, and too short to be taken as a prefix: the argument is wrong (exit status
         // 2, as an ambiguous prefix and a session's or a moment's short prefix are).
-        let tooShort = LedgerError.usage("\"\(reference)\" is not an entry id; give the id, `last`, or at least its first \(Self.minimumPrefix) characters (see `ledger waterline entries`)")
+        let tooShort = LedgerError.invalidArgument("\"\(reference)\" is not an entry id; give the id, `last`, or at least its first \(Self.minimumPrefix) characters (see \(next: .waterline(.listEntries)))")
         if let sessionRef {
             let s = try session(sessionRef)
             if let f = try pick(matches(in: s).map { (s, $0) }) { return f }
@@ -226,7 +226,7 @@ extension WaterlineStore {
         }
         if let f = try pick(candidates) { return f }
         if !prefixes { throw tooShort }
-        throw LedgerError.notFound("there is no entry with id \"\(reference)\" (see `ledger waterline entries`)")
+        throw LedgerError.notFound("there is no entry with id \"\(reference)\" (see \(next: .waterline(.listEntries)))")
     }
 
     /// A change to an entry: only what is given changes. A new size or ABV without an
@@ -272,7 +272,7 @@ extension WaterlineStore {
     /// logged under.
     @discardableResult
     public func editEntry(_ reference: String, inSession sessionRef: String? = nil, change: EntryChange, now: Timestamp) throws -> Edited {
-        guard !change.isEmpty else { throw LedgerError.usage("say what to change: --std, --time, --type, --size, --abv or --amount") }
+        guard !change.isEmpty else { throw LedgerError.invalidArgument("say what to change: " + LedgerError.list([.standardDrinks, .time, .drinkType, .size, .abv, .amount].map { .waterline($0) }, "or")) }
         return try store.withWriterLock {
             let settings = try settings()
             let (active, _) = try activeSessionLocked()
@@ -285,7 +285,7 @@ extension WaterlineStore {
             switch entry.type {
             case .alcohol:
                 if let amount = change.amount {
-                    throw LedgerError.usage("\(amount.name) is for water entries; \(entry.id) is a drink (use --size or --std)")
+                    throw LedgerError.invalidArgument("\(input: amount.input) is for water entries; \(entry.id) is a drink (use \(input: .waterline(.size)) or \(input: .waterline(.standardDrinks)))")
                 }
                 if change.changesDrink {
                     let e = try Self.estimate(base: .drink(entry.alcoholMeta ?? AlcoholMeta()), type: change.type, size: change.size, abv: change.abv,
@@ -295,7 +295,7 @@ extension WaterlineStore {
                 }
             case .water:
                 if change.changesDrink {
-                    throw LedgerError.usage("--std, --type, --size and --abv are for drinks; \(entry.id) is water (use --amount)")
+                    throw LedgerError.invalidArgument(LedgerError.list([.standardDrinks, .drinkType, .size, .abv].map { .waterline($0) }, "and") + " are for drinks; \(entry.id) is water (use \(input: .waterline(.amount)))")
                 }
                 if let amount = change.amount { entry.waterMeta = try Self.water(amount, units: entry.waterMeta?.units ?? settings.units) }
             }

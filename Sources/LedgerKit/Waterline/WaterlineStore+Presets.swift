@@ -24,7 +24,7 @@ extension WaterlineStore {
         let named = all.filter { $0.name.lowercased() == folded || $0.id == folded }
         if named.count > 1 {
             let listed = named.sorted { $0.id < $1.id }.map { "\"\($0.name)\" (id \($0.id))" }.joined(separator: " and ")
-            throw LedgerError.usage("\"\(reference)\" names \(named.count) presets, \(listed); give the id")
+            throw LedgerError.invalidArgument("\"\(reference)\" names \(named.count) presets, \(listed); give the id")
         }
         if let only = named.first { return only }
         // "glass of wine" finds glass-of-wine; a path ("../beer") is never taken for a name.
@@ -35,7 +35,7 @@ extension WaterlineStore {
         let prefixed = all.filter { $0.id.hasPrefix(folded) }
         if prefixed.count == 1 { return prefixed[0] }
         let names = all.map(\.name).sorted()
-        throw LedgerError.notFound("there is no drink preset \"\(reference)\"\(Suggestion.didYouMean(reference, among: names)); `ledger waterline presets` lists them")
+        throw LedgerError.notFound("there is no drink preset \"\(reference)\"\(Suggestion.didYouMean(reference, among: names)); \(next: .waterline(.listPresets)))")
     }
 
     /// A preset as the person describes it (US-015): for `addPreset` every value it has, for
@@ -64,18 +64,18 @@ extension WaterlineStore {
     /// it comes from size × ABV.
     @discardableResult
     public func addPreset(_ order: PresetOrder, now: Timestamp, ids: any IDSource) throws -> (preset: DrinkPreset, estimate: DrinkEstimate) {
-        guard let given = order.name else { throw LedgerError.usage("give the preset a name") }
+        guard let given = order.name else { throw LedgerError.invalidArgument("give the preset a name") }
         let name = try Self.presetName(given)
         return try store.withWriterLock {
             let settings = try settings()
             let estimate = try Self.estimate(base: nil, type: order.type, size: order.size, abv: order.abv,
                                              standardDrinks: order.standardDrinks, units: settings.units)
             guard let type = estimate.meta.drinkType else {
-                throw LedgerError.usage("give the drink's --type (beer, wine, liquor or cocktail)")
+                throw LedgerError.invalidArgument("give the drink's \(input: .waterline(.drinkType)) (beer, wine, liquor or cocktail)")
             }
             let existing = try presets.all()
             if let same = existing.first(where: { $0.name.lowercased() == name.lowercased() }) {
-                throw LedgerError.invalid("a preset named \"\(same.name)\" already exists (\(same.id)); change it with `ledger waterline presets edit \(same.id)`")
+                throw LedgerError.invalid("a preset named \"\(same.name)\" already exists (\(same.id)); \(next: .waterline(.editPreset(id: same.id)))")
             }
             let taken = Set(existing.map(\.id))
             var id = DocumentID.slug(name) ?? ids.next()
@@ -93,7 +93,7 @@ extension WaterlineStore {
     @discardableResult
     public func editPreset(_ reference: String, _ order: PresetOrder, now: Timestamp) throws -> (preset: DrinkPreset, estimate: DrinkEstimate?) {
         guard order.name != nil || order.changesDrink else {
-            throw LedgerError.usage("say what to change: --name, --type, --size, --abv or --std")
+            throw LedgerError.invalidArgument("say what to change: " + LedgerError.list([.name, .drinkType, .size, .abv, .standardDrinks].map { .waterline($0) }, "or"))
         }
         let name = try order.name.map(Self.presetName)
         return try store.withWriterLock {
@@ -137,9 +137,9 @@ extension WaterlineStore {
     /// one with no letter or digit in any script.
     static func presetName(_ given: Given<String>) throws -> String {
         let name = given.value.trimmingCharacters(in: .whitespaces)
-        if let problem = DrinkPreset.nameProblem(name) { throw LedgerError.usage("\(given.name) \(problem)") }
+        if let problem = DrinkPreset.nameProblem(name) { throw LedgerError.invalidArgument("\(input: given.input) \(problem)") }
         guard name.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
-            throw LedgerError.usage("the name \"\(name)\" needs at least one letter or digit")
+            throw LedgerError.invalidArgument("the name \"\(name)\" needs at least one letter or digit")
         }
         return name
     }

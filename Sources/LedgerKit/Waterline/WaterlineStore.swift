@@ -11,7 +11,7 @@ import Foundation
 /// and work on a read-only ledger.
 public struct WaterlineStore: Sendable {
     /// The ledger.
-    public let store: LedgerStore
+    let store: LedgerStore
 
     /// The Waterline documents of `store`.
     public init(_ store: LedgerStore) {
@@ -86,7 +86,7 @@ public struct WaterlineStore: Sendable {
     func requireActive() throws -> (Active, [String]) {
         let (active, notes) = try activeSessionLocked()
         guard let active else {
-            throw LedgerError.invalid("no session is active; start one with `ledger waterline start`")
+            throw LedgerError.invalid("no session is active; \(next: .waterline(.startSession))")
         }
         return (active, notes)
     }
@@ -101,7 +101,7 @@ public struct WaterlineStore: Sendable {
         return try store.withWriterLock {
             let (active, notes) = try activeSessionLocked()
             if let a = active {
-                throw LedgerError.invalid("a session is already active: \(a.session.id), started \(a.session.startTime.iso8601); only one may be active — end it first with `ledger waterline end`")
+                throw LedgerError.invalid("a session is already active: \(a.session.id), started \(a.session.startTime.iso8601); only one may be active — \(next: .waterline(.endSession))")
             }
             if start > now { throw LedgerError.timeRefused(start, "is in the future (it is \(now.iso8601))") }
             let overlapped = try endedSessions(after: start, now: now)
@@ -208,7 +208,7 @@ public struct WaterlineStore: Sendable {
         if let reference { return try session(reference) }
         if let active { return active }
         guard let last = try recentSessions(limit: 1).first else {
-            throw LedgerError.notFound("there are no sessions yet; start one with `ledger waterline start`")
+            throw LedgerError.notFound("there are no sessions yet; \(next: .waterline(.startSession))")
         }
         return last
     }
@@ -218,7 +218,7 @@ public struct WaterlineStore: Sendable {
         let ref = reference.lowercased()
         if DocumentID.isValid(ref), try repository.path(of: ref) != nil { return ref }
         guard ref.count >= Self.minimumPrefix else {
-            throw LedgerError.usage("\"\(reference)\" is not a \(describe) id; give the id, or at least its first \(Self.minimumPrefix) characters")
+            throw LedgerError.invalidArgument("\"\(reference)\" is not a \(describe) id; give the id, or at least its first \(Self.minimumPrefix) characters")
         }
         return try repository.resolve(ref, describe: describe)
     }

@@ -2,7 +2,7 @@ import CLinux
 import Foundation
 
 /// What woke the reminder process.
-public enum LoopEvent: Sendable, Hashable {
+package enum LoopEvent: Sendable, Hashable {
     /// The instant passed to `EventLoop.next(wakingAt:)` has come.
     case due
     /// A day began (in the clock's time zone) since the last call, or the clock moved to
@@ -33,16 +33,16 @@ public enum LoopEvent: Sendable, Hashable {
 /// happened, at least one event. Between two due instants with nothing else going on, the
 /// process does not wake at all (`wakeUps` counts every return from `poll`). Not `Sendable`:
 /// one thread runs it.
-public final class EventLoop {
+package final class EventLoop {
     /// The clock due instants are read on.
-    public let clock: ReminderClock
+    package let clock: ReminderClock
     /// The notification connection whose signals arrive here, if any.
-    public let notifications: NotificationClient?
+    package let notifications: NotificationClient?
     /// A descriptor to wake for when it can be read (a terminal's keys); nil for none. Set it
     /// to nil once it reaches its end.
-    public var input: Int32?
+    package var input: Int32?
     /// How many times `poll` returned since the loop was made.
-    public private(set) var wakeUps = 0
+    package private(set) var wakeUps = 0
 
     private let timer: WakeTimer
     private let watcher: PathWatcher
@@ -52,7 +52,7 @@ public final class EventLoop {
 
     /// A loop on `clock` that watches `paths` and receives `notifications`' signals. It handles
     /// SIGTERM and SIGINT (as `.terminate`) while it exists; one loop per process at a time.
-    public init(clock: ReminderClock, watching paths: [WatchedPath] = [], notifications: NotificationClient? = nil) throws(RemindError) {
+    package init(clock: ReminderClock, watching paths: [WatchedPath] = [], notifications: NotificationClient? = nil) throws(RemindError) {
         self.clock = clock
         self.notifications = notifications
         timer = try WakeTimer()
@@ -64,7 +64,7 @@ public final class EventLoop {
 
     /// Watches `paths` instead of the paths watched so far (say, when a new year's directory
     /// becomes the one to follow).
-    public func watch(_ paths: [WatchedPath]) throws(RemindError) {
+    package func watch(_ paths: [WatchedPath]) throws(RemindError) {
         try watcher.watch(paths)
     }
 
@@ -74,7 +74,7 @@ public final class EventLoop {
     /// since the last call). Nil `due`: wake for nothing but the others (a new day included).
     ///
     /// Throws `.noSessionBus` when the session bus goes away (a supervisor restarts the process).
-    public func next(wakingAt due: Date?) throws(RemindError) -> [LoopEvent] {
+    package func next(wakingAt due: Date?) throws(RemindError) -> [LoopEvent] {
         let dueNanoseconds = due.map(ReminderClock.nanoseconds)
         var terminate = false
         var clockWasSet = false

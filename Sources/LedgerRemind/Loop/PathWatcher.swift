@@ -1,7 +1,7 @@
 import Foundation
 
 /// A path in the ledger whose changes wake the event loop.
-public enum WatchedPath: Sendable, Hashable {
+package enum WatchedPath: Sendable, Hashable {
     /// A file. Its directory is watched, not the file: an atomic write renames a new file over
     /// it, which a watch on the old inode would never see.
     case file(String)
@@ -10,7 +10,7 @@ public enum WatchedPath: Sendable, Hashable {
     case directory(String)
 
     /// The path as given (absolute, without a trailing slash).
-    public var path: String {
+    package var path: String {
         switch self {
         case .file(let p), .directory(let p): p
         }

@@ -50,7 +50,7 @@ public final class DesktopFrontEnd: ReminderFrontEnd {
 
     /// Buttons first, then closings: a server closes a notification as its button is
     /// pressed, and the press must not be lost behind the closing.
-    public func answers(to events: [LoopEvent], flow: ReminderFlow) -> [ReminderAnswer] {
+    package func answers(to events: [LoopEvent], flow: ReminderFlow) -> [ReminderAnswer] {
         var pressed: [ReminderAnswer] = [], closed: [ReminderAnswer] = []
         for event in events {
             switch event {

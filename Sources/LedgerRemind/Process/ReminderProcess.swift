@@ -18,7 +18,7 @@ public enum ReminderAnswer: Sendable, Hashable {
 }
 
 /// Where notices are shown and answers come from: desktop notifications, or a terminal.
-public protocol ReminderFrontEnd: AnyObject {
+package protocol ReminderFrontEnd: AnyObject {
     /// The notification connection whose signals the loop delivers, if any.
     var notifications: NotificationClient? { get }
     /// A descriptor of typed keys to wake for, if any.
@@ -49,15 +49,15 @@ public final class ReminderProcess {
 
     public let reminders: ReminderStore
     public let clock: ReminderClock
-    public let frontEnd: any ReminderFrontEnd
+    package let frontEnd: any ReminderFrontEnd
     let ids: any IDSource
     /// Called with what an answer did, or why it failed.
     public var onOutcome: (Result<ReminderStore.Outcome, any Error>, Timestamp) -> Void = { _, _ in }
     /// Called when the documents that cannot be read change (empty: all readable again).
-    public var onProblems: ([String]) -> Void = { _ in }
+    public var onProblems: ([LedgerError.Sentence]) -> Void = { _ in }
 
     /// Days and reminders in `clock`'s zone.
-    public init(reminders: ReminderStore, clock: ReminderClock, frontEnd: any ReminderFrontEnd, ids: any IDSource = RandomIDSource()) {
+    package init(reminders: ReminderStore, clock: ReminderClock, frontEnd: any ReminderFrontEnd, ids: any IDSource = RandomIDSource()) {
         self.reminders = reminders
         self.clock = clock
         self.frontEnd = frontEnd
@@ -74,7 +74,7 @@ public final class ReminderProcess {
         var flow = ReminderFlow()
         var report = Report(wakeUps: 0, shown: 0, answered: 0)
         var watched: [WatchedPath] = []
-        var problems: [String] = []
+        var problems: [LedgerError.Sentence] = []
         defer { frontEnd.finish(flow.withdrawAll()) }
         while true {
             let now = now
@@ -85,8 +85,8 @@ public final class ReminderProcess {
             }
             let paths = reminders.dependencies(at: now).map { dependency -> WatchedPath in
                 switch dependency {
-                case .file(let p): .file(reminders.store.absolute(p))
-                case .directory(let p): .directory(reminders.store.absolute(p))
+                case .file(let p): .file(reminders.absolutePath(p))
+                case .directory(let p): .directory(reminders.absolutePath(p))
                 }
             }
             if paths != watched {

@@ -49,10 +49,10 @@ func check(_ rc: Int32, _ function: String) throws(GitError) {
 }
 
 /// Process-wide libgit2 settings.
-public enum Git {
+package enum Git {
     /// Points libgit2's global and XDG config search paths at `directory` (tests use an empty
     /// directory so the machine's `~/.gitconfig` does not leak in).
-    public static func setGlobalConfigSearchPath(_ directory: String) throws {
+    package static func setGlobalConfigSearchPath(_ directory: String) throws {
         _ = Libgit2.initialized
         try check(ledger_git_set_search_path(Int32(GIT_CONFIG_LEVEL_GLOBAL.rawValue), directory), "git_libgit2_opts")
         try check(ledger_git_set_search_path(Int32(GIT_CONFIG_LEVEL_XDG.rawValue), directory), "git_libgit2_opts")
@@ -61,25 +61,25 @@ public enum Git {
 
     /// Trusts the certificate authorities in `file` (PEM) for HTTPS remotes instead of the
     /// system's bundle. Process-wide: call it before any transfer.
-    public static func trustCertificates(inFile file: String) throws {
+    package static func trustCertificates(inFile file: String) throws {
         _ = Libgit2.initialized
         try check(ledger_git_set_ssl_cert_file(file), "git_libgit2_opts")
     }
 }
 
 /// A 20-byte git object id.
-public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
+package struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     var raw: git_oid
 
     init(_ raw: git_oid) { self.raw = raw }
 
-    public init?(hex: String) {
+    package init?(hex: String) {
         var o = git_oid()
         guard hex.count == 40, git_oid_fromstr(&o, hex) == 0 else { return nil }
         raw = o
     }
 
-    public var description: String {
+    package var description: String {
         var r = raw
         var buf = [UInt8](repeating: 0, count: 41)
         buf.withUnsafeMutableBufferPointer { b in
@@ -89,24 +89,24 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first seven hex digits.
-    public var short: String { String(description.prefix(7)) }
+    package var short: String { String(description.prefix(7)) }
 
-    public static func == (a: ObjectID, b: ObjectID) -> Bool {
+    package static func == (a: ObjectID, b: ObjectID) -> Bool {
         var x = a.raw, y = b.raw
         return git_oid_equal(&x, &y) != 0
     }
 
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         withUnsafeBytes(of: raw.id) { h.combine(bytes: $0) }
     }
 }
 
 /// Who signs commits.
-public struct Signature: Sendable {
-    public var name: String
-    public var email: String
+package struct Signature: Sendable {
+    package var name: String
+    package var email: String
 
-    public init(name: String, email: String) {
+    package init(name: String, email: String) {
         self.name = name
         self.email = email
     }
@@ -114,7 +114,7 @@ public struct Signature: Sendable {
 
 /// An open git repository. Owns its libgit2 handle; not thread-safe, so not `Sendable`:
 /// use one per thread.
-public final class Repository {
+package final class Repository {
     let pointer: OpaquePointer
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
@@ -122,7 +122,7 @@ public final class Repository {
     deinit { git_repository_free(pointer) }
 
     /// Opens the repository whose work tree is `path` (exactly; no discovery upwards).
-    public static func open(_ path: String) throws -> Repository {
+    package static func open(_ path: String) throws -> Repository {
         _ = Libgit2.initialized
         var repo: OpaquePointer?
         let rc = git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil)
@@ -140,7 +140,7 @@ public final class Repository {
     /// (`GIT_CEILING_DIRECTORIES`, colon-separated) and, unless `acrossFileSystems`
     /// (`GIT_DISCOVERY_ACROSS_FILESYSTEM`), at a file-system boundary. Nil when there is none
     /// or it is bare.
-    public static func workTree(containing directory: String, ceilings: String?, acrossFileSystems: Bool) -> String? {
+    package static func workTree(containing directory: String, ceilings: String?, acrossFileSystems: Bool) -> String? {
         _ = Libgit2.initialized
         var repo: OpaquePointer?
         let flags = acrossFileSystems ? GIT_REPOSITORY_OPEN_CROSS_FS.rawValue : 0
@@ -150,7 +150,7 @@ public final class Repository {
     }
 
     /// Whether `path` is the work tree of a git repository.
-    public static func exists(at path: String) -> Bool {
+    package static func exists(at path: String) -> Bool {
         _ = Libgit2.initialized
         return git_repository_open_ext(nil, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0
     }
@@ -165,7 +165,7 @@ public final class Repository {
     }
 
     /// Creates a repository with a work tree at `path` whose HEAD is `refs/heads/<branch>`.
-    public static func initialize(at path: String, initialBranch: String = "main") throws -> Repository {
+    package static func initialize(at path: String, initialBranch: String = "main") throws -> Repository {
         _ = Libgit2.initialized
         var opts = git_repository_init_options()
         try check(git_repository_init_options_init(&opts, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)), "git_repository_init_options_init")
@@ -179,14 +179,14 @@ public final class Repository {
     }
 
     /// The work tree directory, without a trailing slash.
-    public var workdir: String {
+    package var workdir: String {
         var s = String(cString: git_repository_workdir(pointer))
         if s.count > 1, s.hasSuffix("/") { s.removeLast() }
         return s
     }
 
     /// The `.git` directory, without a trailing slash.
-    public var gitDirectory: String {
+    package var gitDirectory: String {
         var s = String(cString: git_repository_path(pointer))
         if s.count > 1, s.hasSuffix("/") { s.removeLast() }
         return s
@@ -195,12 +195,12 @@ public final class Repository {
     // MARK: - Config
 
     /// Sets a string in the repository's own config (`.git/config`).
-    public func setConfig(_ key: String, _ value: String) throws {
+    package func setConfig(_ key: String, _ value: String) throws {
         try withLocalConfig { try check(git_config_set_string($0, key, value), "git_config_set_string") }
     }
 
     /// Deletes a reference (nothing happens when it does not exist).
-    public func deleteReference(_ name: String) throws {
+    package func deleteReference(_ name: String) throws {
         var ref: OpaquePointer?
         let rc = git_reference_lookup(&ref, pointer, name)
         if rc == GIT_ENOTFOUND.rawValue { return }
@@ -210,7 +210,7 @@ public final class Repository {
     }
 
     /// Removes a key from the repository's own config (nothing happens when it is not set).
-    public func removeConfig(_ key: String) throws {
+    package func removeConfig(_ key: String) throws {
         try withLocalConfig { local in
             let rc = git_config_delete_entry(local, key)
             if rc != GIT_ENOTFOUND.rawValue { try check(rc, "git_config_delete_entry") }
@@ -228,7 +228,7 @@ public final class Repository {
     }
 
     /// A string from the repository's config (all levels), or nil when unset.
-    public func config(_ key: String) -> String? {
+    package func config(_ key: String) -> String? {
         var cfg: OpaquePointer?
         guard git_repository_config_snapshot(&cfg, pointer) == 0 else { return nil }
         defer { git_config_free(cfg) }
@@ -239,7 +239,7 @@ public final class Repository {
 
     /// An integer from the repository's config (all levels; git's `k`, `m` and `g` suffixes
     /// are understood), or nil when it is unset or not a number.
-    public func configInteger(_ key: String) -> Int? {
+    package func configInteger(_ key: String) -> Int? {
         var cfg: OpaquePointer?
         guard git_repository_config_snapshot(&cfg, pointer) == 0 else { return nil }
         defer { git_config_free(cfg) }
@@ -250,7 +250,7 @@ public final class Repository {
 
     /// Adds `path` (relative to the work tree) to `.git/info/exclude`, git's list of files this
     /// machine leaves untracked without saying so in the repository.
-    public func excludeLocally(_ path: String) throws {
+    package func excludeLocally(_ path: String) throws {
         let file = gitDirectory + "/info/exclude"
         var text = try FileSystem.read(file).map { String(decoding: $0, as: UTF8.self) } ?? ""
         if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
@@ -262,18 +262,18 @@ public final class Repository {
     }
 
     /// The signature from `user.name`/`user.email`, or `fallback` when they are not set.
-    public func signature(fallback: Signature) -> Signature {
+    package func signature(fallback: Signature) -> Signature {
         if let name = config("user.name"), let email = config("user.email") { return Signature(name: name, email: email) }
         return fallback
     }
 
     /// A git operation that stopped half-way and waits for the user (a merge with conflicts,
     /// a rebase, …), as the files git keeps for it say (`MERGE_HEAD`, `rebase-merge/`, …).
-    public enum Operation: Sendable, Equatable {
+    package enum Operation: Sendable, Equatable {
         case merge, revert, cherryPick, bisect, rebase, applyMailbox
 
         /// "a merge", "a rebase", …
-        public var name: String {
+        package var name: String {
             switch self {
             case .merge: "a merge"
             case .revert: "a revert"
@@ -285,7 +285,7 @@ public final class Repository {
         }
 
         /// git's ways out: how to finish it, and how to abandon it.
-        public var waysOut: String {
+        package var waysOut: String {
             switch self {
             case .merge: "finish it (resolve the conflicts, `git add` the files, `git commit`) or abandon it with `git merge --abort`"
             case .revert: "finish it with `git revert --continue` or abandon it with `git revert --abort`"
@@ -298,7 +298,7 @@ public final class Repository {
     }
 
     /// The git operation in progress in this repository, or nil.
-    public var operationInProgress: Operation? {
+    package var operationInProgress: Operation? {
         switch UInt32(bitPattern: git_repository_state(pointer)) {
         case GIT_REPOSITORY_STATE_MERGE.rawValue: .merge
         case GIT_REPOSITORY_STATE_REVERT.rawValue, GIT_REPOSITORY_STATE_REVERT_SEQUENCE.rawValue: .revert
@@ -314,14 +314,14 @@ public final class Repository {
     // MARK: - References and commits
 
     /// The commit HEAD points at, or nil on an unborn branch.
-    public func headCommit() -> ObjectID? {
+    package func headCommit() -> ObjectID? {
         var oid = git_oid()
         guard git_reference_name_to_id(&oid, pointer, "HEAD") == 0 else { return nil }
         return ObjectID(oid)
     }
 
     /// The full name of the branch HEAD points at (`refs/heads/main`), born or not.
-    public var headReferenceName: String? {
+    package var headReferenceName: String? {
         var ref: OpaquePointer?
         guard git_reference_lookup(&ref, pointer, "HEAD") == 0 else { return nil }
         defer { git_reference_free(ref) }
@@ -330,14 +330,14 @@ public final class Repository {
     }
 
     /// The id a reference resolves to, or nil when it does not exist.
-    public func resolve(_ reference: String) -> ObjectID? {
+    package func resolve(_ reference: String) -> ObjectID? {
         var oid = git_oid()
         guard git_reference_name_to_id(&oid, pointer, reference) == 0 else { return nil }
         return ObjectID(oid)
     }
 
     /// How many commits `local` has that `upstream` lacks, and the reverse.
-    public func aheadBehind(_ local: ObjectID, _ upstream: ObjectID) throws -> (ahead: Int, behind: Int) {
+    package func aheadBehind(_ local: ObjectID, _ upstream: ObjectID) throws -> (ahead: Int, behind: Int) {
         var a = 0, b = 0
         var l = local.raw, u = upstream.raw
         try check(git_graph_ahead_behind(&a, &b, pointer, &l, &u), "git_graph_ahead_behind")
@@ -348,7 +348,7 @@ public final class Repository {
     /// `.gitignore`) and commits it on HEAD when the tree differs from HEAD's; returns the new
     /// commit, or nil when there was nothing to commit.
     @discardableResult
-    public func commitAll(message: String, signature: Signature) throws -> ObjectID? {
+    package func commitAll(message: String, signature: Signature) throws -> ObjectID? {
         var index: OpaquePointer?
         try check(git_repository_index(&index, pointer), "git_repository_index")
         defer { git_index_free(index) }
@@ -369,7 +369,7 @@ public final class Repository {
     }
 
     /// The tree of a commit.
-    public func treeOf(commit: ObjectID) throws -> ObjectID {
+    package func treeOf(commit: ObjectID) throws -> ObjectID {
         var c: OpaquePointer?
         var oid = commit.raw
         try check(git_commit_lookup(&c, pointer, &oid), "git_commit_lookup")
@@ -378,7 +378,7 @@ public final class Repository {
     }
 
     /// Creates a commit of `tree` with `parents`; moves `reference` to it when given.
-    public func commit(tree: ObjectID, parents: [ObjectID], message: String, signature: Signature,
+    package func commit(tree: ObjectID, parents: [ObjectID], message: String, signature: Signature,
                        updating reference: String?) throws -> ObjectID {
         var sig: UnsafeMutablePointer<git_signature>?
         try check(git_signature_now(&sig, signature.name, signature.email), "git_signature_now")

@@ -4,17 +4,17 @@ import Foundation
 // MARK: - Values copied out of libgit2
 
 /// How a path differs between two trees (or a tree and the work tree).
-public enum FileChange: String, Sendable, Hashable {
+package enum FileChange: String, Sendable, Hashable {
     case added, modified, deleted
 }
 
 /// One changed path.
-public struct PathChange: Sendable, Hashable {
+package struct PathChange: Sendable, Hashable {
     /// Relative to the work tree root.
-    public var path: String
-    public var change: FileChange
+    package var path: String
+    package var change: FileChange
 
-    public init(_ path: String, _ change: FileChange) {
+    package init(_ path: String, _ change: FileChange) {
         self.path = path
         self.change = change
     }
@@ -22,7 +22,7 @@ public struct PathChange: Sendable, Hashable {
 
 extension ObjectID {
     /// The id git gives a blob with these contents (`git hash-object`), without storing it.
-    public static func blob(hashing bytes: [UInt8]) -> ObjectID {
+    package static func blob(hashing bytes: [UInt8]) -> ObjectID {
         _ = Libgit2.initialized
         var oid = git_oid()
         bytes.withUnsafeBytes { _ = git_odb_hash(&oid, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }
@@ -34,7 +34,7 @@ extension ObjectID {
 
 extension Repository {
     /// The contents of a blob.
-    public func blob(_ id: ObjectID) throws -> [UInt8] {
+    package func blob(_ id: ObjectID) throws -> [UInt8] {
         var b: OpaquePointer?
         var oid = id.raw
         try check(git_blob_lookup(&b, pointer, &oid), "git_blob_lookup")
@@ -45,24 +45,24 @@ extension Repository {
     }
 
     /// Stores a blob and returns its id.
-    public func createBlob(_ bytes: [UInt8]) throws -> ObjectID {
+    package func createBlob(_ bytes: [UInt8]) throws -> ObjectID {
         var oid = git_oid()
         try bytes.withUnsafeBytes { try check(git_blob_create_from_buffer(&oid, pointer, $0.baseAddress, $0.count), "git_blob_create_from_buffer") }
         return ObjectID(oid)
     }
 
     /// The blob at `path` in `tree`, or nil when there is none.
-    public func blobID(at path: String, inTree tree: ObjectID) throws -> ObjectID? {
+    package func blobID(at path: String, inTree tree: ObjectID) throws -> ObjectID? {
         try entry(at: path, inTree: tree)?.id
     }
 
     /// The contents of the file at `path` in `tree`, or nil when there is none.
-    public func file(at path: String, inTree tree: ObjectID) throws -> [UInt8]? {
+    package func file(at path: String, inTree tree: ObjectID) throws -> [UInt8]? {
         try blobID(at: path, inTree: tree).map { try blob($0) }
     }
 
     /// The best common ancestor of two commits, or nil when they share no history.
-    public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? {
+    package func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? {
         var out = git_oid()
         var x = a.raw, y = b.raw
         let rc = git_merge_base(&out, pointer, &x, &y)
@@ -72,7 +72,7 @@ extension Repository {
     }
 
     /// Whether `ancestor` is `commit` or one of its ancestors.
-    public func isAncestor(_ ancestor: ObjectID, of commit: ObjectID) throws -> Bool {
+    package func isAncestor(_ ancestor: ObjectID, of commit: ObjectID) throws -> Bool {
         if ancestor == commit { return true }
         var a = ancestor.raw, c = commit.raw
         let rc = git_graph_descendant_of(pointer, &c, &a)
@@ -84,7 +84,7 @@ extension Repository {
     /// Subtrees with the same id on both sides are skipped without being read, so the cost
     /// follows the changes, not the repository (libgit2's tree-to-tree diff reads every entry
     /// of both trees: 95,000 for the ten-year ledger, for each commit a history tells).
-    public func diff(from old: ObjectID?, to new: ObjectID?) throws -> [PathChange] {
+    package func diff(from old: ObjectID?, to new: ObjectID?) throws -> [PathChange] {
         var out: [PathChange] = []
         try diff(old, new, prefix: "", into: &out)
         return out
@@ -146,7 +146,7 @@ extension Repository {
     /// `baseline` with some files replaced (a blob and its mode) or removed (nil): a new
     /// tree built along the changed paths only, so the cost follows the changes, not the
     /// size of the repository (writing a whole merge index would rewrite every tree).
-    public func updatedTree(_ baseline: ObjectID, _ changes: [(path: String, entry: (id: ObjectID, mode: UInt32)?)]) throws -> ObjectID {
+    package func updatedTree(_ baseline: ObjectID, _ changes: [(path: String, entry: (id: ObjectID, mode: UInt32)?)]) throws -> ObjectID {
         var t: OpaquePointer?
         var oid = baseline.raw
         try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
@@ -182,7 +182,7 @@ extension Repository {
 
     /// Moves `reference` to `target` only if it still points at `expected` (nil: only if it
     /// does not exist yet), so a concurrent writer is never overwritten.
-    public func updateReference(_ reference: String, to target: ObjectID, expecting expected: ObjectID?, message: String) throws {
+    package func updateReference(_ reference: String, to target: ObjectID, expecting expected: ObjectID?, message: String) throws {
         var ref: OpaquePointer?
         var t = target.raw
         if var e = expected?.raw {
@@ -194,7 +194,7 @@ extension Repository {
     }
 
     /// Sets or moves `reference` to `target` unconditionally (remote-tracking refs).
-    public func setReference(_ reference: String, to target: ObjectID, message: String) throws {
+    package func setReference(_ reference: String, to target: ObjectID, message: String) throws {
         var ref: OpaquePointer?
         var t = target.raw
         try check(git_reference_create(&ref, pointer, reference, &t, 1, message), "git_reference_create")
@@ -202,7 +202,7 @@ extension Repository {
     }
 
     /// Points HEAD at `reference` (which need not exist yet: an unborn branch).
-    public func setHead(_ reference: String) throws {
+    package func setHead(_ reference: String) throws {
         try check(git_repository_set_head(pointer, reference), "git_repository_set_head")
     }
 
@@ -213,7 +213,7 @@ extension Repository {
     /// a hand edit made during a sync is never lost; `force` overwrites everything (a fresh
     /// clone). `paths`, when given, limits the work to those files (the ones that differ),
     /// so that a sync does not look at every file of the work tree. `progress` is called per file.
-    public func checkout(tree: ObjectID, force: Bool = false, paths: [String]? = nil, progress: ((String) -> Void)? = nil) throws {
+    package func checkout(tree: ObjectID, force: Bool = false, paths: [String]? = nil, progress: ((String) -> Void)? = nil) throws {
         var t: OpaquePointer?
         var oid = tree.raw
         try check(git_object_lookup(&t, pointer, &oid, GIT_OBJECT_TREE), "git_object_lookup")
@@ -245,7 +245,7 @@ extension Repository {
     }
 
     /// The repository's index (the staging area).
-    public func index() throws -> Index {
+    package func index() throws -> Index {
         var index: OpaquePointer?
         try check(git_repository_index(&index, pointer), "git_repository_index")
         return Index(index!, owner: self)
@@ -297,7 +297,7 @@ extension Repository {
 
 /// A git index: the repository's staging area, or the in-memory result of a merge. Owns
 /// its handle; like `Repository`, use it on one thread.
-public final class Index {
+package final class Index {
     let pointer: OpaquePointer
     /// Keeps the repository alive as long as the index.
     let owner: Repository
@@ -310,13 +310,13 @@ public final class Index {
     deinit { git_index_free(pointer) }
 
     /// The blob staged at `path` (stage 0), or nil.
-    public func entry(at path: String) -> ObjectID? {
+    package func entry(at path: String) -> ObjectID? {
         guard let e = git_index_get_bypath(pointer, path, 0) else { return nil }
         return ObjectID(e.pointee.id)
     }
 
     /// Stages `blob` at `path` as a regular file.
-    public func add(_ path: String, blob: ObjectID) throws {
+    package func add(_ path: String, blob: ObjectID) throws {
         var entry = git_index_entry()
         entry.mode = UInt32(GIT_FILEMODE_BLOB.rawValue)
         entry.id = blob.raw
@@ -327,19 +327,19 @@ public final class Index {
     }
 
     /// Removes `path` (stage 0) from the index.
-    public func remove(_ path: String) throws {
+    package func remove(_ path: String) throws {
         let rc = git_index_remove(pointer, path, 0)
         if rc == GIT_ENOTFOUND.rawValue { return }
         try check(rc, "git_index_remove")
     }
 
     /// Stages the work tree's file at `path` (the repository index only).
-    public func addFromWorkTree(_ path: String) throws {
+    package func addFromWorkTree(_ path: String) throws {
         try check(git_index_add_bypath(pointer, path), "git_index_add_bypath")
     }
 
     /// Unstages a deleted file (the repository index only).
-    public func removeFromWorkTree(_ path: String) throws {
+    package func removeFromWorkTree(_ path: String) throws {
         let rc = git_index_remove_bypath(pointer, path)
         if rc == GIT_ENOTFOUND.rawValue { return }
         try check(rc, "git_index_remove_bypath")
@@ -347,7 +347,7 @@ public final class Index {
 
     /// Replaces every entry with the files of `tree` (`git read-tree`). Entries whose blob and
     /// mode do not change keep their stat data, so the next status still skips their files.
-    public func readTree(_ tree: ObjectID) throws {
+    package func readTree(_ tree: ObjectID) throws {
         var t: OpaquePointer?
         var oid = tree.raw
         try check(git_tree_lookup(&t, owner.pointer, &oid), "git_tree_lookup")
@@ -359,7 +359,7 @@ public final class Index {
     /// whose file holds exactly the indexed blob, as `git update-index --refresh` does; a file
     /// that differs is left for status to report. Returns how many entries were refreshed.
     @discardableResult
-    public func refreshStatData() throws -> Int {
+    package func refreshStatData() throws -> Int {
         var paths: [String] = []
         for i in 0..<git_index_entrycount(pointer) {
             guard let e = git_index_get_byindex(pointer, i)?.pointee, e.mtime.seconds == 0, e.ctime.seconds == 0, e.ino == 0,
@@ -373,12 +373,12 @@ public final class Index {
     }
 
     /// Writes the repository index to disk.
-    public func write() throws {
+    package func write() throws {
         try check(git_index_write(pointer), "git_index_write")
     }
 
     /// Writes the index's tree into the repository's object database.
-    public func writeTree() throws -> ObjectID {
+    package func writeTree() throws -> ObjectID {
         var oid = git_oid()
         try check(git_index_write_tree_to(&oid, pointer, owner.pointer), "git_index_write_tree_to")
         return ObjectID(oid)

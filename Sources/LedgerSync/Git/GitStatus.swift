@@ -17,7 +17,7 @@ extension Repository {
     /// A file removed from the index but kept in the work tree (`git rm --cached`) counts as
     /// deleted: that removal is what the user staged. `leftovers` is told of the temporary
     /// files of killed atomic writes (`WriteLeftovers`) that the walk meets.
-    public func workTreeChanges(leftovers: ((String) -> Void)? = nil) throws -> [PathChange] {
+    package func workTreeChanges(leftovers: ((String) -> Void)? = nil) throws -> [PathChange] {
         try fastWorkTreeChanges(leftovers: leftovers) ?? statusWorkTreeChanges()
     }
 

@@ -3,12 +3,12 @@ import Foundation
 import LedgerKit
 
 /// A file in a tree: its blob and mode.
-public struct TreeEntry: Sendable, Hashable {
-    public var id: ObjectID
+package struct TreeEntry: Sendable, Hashable {
+    package var id: ObjectID
     /// `0o100644` for a regular file, `0o100755` for an executable one.
-    public var mode: UInt32
+    package var mode: UInt32
 
-    public init(id: ObjectID, mode: UInt32 = UInt32(GIT_FILEMODE_BLOB.rawValue)) {
+    package init(id: ObjectID, mode: UInt32 = UInt32(GIT_FILEMODE_BLOB.rawValue)) {
         self.id = id
         self.mode = mode
     }
@@ -16,7 +16,7 @@ public struct TreeEntry: Sendable, Hashable {
 
 extension Repository {
     /// The file at `path` in `tree` (nil when there is none, or when it is not a file).
-    public func entry(at path: String, inTree tree: ObjectID) throws -> TreeEntry? {
+    package func entry(at path: String, inTree tree: ObjectID) throws -> TreeEntry? {
         try withEntry(at: path, inTree: tree) { entry in
             guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
             return TreeEntry(id: ObjectID(git_tree_entry_id(entry)!.pointee), mode: git_tree_entry_filemode(entry).rawValue)
@@ -38,7 +38,7 @@ extension Repository {
     }
 
     /// Every file under `directory` in `tree`, by path relative to the root.
-    public func files(under directory: String, inTree tree: ObjectID) throws -> [(path: String, id: ObjectID)] {
+    package func files(under directory: String, inTree tree: ObjectID) throws -> [(path: String, id: ObjectID)] {
         guard let sub = try subtree(at: directory, inTree: tree) else { return [] }
         var t: OpaquePointer?
         var oid = sub.raw
@@ -91,7 +91,7 @@ extension Repository {
     /// A file already in the work tree (a checkout finished after it was interrupted) is kept
     /// as it is: recorded with its stat data when it holds the tree's version, else without,
     /// so that status reports it as changed.
-    public func populateWorkTree(from tree: ObjectID) throws {
+    package func populateWorkTree(from tree: ObjectID) throws {
         var t: OpaquePointer?
         var oid = tree.raw
         try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
@@ -146,7 +146,7 @@ extension Repository {
     }
 
     /// The blob id the work tree's file at `path` would have, or nil when there is no file.
-    public func workTreeBlobID(_ path: String) -> ObjectID? {
+    package func workTreeBlobID(_ path: String) -> ObjectID? {
         var oid = git_oid()
         guard FileSystem.stamp(workdir + "/" + path)?.type == .file,
               git_odb_hashfile(&oid, workdir + "/" + path, GIT_OBJECT_BLOB) == 0 else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import Synchronization
 
 /// Gives up on a remote that stops answering.

@@ -1,11 +1,12 @@
 import Foundation
 import LedgerKit
+import ProcessRunner
 
 /// The git command-line tool, for the one job libgit2 does not do: repository maintenance
 /// (`git gc`). Found by the caller on its `PATH`; LedgerSync reads no environment itself.
-public struct GitTool: Sendable {
+package struct GitTool: Sendable {
     /// The executable's absolute path.
-    public let executable: String
+    package let executable: String
     /// The environment git runs with: the caller's, without the variables that would point
     /// git at another repository than the one named on its command line.
     let environment: [String: String]
@@ -17,68 +18,33 @@ public struct GitTool: Sendable {
         "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX", "GIT_QUARANTINE_PATH",
     ]
 
-    public init(executable: String, environment: [String: String]) {
+    package init(executable: String, environment: [String: String]) {
         self.executable = executable
         self.environment = environment.filter { !Self.repositoryVariables.contains($0.key) }
     }
 
     /// `git` as found on the `PATH` of `environment`, or nil when it is not installed.
-    public static func find(in environment: [String: String]) -> GitTool? {
-        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for dir in path.split(separator: ":") where dir.hasPrefix("/") {
-            let candidate = String(dir) + "/git"
-            if access(candidate, X_OK) == 0, FileSystem.stamp(following: candidate)?.type == .file {
-                return GitTool(executable: candidate, environment: environment)
-            }
-        }
-        return nil
+    package static func find(in environment: [String: String]) -> GitTool? {
+        ProgramPath.find("git", path: environment["PATH"]).map { GitTool(executable: $0, environment: environment) }
     }
 
     /// What a run of git returned.
     struct Outcome {
         var status: Int32
-        /// What git wrote on stderr, trimmed.
+        /// What git wrote on stderr (its end), trimmed.
         var errors: String
     }
 
-    /// Runs `git ARGUMENTS` with stdin and stdout on /dev/null, and waits for it.
+    /// Runs `git ARGUMENTS` with stdin and stdout on /dev/null, and waits for it. git is
+    /// killed when ledger is (`ChildProcess`): a killed `ledger gc` leaves no `git gc` working
+    /// in the repository without its locks.
     func run(_ arguments: [String]) throws -> Outcome {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else { throw LedgerError.failure("cannot run git: \(String(cString: strerror(errno)))") }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, nil, argv, envp)
-        close(pipeEnds[1])
-        defer { close(pipeEnds[0]) }
-        guard rc == 0 else { throw LedgerError.failure("cannot run \(executable): \(String(cString: strerror(rc)))") }
-        var errors: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
-            if n > 0 {
-                // Keep the end: git's last lines say what went wrong.
-                errors += buffer[0..<n]
-                if errors.count > 1 << 16 { errors.removeFirst(errors.count - (1 << 16)) }
-            } else if n == 0 || errno != EINTR {
-                break
-            }
+        do {
+            let git = try ChildProcess(executable, arguments, environment: environment, input: .null, output: .null)
+            let status = git.wait()
+            return Outcome(status: status, errors: git.errorText)
+        } catch {
+            throw LedgerError.failure("cannot run \(executable): \(error)")
         }
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0, errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS, which do not import.
-        let exited = status & 0x7f == 0
-        return Outcome(status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f),
-                       errors: String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

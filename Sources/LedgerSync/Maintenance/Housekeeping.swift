@@ -22,10 +22,10 @@ import LedgerKit
 /// Repairs happen only when no other process holds the ledger's writer lock (a running sync
 /// is not interrupted; whoever comes after it repairs what it left). It costs a `stat` of
 /// two files and a read of git's configuration when there is nothing to do.
-public enum Housekeeping {
+package enum Housekeeping {
     /// Runs the checks on the ledger at `store`; returns a sentence per thing done. The
     /// repository is opened only when something needs doing: every command runs this first.
-    public static func prepare(_ store: LedgerStore, git: GitTool? = nil) -> [String] {
+    package static func prepare(_ store: LedgerStore, git: GitTool? = nil) -> [String] {
         guard FileSystem.exists(store.root + "/.git") else { return [] }
         var finished: [String] = []
         if FileSystem.exists(PurgeJournal.path(store)), let note = finishPurge(store, git: git) { finished.append(note) }

@@ -27,7 +27,7 @@ public enum Maintenance {
     /// `git gc --auto`, and then only when `policy` says it is due (nil otherwise). Either way,
     /// temporary files that an interrupted libgit2 transfer left in the pack directory are
     /// removed once they are an hour old.
-    public static func run(gitDirectory: String, policy: MaintenancePolicy, git: GitTool?, onlyIfDue: Bool) throws -> Report? {
+    package static func run(gitDirectory: String, policy: MaintenancePolicy, git: GitTool?, onlyIfDue: Bool) throws -> Report? {
         removeAbandonedTransfers(in: gitDirectory + "/objects/pack")
         if onlyIfDue, !policy.isDue(gitDirectory: gitDirectory) { return nil }
         guard let git else {
@@ -51,7 +51,7 @@ public enum Maintenance {
 
     /// Maintains a remote on a path (its git directory), holding its push lock so that no
     /// ledger pushes to it meanwhile; stale git locks in it are dealt with first.
-    public static func runOnRemote(gitDirectory: String, git: GitTool?, onlyIfDue: Bool) throws -> (report: Report?, removedLocks: [String]) {
+    package static func runOnRemote(gitDirectory: String, git: GitTool?, onlyIfDue: Bool) throws -> (report: Report?, removedLocks: [String]) {
         let (removed, report) = try LocalRemoteLock.withStaleLocksCleared(in: gitDirectory) {
             let policy = (try? Repository.open(gitDirectory)).map { MaintenancePolicy(repository: $0) } ?? .gitDefaults
             return try run(gitDirectory: gitDirectory, policy: policy, git: git, onlyIfDue: onlyIfDue)
@@ -88,7 +88,7 @@ extension Maintenance {
     /// `ledger gc`: maintains the ledger's repository and, when the remote it syncs with
     /// (`remoteName`, else the branch's, else `origin`) is on a path, that remote too — a full
     /// `git gc`, or when `onlyIfDue` only what is due. Holds the writer lock throughout.
-    public static func maintain(_ store: LedgerStore, remoteName: String?, git: GitTool?, onlyIfDue: Bool) throws -> LedgerOutcome {
+    package static func maintain(_ store: LedgerStore, remoteName: String?, git: GitTool?, onlyIfDue: Bool) throws -> LedgerOutcome {
         try store.withWriterLock {
             let repo = try Repository.open(store.root)
             var outcome = LedgerOutcome()

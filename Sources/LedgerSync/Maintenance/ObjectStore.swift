@@ -54,7 +54,7 @@ public struct MaintenancePolicy: Sendable, Equatable {
     }
 
     /// The policy a repository's configuration sets (git's defaults where it says nothing).
-    public init(repository: Repository) {
+    package init(repository: Repository) {
         self = Self.gitDefaults
         if let n = repository.configInteger("gc.auto") { looseObjectLimit = n }
         if let n = repository.configInteger("gc.autoPackLimit") { packLimit = n }

@@ -3,9 +3,9 @@ import LedgerKit
 
 /// The lock ledger takes inside a remote on a path while it pushes to it or maintains it
 /// (an `flock`: the kernel drops it when the process dies, so it is never stale).
-public enum LocalRemoteLock {
+package enum LocalRemoteLock {
     /// Its file name in the remote's git directory.
-    public static let fileName = "ledger-push.lock"
+    package static let fileName = "ledger-push.lock"
 
     /// Runs `body` holding the push lock of the remote whose git directory is `gitDirectory`,
     /// once stale git locks there are cleared (`StaleLocks`); returns what was removed, one

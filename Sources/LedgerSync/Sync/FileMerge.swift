@@ -2,21 +2,21 @@ import Foundation
 import LedgerKit
 
 /// How one file changed on both sides of a merge was resolved.
-public struct FileResolution: Sendable {
+package struct FileResolution: Sendable {
     /// The path, relative to the ledger root.
-    public var path: String
+    package var path: String
     /// The resolved contents, or nil when the file stays deleted.
-    public var result: [UInt8]?
+    package var result: [UInt8]?
     /// Files the resolution adds beside it: a kind's new documents (a recipe's conflicted
     /// copy) and the conflict file keeping the other side's version.
-    public var created: [(path: String, bytes: [UInt8])]
+    package var created: [(path: String, bytes: [UInt8])]
     /// The conflict file holding the other side's version, when the two could not be merged.
-    public var conflictFile: String?
+    package var conflictFile: String?
     /// What was decided, one sentence each.
-    public var notes: [String]
+    package var notes: [String]
 
     /// Whether a kind's rule (or the generic rules) merged both versions without a conflict file.
-    public var merged: Bool { conflictFile == nil }
+    package var merged: Bool { conflictFile == nil }
 }
 
 /// The resolution of a file changed on two sides, shared by `ledger sync` and
@@ -31,10 +31,10 @@ public struct FileResolution: Sendable {
 ///   version stays in place and the other side's goes beside it as `<stem>.conflict-<tag>.<ext>`,
 ///   where the tag is the start of its git blob id (the same on every machine). Never
 ///   conflict markers, never silent loss.
-public enum FileMerge {
+package enum FileMerge {
     /// Resolves `path` given the three versions (nil meaning absent). `siblings` lists the
     /// other documents of the same kind in the merged tree, read only when a rule asks.
-    public static func resolve(path: String, base: [UInt8]?, ours: [UInt8]?, theirs: [UInt8]?,
+    package static func resolve(path: String, base: [UInt8]?, ours: [UInt8]?, theirs: [UInt8]?,
                                siblings: @escaping @Sendable () -> [JSONValue] = { [] }) -> FileResolution {
         if ours == theirs { return FileResolution(path: path, result: ours, created: [], notes: []) }
         switch PathRole(path: path) {
@@ -93,7 +93,7 @@ public enum FileMerge {
     }
 
     /// The conflict file name for the other side's version of `path`.
-    public static func conflictPath(_ path: String, theirs: [UInt8]) -> String {
+    package static func conflictPath(_ path: String, theirs: [UInt8]) -> String {
         PathRole.conflictCopyPath(of: path, tag: String(ObjectID.blob(hashing: theirs).description.prefix(8)))
     }
 }

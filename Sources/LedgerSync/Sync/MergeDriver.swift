@@ -15,14 +15,14 @@ import LedgerKit
 /// "theirs" (%B) this machine's. The driver swaps the roles back, so that a rebase reaches
 /// what a merge (and `ledger sync`) reaches: this machine's recipe keeps its id, and a
 /// conflict file holds the other machine's version. The result still goes to %A.
-public enum MergeDriver {
+package enum MergeDriver {
     /// What the driver did, for its message on stderr.
-    public struct Outcome: Sendable {
-        public var resolution: FileResolution
+    package struct Outcome: Sendable {
+        package var resolution: FileResolution
         /// Files written into the work tree, relative to its root.
-        public var written: [String]
+        package var written: [String]
         /// Whether the file is resolved (exit 0); false means git should report a conflict.
-        public var resolved: Bool
+        package var resolved: Bool
     }
 
     /// Resolves one file. `workTree` is the root of the repository's work tree.
@@ -34,19 +34,19 @@ public enum MergeDriver {
     /// status 1) before OURS is written. Two versions of a document that could not be merged
     /// — different documents at one path, or one that is not a valid document of its kind —
     /// leave OURS as it is, the other version in a conflict file, and the file unresolved.
-    public static func run(base: String, ours: String, theirs: String, pathname: String, workTree: String) throws -> Outcome {
+    package static func run(base: String, ours: String, theirs: String, pathname: String, workTree: String) throws -> Outcome {
         try validate(pathname: pathname)
         for (input, name) in [(base, "BASE"), (ours, "OURS"), (theirs, "THEIRS")] {
             switch FileSystem.stamp(input)?.type {
             case .file?: continue
-            case nil: throw LedgerError.usage("\(name) (\(input)) does not exist; git passes the merge driver three temporary files (%O %A %B)")
+            case nil: throw LedgerError.invalidArgument("\(name) (\(input)) does not exist; git passes the merge driver three temporary files (%O %A %B)")
             case .some(let type):
-                throw LedgerError.usage("\(name) (\(input)) is \(type == .directory ? "a directory" : type == .symlink ? "a symbolic link" : "not a regular file (a FIFO or a device?)"); git passes the merge driver three regular temporary files (%O %A %B)")
+                throw LedgerError.invalidArgument("\(name) (\(input)) is \(type == .directory ? "a directory" : type == .symlink ? "a symbolic link" : "not a regular file (a FIFO or a device?)"); git passes the merge driver three regular temporary files (%O %A %B)")
             }
         }
         func read(_ path: String) throws -> [UInt8] {
             guard let bytes = try FileSystem.read(path, limit: LedgerStore.maximumDocumentBytes * 4) else {
-                throw LedgerError.usage("\(path) does not exist; git passes the merge driver three temporary files (%O %A %B)")
+                throw LedgerError.invalidArgument("\(path) does not exist; git passes the merge driver three temporary files (%O %A %B)")
             }
             return bytes
         }
@@ -79,7 +79,7 @@ public enum MergeDriver {
         let parts = pathname.split(separator: "/", omittingEmptySubsequences: false)
         guard !pathname.isEmpty, !pathname.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
               parts.first?.lowercased() != ".git" else {
-            throw LedgerError.usage("PATHNAME must be the file's path relative to the top of the work tree, as git passes it (%P), such as brew/recipes/morning.json; got \"\(pathname)\"")
+            throw LedgerError.invalidArgument("PATHNAME must be the file's path relative to the top of the work tree, as git passes it (%P), such as brew/recipes/morning.json; got \"\(pathname)\"")
         }
     }
 
@@ -96,7 +96,7 @@ public enum MergeDriver {
 
     /// The root of the work tree containing `directory` (git runs drivers from the top of
     /// the work tree; this also works from a subdirectory).
-    public static func workTree(containing directory: String) -> String {
+    package static func workTree(containing directory: String) -> String {
         var dir = directory
         while dir.count > 1 {
             if FileSystem.exists(dir + "/.git") { return dir }

@@ -4,7 +4,7 @@ import LedgerKit
 
 /// Named points of a sync, where tests can stop the process (`LEDGER_SYNC_KILL_AT`) to prove
 /// that a crash at any of them loses nothing and the next sync finishes the job.
-public enum SyncCheckpoint: String, Sendable, CaseIterable {
+package enum SyncCheckpoint: String, Sendable, CaseIterable {
     /// Local changes are committed; nothing fetched yet.
     case afterCommit = "after-commit"
     /// Objects are arriving from the remote.
@@ -37,12 +37,12 @@ public struct SyncOptions: @unchecked Sendable {
     /// How many times a refused push is retried (each after another fetch and merge).
     public var maxPushAttempts: Int
     /// Called at each named point (tests stop the process there).
-    public var checkpoint: (SyncCheckpoint) -> Void
+    package var checkpoint: (SyncCheckpoint) -> Void
     /// The git command, which maintains the repositories when they are due (`Maintenance`);
     /// without it a due maintenance is reported as a warning.
-    public var git: GitTool?
+    package var git: GitTool?
 
-    public init(remoteName: String? = nil, transport: TransportOptions = TransportOptions(), defaultDeviceName: String = Device.hostName,
+    package init(remoteName: String? = nil, transport: TransportOptions = TransportOptions(), defaultDeviceName: String = Device.hostName,
                 maxPushAttempts: Int = 5, git: GitTool? = nil, checkpoint: @escaping (SyncCheckpoint) -> Void = { _ in }) {
         self.remoteName = remoteName
         self.transport = transport

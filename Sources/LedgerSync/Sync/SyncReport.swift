@@ -5,13 +5,13 @@ import LedgerKit
 public struct DocumentChange: Sendable, Hashable {
     /// Relative to the ledger root.
     public var path: String
-    public var change: FileChange
+    package var change: FileChange
     /// The app owning it, nil for files outside the apps (a README of yours).
     public var app: AppID?
     /// The document kind name (`waterline.session`), `attachment` for photos, nil otherwise.
     public var kind: String?
 
-    public init(_ change: PathChange) {
+    package init(_ change: PathChange) {
         path = change.path
         self.change = change.change
         switch PathRole(path: change.path) {
@@ -100,7 +100,7 @@ public struct SyncReport: Sendable {
     /// This device's name and id (`.git/ledger/device.json`).
     public var device: Device
     /// The commit of local changes, when there were any.
-    public var committed: ObjectID?
+    package var committed: ObjectID?
     public var localChanges: [DocumentChange] = []
     /// Files the remote's commits changed here (including the results of resolutions).
     public var pulled: [DocumentChange] = []
@@ -112,9 +112,9 @@ public struct SyncReport: Sendable {
     /// Problems `check` found in the files the merge changed (the merge still happened).
     public var problems: [Problem] = []
     /// The branch's commit at the end.
-    public var head: ObjectID?
+    package var head: ObjectID?
     /// The merge commit, when one was made.
-    public var mergeCommit: ObjectID?
+    package var mergeCommit: ObjectID?
     /// How many pushes were tried (a refused push is retried after another fetch and merge).
     public var pushAttempts = 0
     /// Why the remote could not be reached or refused the push (outcomes `.offline`, `.rejected`).

@@ -32,9 +32,9 @@ struct SyncTarget {
         remoteName = name ?? repo.config("branch.\(branch).remote") ?? "origin"
         guard let url = repo.config("remote.\(remoteName).url") else {
             if name != nil {
-                throw LedgerError.usage("this ledger has no remote named \(remoteName); `git -C \(root) remote -v` lists them")
+                throw LedgerError.invalidArgument("this ledger has no remote named \(remoteName); `git -C \(root) remote -v` lists them")
             }
-            throw LedgerError.usage("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(root) remote add origin URL`)")
+            throw LedgerError.invalidArgument("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(root) remote add origin URL`)")
         }
         self.url = url
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LedgerKit
+import ProcessRunner
 
 /// A user name and password for an HTTP(S) remote, from git's credential helpers through
 /// `git credential fill` — so `store`, `cache`, libsecret, `gh auth git-credential` and every
@@ -49,7 +50,7 @@ struct GitCredential {
 
     private static func run(_ action: String, _ fields: [(key: String, value: String)], environment: [String: String]) throws
         -> (status: Int32, output: String, error: String) {
-        guard let git = ChildProcess.find("git", path: environment["PATH"]) else {
+        guard let git = ProgramPath.find("git", path: environment["PATH"]) else {
             throw LedgerError(.unreachable, "asking git's credential helpers for a password needs the `git` command: install the git package (`apt-get install git`)")
         }
         let input = fields.map { "\($0.key)=\($0.value)\n" }.joined() + "\n"

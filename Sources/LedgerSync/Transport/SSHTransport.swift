@@ -1,6 +1,7 @@
 import CGit2
 import Foundation
 import LedgerKit
+import ProcessRunner
 
 /// ssh remotes through the user's own OpenSSH client, as git reaches them.
 ///
@@ -251,7 +252,7 @@ final class SSHSubtransport {
         let invocation = command.invocation(arguments)
         var executable = invocation.program
         if !invocation.viaShell {
-            guard let found = ChildProcess.find(invocation.program, path: environment["PATH"]) else {
+            guard let found = ProgramPath.find(invocation.program, path: environment["PATH"]) else {
                 if invocation.program == "ssh" {
                     throw LedgerError(.unreachable, "ssh remotes need OpenSSH's `ssh` command, which is not installed (or not on PATH): install the openssh-client package (`apt-get install openssh-client`)")
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import LedgerTestSupport
 import Testing
 
@@ -56,26 +57,23 @@ final class TmuxTerminal {
     }
 
     /// Runs tmux on this server; its stdout (read from a file: the server daemonizes from
-    /// the first client and would keep a pipe open forever). posix_spawn and waitpid are used
-    /// directly so that the wait never depends on a run loop.
+    /// the first client and would keep a pipe open forever).
     @discardableResult
     func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
         let exe = executable
         let output = directory.url("out-\(UInt32.random(in: 0...UInt32.max))")
         defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([exe, "-S", socket] + arguments).map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, exe, &actions, nil, argv, environ)
-        guard rc == 0 else { throw TmuxError("cannot run tmux: \(String(cString: strerror(rc)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let status: Int32
+        do {
+            // Not tied to this thread: the server tmux starts is the test's until it is stopped.
+            // tmux keeps the test thread's signal mask, as these tests were written against:
+            // with every signal delivered, the pane of an exited command is shown cleared.
+            status = try ChildProcess(exe, ["-S", socket] + arguments, environment: ProcessInfo.processInfo.environment,
+                                      input: .null, output: capture ? .appending(output) : .null, errors: .null, diesWithThread: false,
+                                      keepsSignals: true).wait()
+        } catch {
+            throw TmuxError("cannot run tmux: \(error)")
+        }
         let text = capture ? ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "") : ""
         guard status == 0 else { throw TmuxError("tmux \(arguments.joined(separator: " ")) failed (status \(status))") }
         return text

@@ -37,21 +37,11 @@ import Testing
         """#
 
     static func parse(_ path: String) throws -> JSONValue {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", reader, path]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw LedgerError.failure("python3 could not read the calendar (is icalendar installed? run scripts/install-deps.sh test): "
-                + String(decoding: e, as: UTF8.self))
+        let r = try Processes.run("/usr/bin/env", ["python3", "-c", reader, path])
+        guard r.status == 0 else {
+            throw LedgerError.failure("python3 could not read the calendar (is icalendar installed? run scripts/install-deps.sh test): " + r.stderr)
         }
-        return try JSONParser.parse(Array(o))
+        return try JSONParser.parse(r.stdout)
     }
 
     @Test func theExportIsARealCalendarWithDailyAlarms() throws {

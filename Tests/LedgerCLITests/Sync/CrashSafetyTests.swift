@@ -25,7 +25,7 @@ import Testing
         try b.write("waterline/from-b.json", "{}\n")
 
         let killed = try b.runBinary("sync", env: ["LEDGER_SYNC_KILL_AT": point.rawValue])
-        // Foundation reports a death by signal as the signal's number.
+        // The binary's run reports a death by signal as the signal's number.
         #expect(killed.status == SIGKILL, "\(point.rawValue) was not reached: \(killed)")
 
         for repo in [b.root, fixture.remote] {

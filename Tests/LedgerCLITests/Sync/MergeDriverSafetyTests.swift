@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import LedgerKit
 import LedgerSync
 import LedgerTestSupport
@@ -112,25 +113,21 @@ import Testing
         } else {
             try FileManager.default.createDirectory(atPath: dir.url("theirs"), withIntermediateDirectories: false)
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: LedgerBinary.path)
-        p.arguments = ["merge-driver", dir.url("base"), dir.url("ours"), dir.url("theirs"), "waterline/notes.json"]
-        p.environment = ledger.environment
-        p.currentDirectoryURL = URL(fileURLWithPath: ledger.root)
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
+        let p = try ChildProcess(LedgerBinary.path, ["merge-driver", dir.url("base"), dir.url("ours"), dir.url("theirs"), "waterline/notes.json"],
+                                 environment: ledger.environment, directory: ledger.root, input: .null, output: .null)
         let deadline = Date().addingTimeInterval(20)
-        while p.isRunning, Date() < deadline { usleep(20_000) }
-        if p.isRunning {
-            kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
+        var status = p.handle.reap(blocking: false)
+        while status == nil, Date() < deadline {
+            usleep(20_000)
+            status = p.handle.reap(blocking: false)
+        }
+        guard let status else {
+            p.terminate()
             Issue.record("the merge driver blocked on a \(kind) input")
             return
         }
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(p.terminationStatus == 2, "\(stderr)")
+        let stderr = String(decoding: p.errorBytes(limit: 1 << 16), as: UTF8.self)
+        #expect(status == 2, "\(stderr)")
         #expect(stderr.contains("THEIRS (\(dir.url("theirs"))) is "), "\(stderr)")
         #expect(try String(contentsOfFile: dir.url("ours"), encoding: .utf8) == "{\"v\": 1}\n")
         #expect(!FileManager.default.fileExists(atPath: ledger.root + "/waterline/notes.json"))

@@ -319,7 +319,8 @@ import Testing
         #expect(f.dialog == .chooseRecipe && f.choices.map(\.isValid) == [true, false])
         f.handle(.chooseRecipe(1), at: at(1))
         #expect(f.dialog == .none && f.plan.recipeId == Recipe.starterID)
-        #expect(f.message(at: at(1)) == "\"Broken\" is invalid; fix it first: `ledger brew recipe edit broken --editor`")
+        #expect(f.message(at: at(1)) == "\"Broken\" is invalid; fix it first: edit the recipe")
+        #expect(f.sentence(at: at(1))?.nextStep == .brew(.editRecipe(id: "broken")))
         // The message is about the confirm screen: it does not follow onto the brewing screen.
         f.handle(.start, at: at(2))
         #expect(f.phase == .brewing && f.message(at: at(2)) == nil)

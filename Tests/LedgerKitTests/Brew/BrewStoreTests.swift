@@ -221,8 +221,8 @@ import Testing
                 _ = try brew.confirmInputs(nil, changes: changes, reset: false, now: at(1))
                 Issue.record("a plan no log can hold was confirmed")
             } catch let e as LedgerError {
-                #expect(e.code == .usage)
-                #expect(e.message.hasPrefix("--dose \(Int(changes.dose!)): the yield would be "), "\(e.message)")
+                #expect(e.code == .invalidArgument)
+                #expect(e.sentence.inputs == [.brew(.dose)] && e.message.hasPrefix("dose \(Int(changes.dose!)): the yield would be "), "\(e.message)")
                 #expect(e.message.contains("over the 10,000 g limit") && e.message.contains("the dose can be at most 600.0 g"), "\(e.message)")
             }
             #expect(throws: LedgerError.self) { try brew.startBrew(nil, changes: changes, reset: false, now: at(1), ids: ids) }
@@ -248,7 +248,7 @@ import Testing
             _ = try brew.selection(nil, changes: BrewInputs(), reset: false)
             Issue.record("a remembered dose no log can hold was used")
         } catch let e as LedgerError {
-            #expect(e.code == .invalid && e.message.contains("remembered") && e.message.contains("--reset"), "\(e.message)")
+            #expect(e.code == .invalid && e.message.contains("remembered") && e.sentence.nextStep == .brew(.changeRemembered), "\(e.message)")
         }
         #expect(try brew.selection(nil, changes: BrewInputs(recipeId: nil, dose: 20), reset: false).inputs.dose == 20)
         #expect(try brew.selection(nil, changes: BrewInputs(), reset: true).inputs.dose == nil)

@@ -90,13 +90,13 @@ import Testing
     @Test(arguments: [("now", "now"), ("today", "today"), ("week", "thisWeek"), ("thisWeek", "thisWeek"),
                       ("this-week", "thisWeek"), ("NOW", "now")])
     func momentArguments(argument: String, stored: String) {
-        #expect(MomentType(argument: argument)?.rawValue == stored)
+        #expect(MomentType(typed: argument)?.rawValue == stored)
     }
 
     @Test func theMomentLabels() {
         #expect(MomentType.now.label == "now")
         #expect(MomentType.today.label == "today")
         #expect(MomentType.thisWeek.label == "this week")
-        #expect(MomentType(argument: "month") == nil)
+        #expect(MomentType(typed: "month") == nil)
     }
 }

@@ -126,7 +126,7 @@ import Testing
         #expect(try moments.experience("abcdef").payload == "tea")
         #expect(try moments.experience("abcx").payload == "cake")
         #expect(try moments.experience("moments/experiences/2026/11/abcdef.json").payload == "tea")
-        #expect(Self.code { try moments.experience("abc") } == .usage)  // too short to be a prefix
+        #expect(Self.code { try moments.experience("abc") } == .invalidArgument)  // too short to be a prefix
         #expect(Self.code { try moments.experience("zzzz") } == .notFound)
     }
 
@@ -174,7 +174,8 @@ import Testing
             """.utf8))
         // Reading it is refused, with the command that repairs it; so is a capture.
         let refused = #expect(throws: LedgerError.self) { try moments.settings() }
-        #expect(refused?.message.contains("`ledger moments template reset` (or `ledger moments template set TEXT`) repairs it") == true)
+        #expect(refused?.sentence.nextStep == .moments(.repairTemplate))
+        #expect(refused?.message == "moments/settings.json is invalid; resetting the template (or setting a new one) repairs it:")
         #expect(Self.code { try capture(moments, .note("tea"), id: "tea") } == .invalid)
         // Setting a template repairs it, keeping every other member.
         let settings = try moments.setTemplate("Thanks for [experience], [moment]", at: now)

@@ -14,8 +14,15 @@ import Testing
 
     /// A ledger with Waterline's initial documents and Water Reminder's defaults.
     func ledger() throws -> (ReminderStore, TemporaryDirectory) {
+        let (reminders, _, dir) = try ledgerAndStore()
+        return (reminders, dir)
+    }
+
+    /// The reminders' façade, the ledger under it (for the other apps' façades and hand edits).
+    func ledgerAndStore() throws -> (ReminderStore, LedgerStore, TemporaryDirectory) {
         let dir = TemporaryDirectory()
-        return (ReminderStore(try WaterlineFixture.ledger(in: dir)), dir)
+        let store = try WaterlineFixture.ledger(in: dir)
+        return (ReminderStore(store), store, dir)
     }
 
     func shown(_ effects: [ReminderFlow.Effect]) -> [ReminderNotice] {
@@ -64,13 +71,13 @@ import Testing
     }
 
     @Test func aReminderConfirmedAnotherWayIsWithdrawn() throws {
-        let (reminders, dir) = try ledger()
+        let (reminders, store, dir) = try ledgerAndStore()
         defer { withExtendedLifetime(dir) {} }
         var flow = ReminderFlow()
         _ = flow.update(reminders.board(at: at("10:15"), timeZone: paris))
         #expect(flow.showing.map(\.key) == ["hydrate/2026-11-21T10:00:00+01:00"])
         // `ledger hydrate drank` from a shell (or a sync bringing another device's tap).
-        _ = try HydrateStore(reminders.store).confirm(at: at("10:16"), timeZone: paris)
+        _ = try HydrateStore(store).confirm(at: at("10:16"), timeZone: paris)
         #expect(flow.update(reminders.board(at: at("10:16"), timeZone: paris)) == [.withdraw("hydrate/2026-11-21T10:00:00+01:00")])
         #expect(flow.showing.isEmpty)
     }
@@ -106,9 +113,9 @@ import Testing
     }
 
     @Test func aWaterlineNightPerDrinkPromptTimeRemindersLogWaterAndTheEnd() throws {
-        let (reminders, dir) = try ledger()
+        let (reminders, store, dir) = try ledgerAndStore()
         defer { withExtendedLifetime(dir) {} }
-        let waterline = WaterlineStore(reminders.store)
+        let waterline = WaterlineStore(store)
         _ = try waterline.start(now: at("21:00"), ids: FixedIDs("night"))
         _ = try waterline.logDrink(WaterlineStore.DrinkOrder(), now: at("21:05"), ids: FixedIDs("beer1"))
         var flow = ReminderFlow()
@@ -160,9 +167,9 @@ import Testing
     }
 
     @Test func detailedTextWhenTheUserChoseIt() throws {
-        let (reminders, dir) = try ledger()
+        let (reminders, store, dir) = try ledgerAndStore()
         defer { withExtendedLifetime(dir) {} }
-        let waterline = WaterlineStore(reminders.store)
+        let waterline = WaterlineStore(store)
         _ = try waterline.setSetting("discreetNotifications", to: "false", now: at("20:59"))
         _ = try waterline.start(now: at("21:00"), ids: FixedIDs("night"))
         _ = try waterline.logDrink(WaterlineStore.DrinkOrder(standardDrinks: 2), now: at("21:05"), ids: FixedIDs("double"))
@@ -172,9 +179,9 @@ import Testing
     }
 
     @Test func ninetyMinutesWithoutALogSilenceTheNight() throws {
-        let (reminders, dir) = try ledger()
+        let (reminders, store, dir) = try ledgerAndStore()
         defer { withExtendedLifetime(dir) {} }
-        let waterline = WaterlineStore(reminders.store)
+        let waterline = WaterlineStore(store)
         _ = try waterline.start(now: at("21:00"), ids: FixedIDs("night"))
         _ = try waterline.logWater(now: at("21:05"), ids: FixedIDs("w1"))
         // 21:05 + 90 minutes = 22:35: the 22:20 reminder is the last, withdrawn at 22:35.
@@ -186,14 +193,14 @@ import Testing
     }
 
     @Test func anUnreadableScheduleSilencesWaterReminderOnly() throws {
-        let (reminders, dir) = try ledger()
+        let (reminders, store, dir) = try ledgerAndStore()
         defer { withExtendedLifetime(dir) {} }
-        try reminders.store.write("hydrate/schedule.json", .object(["intervalMinutes": .string("often")]))
-        _ = try WaterlineStore(reminders.store).start(now: at("21:00"), ids: FixedIDs("night"))
+        try store.write("hydrate/schedule.json", .object(["intervalMinutes": .string("often")]))
+        _ = try WaterlineStore(store).start(now: at("21:00"), ids: FixedIDs("night"))
         let board = reminders.board(at: at("21:20"), timeZone: paris)
         #expect(board.notices.map(\.app) == [.waterline])
         #expect(board.problems.count == 1)
-        #expect(board.problems.first?.hasPrefix("Water Reminder: ") == true)
+        #expect(board.problems.first?.description.hasPrefix("Water Reminder: ") == true)
     }
 
     @Test func itWatchesTheSettingsAndTheYearFoldersAroundNow() throws {

@@ -280,7 +280,7 @@ import Testing
         _ = try waterline.setSetting(key, to: value, now: at(minute))
     }
 
-    func size(_ text: String) -> Given<DrinkSize> { Given(DrinkSize(parsing: text)!, name: "--size", text: text) }
+    func size(_ text: String) -> Given<DrinkSize> { Given(DrinkSize(parsing: text)!, input: .waterline(.size), text: text) }
 
     // MARK: - Settings apply from now on (PRD v1 §12: reminders "if alcoholCountSinceLastWater >= N")
 
@@ -347,7 +347,7 @@ import Testing
     @Test func sizesFollowTheUnitsOrCarryTheirOwn() throws {
         try waterline.start(at: at(0), now: at(0), ids: RandomIDSource())
         try set("units", "ml")
-        let shot = try waterline.logDrink(.init(type: Given(.liquor, name: "--type", text: "liquor"), size: size("25")), now: at(1), ids: RandomIDSource())
+        let shot = try waterline.logDrink(.init(type: Given(.liquor, input: .waterline(.drinkType), text: "liquor"), size: size("25")), now: at(1), ids: RandomIDSource())
         #expect(shot.entry.alcoholMeta?.sizeOz == 0.85, "25 is ml with units ml")
         #expect(shot.estimate?.meta.standardDrinkEstimate == 0.6)
         #expect(shot.estimate?.reason == "25 ml at 40% ABV, typical for liquor")
@@ -358,9 +358,9 @@ import Testing
         #expect(try drink(5, size: size("strong")).entry.alcoholMeta?.standardDrinkEstimate == 2)
         // A serving of another drink type is refused, naming the type's own servings.
         #expect {
-            try waterline.logDrink(.init(type: Given(.wine, name: "--type", text: "wine"), size: size("pint")), now: at(6), ids: RandomIDSource())
+            try waterline.logDrink(.init(type: Given(.wine, input: .waterline(.drinkType), text: "wine"), size: size("pint")), now: at(6), ids: RandomIDSource())
         } throws: { error in
-            (error as? LedgerError)?.code == .usage && (error as? LedgerError)?.message.contains("a wine's servings are glass") == true
+            (error as? LedgerError)?.code == .invalidArgument && (error as? LedgerError)?.message.contains("a wine's servings are glass") == true
         }
         #expect(throws: LedgerError.self) { try drink(7, size: size("3000")) }  // 3 litres
     }
@@ -384,7 +384,7 @@ import Testing
 
     /// Adds a beer preset called `name` (its id from the name, else `generated1`).
     func add(_ name: String) throws -> DrinkPreset {
-        try waterline.addPreset(.init(name: Given(name, name: "NAME", text: name), type: Given(.beer, name: "--type", text: "beer")),
+        try waterline.addPreset(.init(name: Given(name, input: .waterline(.name), text: name), type: Given(.beer, input: .waterline(.drinkType), text: "beer")),
                                 now: at(0), ids: FixedIDs("generated1")).preset
     }
 
@@ -413,13 +413,13 @@ import Testing
                 _ = try waterline.preset(ambiguous)
                 Issue.record("\(ambiguous) picked one of two presets")
             } catch let e as LedgerError {
-                #expect(e.code == .usage && e.message.contains("\"Пиво\" (id pivo) and \"Pivo\" (id pivo-2)"), "\(e.message)")
+                #expect(e.code == .invalidArgument && e.message.contains("\"Пиво\" (id pivo) and \"Pivo\" (id pivo-2)"), "\(e.message)")
             }
         }
         try waterline.start(at: at(0), now: at(0), ids: RandomIDSource())
         for attempt in [{ _ = try waterline.logDrink(WaterlineStore.DrinkOrder(preset: "Pivo"), now: at(1), ids: RandomIDSource()) },
                         { _ = try waterline.deletePreset("Pivo") }] as [() throws -> Void] {
-            #expect { try attempt() } throws: { ($0 as? LedgerError)?.code == .usage }
+            #expect { try attempt() } throws: { ($0 as? LedgerError)?.code == .invalidArgument }
         }
         // A hand edit gives two presets one name: a warning on each, and the name is refused.
         let path = dir.path + "/waterline/presets/pivo-2.json"
@@ -432,9 +432,9 @@ import Testing
     }
 
     @Test func presetsAreAddedEditedAndDeleted() throws {
-        let pint = try waterline.addPreset(.init(name: Given("Pint", name: "NAME", text: "Pint"), size: size("pint")), now: at(0), ids: RandomIDSource())
+        let pint = try waterline.addPreset(.init(name: Given("Pint", input: .waterline(.name), text: "Pint"), size: size("pint")), now: at(0), ids: RandomIDSource())
         #expect(pint.preset.drinkType == .beer && pint.preset.sizeOz == 16 && pint.preset.standardDrinkEstimate == 1.3)
-        let edited = try waterline.editPreset("pint", .init(abv: Given(7, name: "--abv", text: "7")), now: at(1))
+        let edited = try waterline.editPreset("pint", .init(abv: Given(7, input: .waterline(.abv), text: "7")), now: at(1))
         #expect(edited.preset.standardDrinkEstimate == 1.9 && edited.preset.updatedAt == at(1))
         #expect(try waterline.deletePreset("Pint").id == "pint")
         #expect(throws: LedgerError.self) { try waterline.preset("pint") }
@@ -507,11 +507,11 @@ import Testing
             do { _ = try body(); return nil } catch { return (error as? LedgerError)?.code }
         }
         for short in ["a", "ab", "abc"] {
-            #expect(code { try waterline.deleteEntry(short, now: at(27)) } == .usage)
+            #expect(code { try waterline.deleteEntry(short, now: at(27)) } == .invalidArgument)
         }
-        #expect(code { try waterline.findEntry("abcd") } == .usage)  // two entries match
+        #expect(code { try waterline.findEntry("abcd") } == .invalidArgument)  // two entries match
         #expect(code { try waterline.findEntry("zzzz") } == .notFound)
-        #expect(code { try waterline.session("a") } == .usage)
+        #expect(code { try waterline.session("a") } == .invalidArgument)
         #expect(try waterline.deleteEntry("abcdef0001", now: at(27)).entry.id == first.id)
         #expect(try waterline.deleteEntry("abcd", now: at(28)).entry.id == newest.id)
         #expect(throws: LedgerError.self) { try waterline.session("a") }
@@ -534,7 +534,7 @@ import Testing
             try set("waterEveryNDrinks", "9223372036854775807")
             Issue.record("an N no document holds was set")
         } catch let e as LedgerError {
-            #expect(e.code == .usage && e.message.contains("from 1 to 8999999999999999"), "\(e.message)")
+            #expect(e.code == .invalidArgument && e.message.contains("from 1 to 8999999999999999"), "\(e.message)")
         }
         try set("waterEveryNDrinks", "8999999999999999")
         #expect(try Checker(store: store, useCache: false).check().problems.isEmpty)
@@ -547,18 +547,18 @@ import Testing
         try waterline.start(at: at(0), now: at(0), ids: RandomIDSource())
         for bad in ["68oz", "2010ml", "2001ml", "67.65oz"] {
             #expect { try drink(1, size: size(bad)) } throws: {
-                ($0 as? LedgerError)?.message == "--size must be more than 0 and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
+                ($0 as? LedgerError)?.sentence.inputs == [.waterline(.size)] && ($0 as? LedgerError)?.message == "size must be more than 0 and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
             }
         }
         #expect(try drink(2, std: 5, size: size("2000ml")).entry.alcoholMeta?.sizeOz == 67.63)
         #expect(try drink(3, std: 5, size: size("67.6oz")).entry.alcoholMeta?.sizeOz == 67.6)
         for bad in ["2001ml", "68oz"] {
-            let amount = Given(Volume(parsing: bad)!, name: "--amount", text: bad)
+            let amount = Given(Volume(parsing: bad)!, input: .waterline(.amount), text: bad)
             #expect { try waterline.logWater(amount, at: at(4), now: at(4), ids: RandomIDSource()) } throws: {
-                ($0 as? LedgerError)?.message == "--amount must be more than 0 and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
+                ($0 as? LedgerError)?.sentence.inputs == [.waterline(.amount)] && ($0 as? LedgerError)?.message == "amount must be more than 0 and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
             }
         }
-        _ = try waterline.logWater(Given(Volume(parsing: "2000ml")!, name: "--amount", text: "2000ml"), at: at(5), now: at(5), ids: RandomIDSource())
+        _ = try waterline.logWater(Given(Volume(parsing: "2000ml")!, input: .waterline(.amount), text: "2000ml"), at: at(5), now: at(5), ids: RandomIDSource())
         #expect(try Checker(store: store, useCache: false).check().problems.isEmpty)
     }
 

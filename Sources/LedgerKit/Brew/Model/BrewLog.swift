@@ -25,7 +25,7 @@ public enum RecipeType: String, JSONEnum {
 /// One brew as logged after it (BrewGuide §3.8.2): what was brewed, with which parameters,
 /// and how it turned out.
 public struct BrewLog: CollectionDocument, Equatable {
-    public static let kind = DocumentKind("brew.log", app: .brew, .collection("brew/logs", .year))
+    package static let kind = DocumentKind("brew.log", app: .brew, .collection("brew/logs", .year))
 
     /// The longest note accepted, in characters.
     public static let maximumNoteLength = 280
@@ -57,11 +57,11 @@ public struct BrewLog: CollectionDocument, Equatable {
     public var brewSeconds: Int?
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
-    public static let fields: [Field<BrewLog>] = [
+    package static let fields: [Field<BrewLog>] = [
         .required("id", \.id),
         .required("timestamp", \.timestamp),
         .required("method", \.method),
@@ -111,7 +111,7 @@ public struct BrewLog: CollectionDocument, Equatable {
         recipeType = recipeId == Recipe.starterID ? .starter : .custom
     }
 
-    public var references: [DocumentReference] {
+    package var references: [DocumentReference] {
         recipeId == Recipe.starterID ? [] : [DocumentReference(.root.appending("recipeId"), kind: Recipe.kind, id: recipeId)]
     }
 

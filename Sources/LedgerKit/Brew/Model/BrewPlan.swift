@@ -13,7 +13,7 @@ public struct BrewInputs: JSONModel, Equatable {
     /// Water temperature, °C.
     public var waterTemperature: Double?
     public var grindLabel: GrindLabel?
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -26,7 +26,7 @@ public struct BrewInputs: JSONModel, Equatable {
         self.grindLabel = grindLabel
     }
 
-    public static let fields: [Field<BrewInputs>] = [
+    package static let fields: [Field<BrewInputs>] = [
         .optional("recipeId", \.recipeId),
         .optional("dose", \.dose),
         .optional("targetYield", \.targetYield),
@@ -70,11 +70,16 @@ public struct BrewInputs: JSONModel, Equatable {
         return out
     }
 
-    /// `problems()` as sentences naming the command-line flag that gave each value, or the
-    /// input in words when `flags` is false.
-    public func impossibleValues(flags: Bool = true) -> [String] {
-        let names = flags ? ["dose": "--dose", "targetYield": "--yield", "waterTemperature": "--temp"]
-            : ["dose": "The dose", "targetYield": "The yield", "waterTemperature": "The temperature"]
+    /// `problems()` as sentences naming the input that gave each value ("dose must be …";
+    /// on the command line, "--dose must be …").
+    public func impossibleValues() -> [LedgerError.Sentence] {
+        let inputs: [String: LedgerError.Input.Brew] = ["dose": .dose, "targetYield": .targetYield, "waterTemperature": .waterTemperature]
+        return problems().map { "\(input: .brew(inputs[$0.field]!)) \($0.message)" }
+    }
+
+    /// `problems()` as sentences of their own ("The dose must be …"), for a screen.
+    public func impossibleValueSentences() -> [String] {
+        let names = ["dose": "The dose", "targetYield": "The yield", "waterTemperature": "The temperature"]
         return problems().map { "\(names[$0.field]!) \($0.message)" }
     }
 }
@@ -102,11 +107,11 @@ public struct PlannedStep: JSONModel, Equatable {
     public var endsAtSeconds: Int?
     /// The step in one line, with its quantities ("Pour to 150 g by 1:30").
     public var headline = ""
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
-    public static let fields: [Field<PlannedStep>] = [
+    package static let fields: [Field<PlannedStep>] = [
         .required("number", \.number),
         .required("kind", \.kind),
         .required("title", \.title),
@@ -148,11 +153,11 @@ public struct BrewPlan: JSONModel, Equatable {
     /// Inputs outside the recommended V60 ranges (never clamped).
     public var warnings: [String] = []
     public var steps: [PlannedStep] = []
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
-    public static let fields: [Field<BrewPlan>] = [
+    package static let fields: [Field<BrewPlan>] = [
         .required("recipeId", \.recipeId),
         .required("recipeName", \.recipeName),
         .required("starter", \.starter),

@@ -4,7 +4,7 @@
 /// `plan` and `start` are the confirm-inputs screen: what they confirm is remembered here and
 /// is what the next `plan`, `start` or `save` starts from, until `--reset`.
 public struct BrewPreferences: SingletonDocument, Equatable {
-    public static let kind = DocumentKind("brew.preferences", app: .brew, .singleton("brew/preferences.json"))
+    package static let kind = DocumentKind("brew.preferences", app: .brew, .singleton("brew/preferences.json"))
 
     /// The recipe preselected next time; nil means the starter.
     public var lastRecipeId: String?
@@ -12,11 +12,11 @@ public struct BrewPreferences: SingletonDocument, Equatable {
     public var inputs: BrewInputs?
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
-    public static let fields: [Field<BrewPreferences>] = [
+    package static let fields: [Field<BrewPreferences>] = [
         .optional("lastRecipeId", \.lastRecipeId),
         .optional("inputs", \.inputs),
         .required("createdAt", \.createdAt),
@@ -46,7 +46,7 @@ public struct BrewPreferences: SingletonDocument, Equatable {
         inputs = i.isDefault ? nil : i
     }
 
-    public var references: [DocumentReference] {
+    package var references: [DocumentReference] {
         var out: [DocumentReference] = []
         if let id = lastRecipeId, id != Recipe.starterID {
             out.append(DocumentReference(.root.appending("lastRecipeId"), kind: Recipe.kind, id: id))

@@ -29,7 +29,7 @@ public struct BrewProgress: JSONModel, Equatable {
     public var note: String?
     /// When the brew was last on a screen (nil in files of earlier versions: see `lastSeen`).
     public var seenAt: Timestamp?
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -41,7 +41,7 @@ public struct BrewProgress: JSONModel, Equatable {
         runningSince = now
     }
 
-    public static let fields: [Field<BrewProgress>] = [
+    package static let fields: [Field<BrewProgress>] = [
         .required("plan", \.plan),
         .required("inputs", \.inputs),
         .required("startedAt", \.startedAt),

@@ -47,7 +47,7 @@ public struct RecipeStep: JSONModel, Equatable {
     public var water: Double?
     /// The step's countdown, in whole seconds; nil for steps without a timer.
     public var timerSeconds: Int?
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -59,7 +59,7 @@ public struct RecipeStep: JSONModel, Equatable {
         self.timerSeconds = timerSeconds
     }
 
-    public static let fields: [Field<RecipeStep>] = [
+    package static let fields: [Field<RecipeStep>] = [
         .required("kind", \.kind),
         .required("title", \.title),
         .optional("instruction", \.instruction),
@@ -76,7 +76,7 @@ public struct RecipeStep: JSONModel, Equatable {
 /// `brew/recipes/<id>.json`. A recipe is usable only when `validate()` finds no error: every
 /// timer is ≥ 0 and the water of its steps adds up to the target yield within ±1 g.
 public struct Recipe: CollectionDocument, Equatable {
-    public static let kind = DocumentKind("brew.recipe", app: .brew, .collection("brew/recipes", .none))
+    package static let kind = DocumentKind("brew.recipe", app: .brew, .collection("brew/recipes", .none))
 
     /// The id of the built-in V60 starter.
     public static let starterID = "v60-starter"
@@ -99,11 +99,11 @@ public struct Recipe: CollectionDocument, Equatable {
     public var steps: [RecipeStep] = []
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
-    public static let fields: [Field<Recipe>] = [
+    package static let fields: [Field<Recipe>] = [
         .required("id", \.id),
         .required("name", \.name),
         .required("method", \.method),

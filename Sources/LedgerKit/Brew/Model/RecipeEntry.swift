@@ -34,7 +34,7 @@ public struct RecipeEntry: Sendable {
     public func usable() throws -> Recipe {
         if let recipe { return recipe }
         throw LedgerError.invalid(
-            "recipe \"\(name)\" (\(id)) is invalid and cannot be used until it is fixed; fix it with `ledger brew recipe edit \(id) --editor` (or edit \(path ?? "it") by hand and run `ledger check`):",
+            "recipe \"\(name)\" (\(id)) is invalid and cannot be used until it is fixed; fix it: \(next: .brew(.editRecipe(id: id))) (or edit \(path ?? "it") by hand and \(next: .checkLedger)):",
             problems: problems)
     }
 }

@@ -118,7 +118,7 @@ public struct BrewFlow: Sendable {
     /// Whether the left brew's timers were running when it was last seen: they run again once
     /// the person resumes it.
     private var resumeRunning = false
-    private var note: (text: String, until: Timestamp)?
+    private var note: (text: LedgerError.Sentence, until: Timestamp)?
     /// The restart key, still held after it restarted the brew: its auto-repeats are absorbed
     /// until it is released, so that they do not act on the confirm-inputs screen.
     public private(set) var heldAfterRestart: HoldGesture?
@@ -156,13 +156,17 @@ public struct BrewFlow: Sendable {
         }
     }
 
-    /// The message to show at `now`, if any.
-    public func message(at now: Timestamp) -> String? {
+    /// The message to show at `now`, if any, in an app's words.
+    public func message(at now: Timestamp) -> String? { sentence(at: now)?.description }
+
+    /// The message to show at `now`, with the step it suggests as a value (for a front end
+    /// that words steps its own way).
+    public func sentence(at now: Timestamp) -> LedgerError.Sentence? {
         guard let note, now < note.until else { return nil }
         return note.text
     }
 
-    private mutating func say(_ text: String, at now: Timestamp) {
+    private mutating func say(_ text: LedgerError.Sentence, at now: Timestamp) {
         note = (text, now.adding(seconds: Self.messageSeconds))
     }
 
@@ -260,7 +264,7 @@ public struct BrewFlow: Sendable {
             replan(BrewInputs(recipeId: inputs.recipeId), at: now)
             say("Back to the recipe's defaults", at: now)
         case .changeRecipe:
-            if choices.count > 1 { dialog = .chooseRecipe } else { say("There is no other recipe: `ledger brew recipe duplicate v60-starter` makes one", at: now) }
+            if choices.count > 1 { dialog = .chooseRecipe } else { say("There is no other recipe: \(next: .brew(.makeRecipe))", at: now) }
         case .leave, .cancel:
             phase = .done(.cancelled)
             return [.exit]
@@ -297,8 +301,8 @@ public struct BrewFlow: Sendable {
             case .targetYield: changed.setTargetYield(value)
             case .waterTemperature: changed.waterTemperature = value
             }
-            if let problem = changed.impossibleValues(flags: false).first {
-                say(problem, at: now)
+            if let problem = changed.impossibleValueSentences().first {
+                say(LedgerError.Sentence(problem), at: now)
                 return []
             }
             replan(changed, at: now)
@@ -315,7 +319,7 @@ public struct BrewFlow: Sendable {
             plan = try RecipeScaler.plan(recipe, inputs: changed)
             inputs = changed
         } catch {
-            say((error as? LedgerError)?.message ?? "\(error)", at: now)
+            say((error as? LedgerError)?.sentence ?? "\(error)", at: now)
         }
     }
 
@@ -325,7 +329,7 @@ public struct BrewFlow: Sendable {
         let entry = choices[index]
         guard entry.id != recipe?.id else { return [] }
         guard let chosen = entry.recipe else {
-            say("\"\(entry.name)\" is invalid; fix it first: `ledger brew recipe edit \(entry.id) --editor`", at: now)
+            say("\"\(entry.name)\" is invalid; fix it first: \(next: .brew(.editRecipe(id: entry.id)))", at: now)
             return []
         }
         do {
@@ -335,7 +339,7 @@ public struct BrewFlow: Sendable {
             inputs = fresh
             say("Changed to \(chosen.name), at its defaults", at: now)
         } catch {
-            say((error as? LedgerError)?.message ?? "\(error)", at: now)
+            say((error as? LedgerError)?.sentence ?? "\(error)", at: now)
         }
         return []
     }

@@ -31,7 +31,7 @@ public enum RecipeScaler {
     /// brew log could hold (`limit(_:inputs:)`).
     public static func plan(_ recipe: Recipe, inputs: BrewInputs = BrewInputs()) throws -> BrewPlan {
         let plan = try scaledPlan(recipe, inputs: inputs)
-        if let limit = BrewPlanLimit(plan, inputs: inputs, ratio: recipe.defaultRatio) { throw LedgerError.invalid(limit.sentence(naming: nil)) }
+        if let limit = BrewPlanLimit(plan, inputs: inputs, ratio: recipe.defaultRatio) { throw LedgerError.invalid(limit.sentence) }
         return plan
     }
 
@@ -302,16 +302,17 @@ public struct BrewPlanLimit: Sendable, Equatable {
         self.consequence = consequence
     }
 
-    /// The refusal: "--dose 601: the yield would be …" with the flag that gave the value, or
-    /// "A dose of 601 g: …" when `flag` is nil.
-    public func sentence(naming flag: String?) -> String {
-        if let flag { return "\(flag) \(BrewLimits.found(value)): \(consequence)" }
+    /// The refusal of the value as given for its input: "dose 601: the yield would be …"
+    /// (on the command line, "--dose 601: …").
+    public var refusal: LedgerError.Sentence {
+        "\(input: .brew(input == .dose ? .dose : .targetYield)) \(BrewLimits.found(value)): \(consequence)"
+    }
+
+    /// The refusal as a sentence of its own: "A dose of 601 g: …".
+    public var sentence: String {
         let what = input == .dose ? "A dose of \(BrewLimits.found(value)) g" : "A yield of \(BrewLimits.found(value)) g"
         return "\(what): \(consequence)"
     }
-
-    /// The flag that sets this quantity.
-    public var flag: String { input == .dose ? "--dose" : "--yield" }
 }
 
 extension BrewPlan {

@@ -10,7 +10,7 @@ public struct HydrationConfirmation: JSONModel, Equatable {
     /// notification's "I Drank" clicked late, `ledger hydrate drank --slot`. Without it, a
     /// confirmation confirms the reminder whose period holds `confirmedAt`.
     public var slot: Timestamp?
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -20,7 +20,7 @@ public struct HydrationConfirmation: JSONModel, Equatable {
         self.slot = slot
     }
 
-    public static let fields: [Field<HydrationConfirmation>] = [.required("confirmedAt", \.confirmedAt), .optional("slot", \.slot)]
+    package static let fields: [Field<HydrationConfirmation>] = [.required("confirmedAt", \.confirmedAt), .optional("slot", \.slot)]
 
     /// The instant whose reminder period says which reminder this confirms.
     public var confirmsInstant: Timestamp { slot ?? confirmedAt }
@@ -42,7 +42,7 @@ public struct HydrationConfirmation: JSONModel, Equatable {
 /// removed on one side and untouched on the other stays removed) and merging the schedule
 /// field by field.
 public struct HydrationDay: CollectionDocument, Equatable {
-    public static let kind = DocumentKind("hydrate.day", app: .hydrate, .collection("hydrate/days", .year))
+    package static let kind = DocumentKind("hydrate.day", app: .hydrate, .collection("hydrate/days", .year))
 
     /// The date, `YYYY-MM-DD`: the day the reminder window starts.
     public var id = ""
@@ -58,7 +58,7 @@ public struct HydrationDay: CollectionDocument, Equatable {
     public var total = 0
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -72,7 +72,7 @@ public struct HydrationDay: CollectionDocument, Equatable {
         recomputeDerived()
     }
 
-    public static let fields: [Field<HydrationDay>] = [
+    package static let fields: [Field<HydrationDay>] = [
         .required("id", \.id),
         .required("schedule", \.schedule),
         .required("timeZone", \.timeZone),

@@ -9,14 +9,14 @@ import Foundation
 /// per field (the shared rule); a merge whose fields would not make a valid schedule together
 /// keeps the later version whole.
 public struct HydrationSchedule: SingletonDocument, Equatable {
-    public static let kind = DocumentKind("hydrate.schedule", app: .hydrate, .singleton("hydrate/schedule.json"))
+    package static let kind = DocumentKind("hydrate.schedule", app: .hydrate, .singleton("hydrate/schedule.json"))
 
     public var reminders = ReminderSchedule()
     /// When the person last chose the schedule (`ledger hydrate setup`); nil until they have.
     public var setUpAt: Timestamp?
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -27,7 +27,7 @@ public struct HydrationSchedule: SingletonDocument, Equatable {
         updatedAt = now
     }
 
-    public static let fields: [Field<HydrationSchedule>] = [
+    package static let fields: [Field<HydrationSchedule>] = [
         .required("startTime", \.reminders.startTime),
         .required("endTime", \.reminders.endTime),
         .required("intervalMinutes", \.reminders.intervalMinutes),

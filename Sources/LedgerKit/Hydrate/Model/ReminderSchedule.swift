@@ -33,7 +33,7 @@ public struct ClockTime: Sendable, Hashable, Comparable, CustomStringConvertible
 extension ClockTime: JSONRepresentable {
     public static var expectation: String { "a time of day written HH:MM, from 00:00 to 23:59" }
 
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> ClockTime? {
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> ClockTime? {
         guard case .string(let s) = json else {
             issues.append(mismatch(json, at: pointer))
             return nil
@@ -43,7 +43,7 @@ extension ClockTime: JSONRepresentable {
         return nil
     }
 
-    public var json: JSONValue { .string(description) }
+    package var json: JSONValue { .string(description) }
 }
 
 /// When Water Reminder reminds: a daily window from `startTime` to `endTime`, a reminder every
@@ -62,7 +62,7 @@ public struct ReminderSchedule: JSONModel, Equatable {
     public var intervalMinutes = 60
     /// Minutes between follow-ups of an unconfirmed reminder; at least 1 and shorter than the interval.
     public var followUpIntervalMinutes = 15
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     /// The defaults, from the seed's own examples: a 60-minute interval, 15-minute follow-ups,
     /// and a 09:00–17:00 window, which gives the "3 out of 8 reminders completed" day.
@@ -82,7 +82,7 @@ public struct ReminderSchedule: JSONModel, Equatable {
     /// The longest interval: one reminder a day.
     public static let maximumIntervalMinutes = 1440
 
-    public static let fields: [Field<ReminderSchedule>] = [
+    package static let fields: [Field<ReminderSchedule>] = [
         .required("startTime", \.startTime),
         .required("endTime", \.endTime),
         .required("intervalMinutes", \.intervalMinutes),

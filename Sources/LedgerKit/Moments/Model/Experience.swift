@@ -7,7 +7,7 @@ import Foundation
 /// month and year buckets are the same for every reader. `momentType` is the intent given
 /// at capture (now, today, this week) and is only a label: buckets come from the timestamp.
 public struct Experience: CollectionDocument, Equatable {
-    public static let kind = DocumentKind("moments.experience", app: .moments, .collection("moments/experiences", .yearMonth))
+    package static let kind = DocumentKind("moments.experience", app: .moments, .collection("moments/experiences", .yearMonth))
 
     public var id = ""
     /// When the experience happened, with the offset of the place.
@@ -20,7 +20,7 @@ public struct Experience: CollectionDocument, Equatable {
     public var payload: String?
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -36,7 +36,7 @@ public struct Experience: CollectionDocument, Equatable {
         self.updatedAt = createdAt
     }
 
-    public static let fields: [Field<Experience>] = [
+    package static let fields: [Field<Experience>] = [
         .required("id", \.id),
         .required("timestamp", \.timestamp),
         .required("momentType", \.momentType),
@@ -88,7 +88,7 @@ public struct Experience: CollectionDocument, Equatable {
     }
 
     /// The photo file this experience shows, checked by `ledger check`.
-    public var references: [DocumentReference] {
+    package var references: [DocumentReference] {
         guard experienceType == .photo, let name = MomentsPhotos.fileName(fromPayload: payload ?? "") else { return [] }
         return [DocumentReference(.root.appending("payload"), attachment: MomentsPhotos.attachmentType, file: name)]
     }
@@ -126,8 +126,8 @@ public struct MomentType: RawRepresentable, Sendable, Hashable, JSONRepresentabl
     /// the stored value itself.
     public var label: String { self == .thisWeek ? "this week" : rawValue }
 
-    /// The value of `--moment`: `now`, `today`, `week` (also `thisWeek`, `this-week`).
-    public init?(argument: String) {
+    /// The moment as a person types it: `now`, `today`, `week` (also `thisWeek`, `this-week`).
+    public init?(typed argument: String) {
         switch argument.lowercased() {
         case "now": self = .now
         case "today": self = .today
@@ -140,7 +140,7 @@ public struct MomentType: RawRepresentable, Sendable, Hashable, JSONRepresentabl
 
     public static var expectation: String { "a moment such as \"now\", \"today\" or \"thisWeek\"" }
 
-    public static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> MomentType? {
+    package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> MomentType? {
         guard case .string(let s) = json else {
             issues.append(.error(pointer, "must be \(expectation) (found \(json.typeDescription))"))
             return nil
@@ -152,7 +152,7 @@ public struct MomentType: RawRepresentable, Sendable, Hashable, JSONRepresentabl
         return MomentType(rawValue: s)
     }
 
-    public var json: JSONValue { .string(rawValue) }
+    package var json: JSONValue { .string(rawValue) }
 }
 
 /// What an experience holds (a closed set; the type is shown only in detail lists).

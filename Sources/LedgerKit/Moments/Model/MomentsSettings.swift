@@ -2,13 +2,13 @@ import Foundation
 
 /// `moments/settings.json`: the sentence shown after each capture.
 public struct MomentsSettings: SingletonDocument, Equatable {
-    public static let kind = DocumentKind("moments.settings", app: .moments, .singleton("moments/settings.json"))
+    package static let kind = DocumentKind("moments.settings", app: .moments, .singleton("moments/settings.json"))
 
     /// The sentence, with `[experience]` and `[moment]` placeholders.
     public var sentenceTemplate = SentenceTemplate.defaultText
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -18,7 +18,7 @@ public struct MomentsSettings: SingletonDocument, Equatable {
         updatedAt = now
     }
 
-    public static let fields: [Field<MomentsSettings>] = [
+    package static let fields: [Field<MomentsSettings>] = [
         .defaulted("sentenceTemplate", \.sentenceTemplate, SentenceTemplate.defaultText),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),

@@ -72,32 +72,32 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 /// Photos of moments: files in `moments/photos/`, each named by the SHA-256 of its contents
 /// plus the extension of its type, so the same photo added twice (or on two machines) is one
 /// file, and two photos never collide or conflict in a sync.
-public enum MomentsPhotos {
+package enum MomentsPhotos {
     /// Where photos live, relative to the ledger root.
-    public static let directory = "moments/photos"
+    package static let directory = "moments/photos"
 
     /// The largest photo accepted: 10 MiB, which holds any phone's JPEG or HEIC; larger files
     /// would make every clone of the ledger heavy.
-    public static let maximumBytes = 10 * 1024 * 1024
+    package static let maximumBytes = 10 * 1024 * 1024
 
     /// How `ledger check` sees photo files.
-    public static let attachmentType = AttachmentType(
+    package static let attachmentType = AttachmentType(
         name: "moments.photo", directory: directory, extensions: Set(ImageFormat.allCases.map(\.fileExtension)),
         maximumBytes: maximumBytes, inspect: { name, contents in inspect(name: name, contents: contents) })
 
     /// The file name a photo with `contents` is stored under (`<sha256>.<ext>`), or nil when
     /// the contents are not an image ledger recognises.
-    public static func fileName(for contents: [UInt8]) -> String? {
+    package static func fileName(for contents: [UInt8]) -> String? {
         guard let format = ImageFormat.detect(contents) else { return nil }
         return SHA256Hash.hexDigest(contents) + "." + format.fileExtension
     }
 
     /// The path in the ledger a payload names, for an experience's `payload`.
-    public static func payload(forFile name: String) -> String { directory + "/" + name }
+    package static func payload(forFile name: String) -> String { directory + "/" + name }
 
     /// The file name in a photo payload (`moments/photos/<64 hex>.<ext>`), or nil when the
     /// payload has another shape.
-    public static func fileName(fromPayload payload: String) -> String? {
+    package static func fileName(fromPayload payload: String) -> String? {
         guard payload.hasPrefix(directory + "/") else { return nil }
         let name = String(payload.dropFirst(directory.count + 1))
         return isStoredName(name) ? name : nil
@@ -114,7 +114,7 @@ public enum MomentsPhotos {
     /// Problems with one stored photo: its type must be the one its extension names, and its
     /// name the SHA-256 of its contents. (The size limit and the extension list are checked
     /// before this is called.)
-    public static func inspect(name: String, contents: [UInt8]) -> [DocumentIssue] {
+    package static func inspect(name: String, contents: [UInt8]) -> [DocumentIssue] {
         let ext = (name as NSString).pathExtension
         guard let format = ImageFormat.detect(contents) else {
             return [.error(.root, "is not a photo ledger recognises: its first bytes are not those of a \(ImageFormat.list) image")]
@@ -130,13 +130,13 @@ public enum MomentsPhotos {
     }
 
     /// Why a file of `bytes` bytes cannot be a photo (`source` names it), or nil when it fits.
-    public static func sizeProblem(_ source: String, bytes: Int) -> String? {
+    package static func sizeProblem(_ source: String, bytes: Int) -> String? {
         guard bytes > maximumBytes else { return nil }
         return "\(source) is \(FileSystem.formatBytes(bytes)), larger than the \(FileSystem.formatBytes(maximumBytes)) a moments photo may be; add a smaller copy (for example `convert \(source) -resize 2048x2048 smaller.jpg`)"
     }
 
     /// The refusal of a file whose contents are not a recognised image.
-    public static func notAnImage(_ source: String) -> String {
+    package static func notAnImage(_ source: String) -> String {
         "\(source) is not a photo ledger recognises: its contents do not begin like a \(ImageFormat.list) image"
     }
 }

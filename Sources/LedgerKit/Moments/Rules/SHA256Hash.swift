@@ -2,31 +2,31 @@
 /// Foundation alone. Photos are stored under the hash of their contents.
 ///
 /// Tested against the standard FIPS 180-4 test vectors.
-public struct SHA256Hash: Sendable {
+package struct SHA256Hash: Sendable {
     private var state: [UInt32] = [
         0x6A09_E667, 0xBB67_AE85, 0x3C6E_F372, 0xA54F_F53A, 0x510E_527F, 0x9B05_688C, 0x1F83_D9AB, 0x5BE0_CD19,
     ]
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
 
-    public init() {
+    package init() {
         buffer.reserveCapacity(64)
     }
 
     /// The 32-byte digest of `bytes`.
-    public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var h = SHA256Hash()
         h.update(bytes)
         return h.finalize()
     }
 
     /// The digest of `bytes` as 64 lowercase hexadecimal digits.
-    public static func hexDigest(_ bytes: some Collection<UInt8>) -> String {
+    package static func hexDigest(_ bytes: some Collection<UInt8>) -> String {
         hex(hash(bytes))
     }
 
     /// Lowercase hexadecimal digits of `bytes`.
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
@@ -38,7 +38,7 @@ public struct SHA256Hash: Sendable {
     }
 
     /// Feeds more bytes.
-    public mutating func update(_ bytes: some Collection<UInt8>) {
+    package mutating func update(_ bytes: some Collection<UInt8>) {
         length &+= UInt64(bytes.count)
         var rest = Array(bytes)[...]
         if !buffer.isEmpty {
@@ -57,7 +57,7 @@ public struct SHA256Hash: Sendable {
     }
 
     /// The digest of everything fed so far.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         buffer.append(0x80)
         if buffer.count > 56 {

@@ -27,7 +27,7 @@ public enum DrinkType: String, JSONEnum, Sendable {
 
 /// `waterline/presets/<id>.json`: a one-tap drink (seeds: DrinkPreset).
 public struct DrinkPreset: CollectionDocument, Equatable {
-    public static let kind = DocumentKind("waterline.preset", app: .waterline, .collection("waterline/presets", .none))
+    package static let kind = DocumentKind("waterline.preset", app: .waterline, .collection("waterline/presets", .none))
 
     /// The file name; the defaults have fixed ids (`beer`, `glass-of-wine`, …).
     public var id = ""
@@ -43,7 +43,7 @@ public struct DrinkPreset: CollectionDocument, Equatable {
     public var standardDrinkEstimate = 1.0
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -60,7 +60,7 @@ public struct DrinkPreset: CollectionDocument, Equatable {
         updatedAt = createdAt
     }
 
-    public static let fields: [Field<DrinkPreset>] = [
+    package static let fields: [Field<DrinkPreset>] = [
         .required("id", \.id),
         .required("name", \.name),
         .required("drinkType", \.drinkType),

@@ -22,7 +22,7 @@ public struct AlcoholMeta: JSONModel, Equatable {
     public var presetId: String?
     /// The preset's name when it was logged ("Hazy IPA"), which the timeline shows.
     public var presetName: String?
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -37,7 +37,7 @@ public struct AlcoholMeta: JSONModel, Equatable {
         self.presetName = presetName
     }
 
-    public static let fields: [Field<AlcoholMeta>] = [
+    package static let fields: [Field<AlcoholMeta>] = [
         .optional("drinkType", \.drinkType),
         .optional("sizeOz", \.sizeOz),
         .optional("abv", \.abv),
@@ -72,7 +72,7 @@ public struct WaterMeta: JSONModel, Equatable {
     public var amount = 0.0
     /// The unit of `amount`, as logged.
     public var units = VolumeUnit.oz
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -82,7 +82,7 @@ public struct WaterMeta: JSONModel, Equatable {
         self.units = units
     }
 
-    public static let fields: [Field<WaterMeta>] = [
+    package static let fields: [Field<WaterMeta>] = [
         .required("amount", \.amount),
         .required("units", \.units),
     ]
@@ -126,7 +126,7 @@ public struct LogEntry: JSONModel, Equatable {
     /// the settings change later. Entries without them (added by hand) follow the session's.
     public var waterEveryNDrinks: Int?
     public var warningThreshold: Int?
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -155,7 +155,7 @@ public struct LogEntry: JSONModel, Equatable {
         recordedRules = rules
     }
 
-    public static let fields: [Field<LogEntry>] = [
+    package static let fields: [Field<LogEntry>] = [
         .required("id", \.id),
         .required("timestamp", \.timestamp),
         .required("type", \.type),

@@ -8,7 +8,7 @@
 /// the final state and entries that record none. A stored derived value of the wrong shape is
 /// not an error, only stale.
 public struct Session: CollectionDocument, Equatable {
-    public static let kind = DocumentKind("waterline.session", app: .waterline, .collection("waterline/sessions", .year))
+    package static let kind = DocumentKind("waterline.session", app: .waterline, .collection("waterline/sessions", .year))
 
     /// The file name.
     public var id = ""
@@ -25,12 +25,12 @@ public struct Session: CollectionDocument, Equatable {
     /// The entries, in timestamp order as ledger writes them (any order is accepted).
     public var entries: [LogEntry] = []
     /// The stored `WaterlineState` (derived).
-    public var storedState = JSONValue.null
+    package var storedState = JSONValue.null
     /// The stored summary (derived; null while active).
-    public var storedSummary = JSONValue.null
+    package var storedSummary = JSONValue.null
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -44,7 +44,7 @@ public struct Session: CollectionDocument, Equatable {
         recomputeDerived()
     }
 
-    public static let fields: [Field<Session>] = [
+    package static let fields: [Field<Session>] = [
         .required("id", \.id),
         .required("startTime", \.startTime),
         .optional("endTime", \.endTime, writeNull: true),

@@ -37,7 +37,7 @@ public enum VolumeUnit: String, JSONEnum, Sendable {
 /// restored by `--fix` rather than being an error. `defaultWaterAmount` is in `units`; when it
 /// is absent the unit's default applies (8 oz or 250 ml).
 public struct WaterlineSettings: SingletonDocument, Equatable {
-    public static let kind = DocumentKind("waterline.settings", app: .waterline, .singleton("waterline/settings.json"))
+    package static let kind = DocumentKind("waterline.settings", app: .waterline, .singleton("waterline/settings.json"))
 
     /// Per-drink reminders: water is due after this many alcoholic drinks (N ≥ 1; default 1).
     public var waterEveryNDrinks = 1
@@ -57,7 +57,7 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
     public var abandonedAfterHours = 12
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
-    public var unknownFields = JSONObject()
+    package var unknownFields = JSONObject()
 
     public init() {}
 
@@ -68,7 +68,7 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
         defaultWaterAmount = units.defaultWaterAmount
     }
 
-    public static let fields: [Field<WaterlineSettings>] = [
+    package static let fields: [Field<WaterlineSettings>] = [
         .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1),
         .defaulted("timeRemindersEnabled", \.timeRemindersEnabled, true),
         .defaulted("timeReminderIntervalMinutes", \.timeReminderIntervalMinutes, 20),
@@ -183,14 +183,14 @@ extension WaterlineSettings {
                 let volume = Volume(parsing: text)
                 let amount = volume.map { s.units.rounded($0.amount(in: s.units, units: s.units)) } ?? 0
                 guard WaterMeta.withinLimit(amount, s.units) else {
-                    throw LedgerError.usage("defaultWaterAmount must be \(WaterMeta.limit) (found \"\(text)\")")
+                    throw LedgerError.invalidArgument("defaultWaterAmount must be \(WaterMeta.limit) (found \"\(text)\")")
                 }
                 s.defaultWaterAmount = amount
             },
             show: { $0.units.describe($0.waterAmount, from: $0.units) }),
         Key(name: "units", help: "oz or ml, for sizes, water amounts and totals",
             apply: { s, text in
-                guard let u = VolumeUnit(rawValue: text.lowercased()) else { throw LedgerError.usage("units must be oz or ml (found \"\(text)\")") }
+                guard let u = VolumeUnit(rawValue: text.lowercased()) else { throw LedgerError.invalidArgument("units must be oz or ml (found \"\(text)\")") }
                 guard u != s.units else { return }
                 // Keep the default amount meaningful: the other unit's default, or the same volume.
                 let amount = s.waterAmount
@@ -209,12 +209,12 @@ extension WaterlineSettings {
     /// The key called `name` (exactly, else in any case).
     public static func key(_ name: String) throws -> Key {
         if let k = keys.first(where: { $0.name == name }) ?? keys.first(where: { $0.name.lowercased() == name.lowercased() }) { return k }
-        throw LedgerError.usage("there is no setting \"\(name)\"\(Suggestion.didYouMean(name, among: keys.map(\.name))); the settings are \(keys.map(\.name).joined(separator: ", "))")
+        throw LedgerError.invalidArgument("there is no setting \"\(name)\"\(Suggestion.didYouMean(name, among: keys.map(\.name))); the settings are \(keys.map(\.name).joined(separator: ", "))")
     }
 
     static func integer(_ text: String, _ key: String, _ range: ClosedRange<Int>, _ what: String) throws -> Int {
         guard let n = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(n) else {
-            throw LedgerError.usage("\(key) must be \(what) from \(range.lowerBound) to \(range.upperBound) (found \"\(text)\")")
+            throw LedgerError.invalidArgument("\(key) must be \(what) from \(range.lowerBound) to \(range.upperBound) (found \"\(text)\")")
         }
         return n
     }
@@ -223,7 +223,7 @@ extension WaterlineSettings {
         switch text.lowercased() {
         case "true", "on", "yes", "1": return true
         case "false", "off", "no", "0": return false
-        default: throw LedgerError.usage("\(key) must be true or false (found \"\(text)\")")
+        default: throw LedgerError.invalidArgument("\(key) must be true or false (found \"\(text)\")")
         }
     }
 }

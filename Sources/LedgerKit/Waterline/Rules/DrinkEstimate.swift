@@ -84,12 +84,13 @@ public struct DrinkEstimate: Sendable, Equatable {
 
     /// Refuses an estimate worked out from the values given (size × ABV, or a preset scaled
     /// to a new size) that no single drink can have, naming the values that gave it.
-    func check(given: [String]) throws {
+    func check(given: [LedgerError.Sentence]) throws {
         guard meta.standardDrinkEstimate > AlcoholMeta.maximumEstimate else { return }
         let shown = CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)
         let std = String(format: "%.1f", meta.standardDrinkEstimate)
-        throw LedgerError.usage("\(given.joined(separator: " and ")) give \(std) standard drinks (\(reason)); "
-            + "one entry counts at most \(shown): check the size, or say what it counts for with --std")
+        let values = given.dropFirst().reduce(given.first ?? "") { $0 + " and " + $1 }
+        throw LedgerError.invalidArgument(values + " give \(std) standard drinks (\(reason)); "
+            + "one entry counts at most \(shown): check the size, or say what it counts for with \(input: .waterline(.standardDrinks))")
     }
 
     /// The least a computed estimate counts.

@@ -16,7 +16,7 @@ public struct WaterlineState: Sendable, Hashable {
     public init() {}
 
     /// The stored and `--json` form, with the seeds' key names.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "waterlineValue": .number(waterlineValue),
             "alcoholCountSinceLastWater": .number(Double(alcoholCountSinceLastWater)),
@@ -72,7 +72,7 @@ public struct SessionSummary: Sendable, Hashable {
     public func totalWater(in unit: VolumeUnit) -> Double { unit == .oz ? totalWaterOz : totalWaterMl }
 
     /// The stored and `--json` form.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "totalAlcoholCount": .number(Double(totalAlcoholCount)),
             "totalWaterCount": .number(Double(totalWaterCount)),

@@ -1,27 +1,28 @@
 import Foundation
 
-/// A value as the person gave it, with the words they gave it in, so that a refusal can name
-/// them ("--size 60 and --abv 40 give 40.0 standard drinks").
+/// A value as the person gave it, with the input and the words they gave it in, so that a
+/// refusal can name them ("size 60 and ABV 40 give 40.0 standard drinks"; on the command
+/// line, "--size 60 and --abv 40 …").
 public struct Given<Value: Sendable>: Sendable {
     /// The value read from the words.
     public var value: Value
-    /// What it was given as (`--size`, or a field's name).
-    public var name: String
+    /// What it was given as (the size, or a setting's name).
+    public var input: LedgerError.Input
     /// The words (`330ml`).
     public var text: String
 
-    public init(_ value: Value, name: String, text: String) {
+    public init(_ value: Value, input: LedgerError.Input, text: String) {
         self.value = value
-        self.name = name
+        self.input = input
         self.text = text
     }
 
-    /// `--size 330ml`.
-    var wording: String { "\(name) \(text)" }
+    /// `size 330ml`.
+    var wording: LedgerError.Sentence { "\(input: input) \(text)" }
 
-    /// A usage error about this value: "`name` `problem` (found "text")".
+    /// A refusal of this value: "`input` `problem` (found "text")".
     func refused(_ problem: String) -> LedgerError {
-        .usage("\(name) \(problem) (found \"\(text)\")")
+        .invalidArgument("\(input: input) \(problem) (found \"\(text)\")")
     }
 }
 

@@ -71,7 +71,7 @@ public struct WaterlineNotification: Sendable, Hashable {
     }
 
     /// The JSON form used by `--json` outputs, actions included (`[{"id", "title"}]`).
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "kind": .string(kind.name), "title": .string(title), "body": .string(body), "detail": .string(detail),
             "actions": .array(actionChoices.map { .object(["id": .string($0.rawValue), "title": .string($0.title)]) }),

@@ -1,0 +1,61 @@
+import LedgerKit
+
+/// The command line's words for what LedgerKit says as values: the flags that give a
+/// request's inputs and the commands that take the next step. LedgerKit's sentences name
+/// inputs and steps as values (`LedgerError.Sentence`); each app words its own in its
+/// `<App>Format.swift` (`WaterlineText.flag`, `WaterlineText.command`, …), and this is
+/// where the sentence is put together and where the ledger-wide steps are worded.
+enum Words {
+    /// A sentence in the command line's words.
+    static func text(_ sentence: LedgerError.Sentence) -> String {
+        sentence.rendered(input: flag, next: command)
+    }
+
+    /// The flag (or argument) that gives `input`.
+    static func flag(_ input: LedgerError.Input) -> String {
+        switch input {
+        case .waterline(let w): WaterlineText.flag(w)
+        case .brew(let b): BrewText.flag(b)
+        case .field(let name): name
+        }
+    }
+
+    /// The command that takes `step`, in the sentence's place.
+    static func command(_ step: LedgerError.NextStep) -> String {
+        switch step {
+        case .checkLedger: "run `ledger check`"
+        case .checkReports(let problem): "`ledger check` reports \"\(problem)\""
+        case .fixByHand: "`ledger check --fix` leaves it as it is"
+        case .createLedger: "run `ledger init`"
+        case .waterline(let w): WaterlineText.command(w)
+        case .brew(let b): BrewText.command(b)
+        case .moments(let m): MomentsFormat.command(m)
+        }
+    }
+}
+
+extension LedgerError {
+    /// The usage error of the command line (exit status 2): an argument it cannot take. In
+    /// LedgerKit's terms, an invalid argument.
+    static func usage(_ message: String) -> LedgerError { .init(.invalidArgument, message) }
+    static func usage(_ message: LedgerError.Sentence) -> LedgerError { .init(.invalidArgument, message) }
+
+    /// The message in the command line's words.
+    var commandLineMessage: String { Words.text(sentence) }
+
+    /// The exit status SPEC §2 assigns to this error: 1 invalid data or request (and not
+    /// found), 2 usage, 3 remote unreachable, 4 anything else.
+    var exitStatus: Int32 {
+        switch code {
+        case .invalid, .notFound: 1
+        case .invalidArgument: 2
+        case .unreachable: 3
+        default: 4
+        }
+    }
+}
+
+extension Problem {
+    /// "PATH: POINTER: severity: message" in the command line's words.
+    var commandLineDescription: String { rendered(Words.text) }
+}
