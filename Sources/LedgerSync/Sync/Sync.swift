@@ -113,6 +113,9 @@ private struct Run {
     var indexUnsaved = false
     /// Paths this sync has validated as they are in HEAD, so the push does not check them again.
     var validated: Set<String> = []
+    /// The remote-tracking branch before the sync fetched: put back when the fetch brought
+    /// content a purge removed, which is refused (`honourPurges`).
+    var trackedBefore: ObjectID?
 
     var branchRef: String { "refs/heads/\(branch)" }
     var trackingRef: String { "refs/remotes/\(remoteName)/\(remoteBranch)" }
@@ -126,6 +129,7 @@ private struct Run {
         head = repo.headCommit()
         let target = try SyncTarget(repo, root: store.root, remoteName: options.remoteName)
         (branch, remoteBranch, remoteName) = (target.branch, target.remoteBranch, target.remoteName)
+        trackedBefore = repo.resolve(target.trackingRef)
         let url = target.url
         remote = try Remote(repo, url: url, name: remoteName)
         localRemote = try Remote.localGitDirectory(url)
@@ -427,6 +431,14 @@ private struct Run {
         }
         if let head {
             let back = try PurgeGuard.reintroduced(repo, head: head, upstream: upstream)
+            guard !back.isEmpty else { return }
+            if !preview {
+                // What the fetch brought goes again: the remote-tracking branch back where it was,
+                // the objects removed.
+                if let trackedBefore { try repo.setReference(trackingRef, to: trackedBefore, message: "ledger: refused purged content") } else { try repo.deleteReference(trackingRef) }
+                let blobs = Set(try PurgeApply.records(repo, tree: repo.treeOf(commit: head)).flatMap { $0.blobs.compactMap(ObjectID.init(hex:)) })
+                _ = try? ObjectRemoval.prune(gitDirectory: repo.gitDirectory, git: options.git, blobs: blobs)
+            }
             try PurgeGuard.refuse(back, head: head, remote: "\(report.remote) (\(report.url))", repo: repo)
         }
     }

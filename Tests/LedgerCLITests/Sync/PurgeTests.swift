@@ -1,0 +1,245 @@
+import Foundation
+import LedgerKit
+import LedgerSync
+import LedgerTestSupport
+import Testing
+
+/// `ledger purge`: documents and photos removed from the history of every repository — a bare
+/// remote and three clones, one of them with unsynced changes — checked object by object with
+/// `git cat-file --batch-all-objects --batch`, beside `git filter-repo` on the same history.
+@Suite struct PurgeTests {
+    static func at(_ time: String) -> [String: String] { ["LEDGER_NOW": "2026-11-21T\(time)+01:00"] }
+
+    /// A 1×1 PNG carrying `marker` in a text chunk: a photo whose bytes can be found.
+    static func png(_ marker: String) -> [UInt8] {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            let n = UInt32(data.count), crc = crc32(body)
+            return [UInt8(n >> 24), UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)] + body
+                + [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
+        }
+        let base = [UInt8](Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)
+        let iend = base.count - 12
+        return Array(base[..<iend]) + chunk("tEXt", Array("Comment\0\(marker)".utf8)) + Array(base[iend...])
+    }
+
+    /// How many objects of the repository at `path` hold `needle` (`git cat-file
+    /// --batch-all-objects --batch`: every object, loose or packed, reachable or not), and how
+    /// many objects it holds.
+    static func objects(in path: String, holding needle: String) throws -> (holding: Int, objects: Int) {
+        let all = try GitCLI.run(["cat-file", "--batch-all-objects", "--batch-check"], in: path)
+        let contents = try GitCLI.run(["cat-file", "--batch-all-objects", "--batch"], in: path)
+        #expect(all.status == 0 && contents.status == 0)
+        var holding = 0
+        var rest = Substring(contents.stdout)
+        while let r = rest.range(of: needle) {
+            holding += 1
+            rest = rest[r.upperBound...]
+        }
+        return (holding, all.stdout.split(separator: "\n").count)
+    }
+
+    static func expectClean(_ ledgers: [TestLedger]) {
+        for l in ledgers {
+            let check = l.run("check", "--json")
+            #expect(check.status == 0 && check.json["errors"] == .number(0), "\(l.root): \(check)")
+            #expect(((try? l.gitStatus()) ?? "?").isEmpty, "\(l.root) has uncommitted changes")
+        }
+    }
+
+    /// The journey of the issue: a moment with a secret note and a photo purged on one device;
+    /// the others sync; the purged content is in no object of the four repositories, the third
+    /// device's unsynced work survives, and a further round brings nothing back.
+    @Test func aPurgedMomentAndItsPhotoAreInNoObjectOfAnyRepository() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin(now: "2026-11-21T08:00:00+01:00")
+        let photo = fixture.directory.url("secret.png")
+        try Data(Self.png("photo-bytes-k7q2x")).write(to: URL(fileURLWithPath: photo))
+        let note = try #require(a.run("moments", "add", "a secret note zq3vx", "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
+        let shot = a.run("moments", "add", "--photo", photo, "--json", env: Self.at("09:05:00")).json
+        let shotPath = try #require(shot["path"]?.stringValue)
+        let image = try #require(shot["experience"]?["payload"]?.stringValue)
+        #expect(a.run("moments", "add", "coffee with Sam", env: Self.at("09:10:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let b = try fixture.clone(now: "2026-11-21T09:20:00+01:00")
+        let c = try fixture.clone(now: "2026-11-21T09:20:00+01:00")
+        // b and a keep syncing; the note is edited once, so the history holds two versions.
+        #expect(b.run("moments", "add", "tea", env: Self.at("09:30:00")).status == 0)
+        #expect(b.run("sync").status == 0)
+        try a.write(note, try #require(a.read(note)).replacingOccurrences(of: "zq3vx", with: "zq3vx, edited"))
+        #expect(a.run("sync").status == 0)
+        // c works offline: a moment, a night out, its own file; none of it synced.
+        #expect(c.run("moments", "add", "sunset from the bridge", env: Self.at("10:00:00")).status == 0)
+        #expect(c.run("waterline", "start", env: Self.at("10:05:00")).status == 0)
+        #expect(c.run("waterline", "drink", "--preset", "beer", env: Self.at("10:06:00")).status == 0)
+        try c.write("notes.txt", "my own notes\n")
+        #expect(c.run("sync", "--dry-run").status == 0)  // c has seen the history (and so holds it)
+
+        // Plain git on the same history: git filter-repo on a mirror of the remote.
+        let mirror = fixture.directory.path + "/mirror.git"
+        #expect(try GitCLI.run(["clone", "-q", "--mirror", "--no-local", fixture.remote, mirror], in: "/").status == 0)
+        _ = try Processes.require("git-filter-repo", package: "git-filter-repo")
+        let filtered = try GitCLI.run(["filter-repo", "--force", "--invert-paths", "--path", note, "--path", shotPath, "--path", image], in: mirror)
+        #expect(filtered.status == 0, "\(filtered)")
+
+        for (id, repo) in [(note, a.root), (note, fixture.remote)] { #expect(try Self.objects(in: repo, holding: "zq3vx").holding >= 1, "\(id) in \(repo)") }
+        let dry = a.run("purge", shotPath, "--dry-run", "--json", env: Self.at("11:00:00"))
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.json["files"]?.arrayValue?.compactMap { $0["path"]?.stringValue }.sorted() == [image, shotPath].sorted(), "a photo moment's photo goes with it: \(dry)")
+        let noTerminal = a.run("purge", shotPath, env: Self.at("11:00:00"))
+        #expect(noTerminal.status == 2 && noTerminal.stderr.contains("--yes"), "\(noTerminal)")
+        let asked = a.run("purge", shotPath, env: Self.at("11:00:00"), stdin: ["n"], terminal: true)
+        #expect(asked.status == 0 && asked.stdout.contains("Purge \(shotPath) from the history of every device?") && asked.stdout.contains(image), "\(asked)")
+        #expect(try Self.objects(in: fixture.remote, holding: "photo-bytes-k7q2x").holding >= 1, "a refusal changes nothing")
+
+        let first = a.run("purge", shotPath, "--yes", "--json", env: Self.at("11:00:00"))
+        #expect(first.status == 0, "\(first)")
+        let id = (note as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "")
+        let second = a.run("purge", id, "--yes", env: Self.at("11:05:00"))
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stdout.contains("purged content found: 0"), "\(second)")
+        #expect(a.read(note) == nil && a.read(shotPath) == nil && a.read(image) == nil)
+
+        for l in [b, c] {
+            let r = l.run("sync", env: Self.at("11:30:00"))
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stdout.contains("Honoured the purge of \(shotPath)"), "\(r)")
+        }
+        // A fourth round: nothing comes back.
+        for l in [a, b, c, a] { #expect(l.run("sync", env: Self.at("12:00:00")).status == 0) }
+        for repo in [a.root, b.root, c.root, fixture.remote] {
+            for needle in ["zq3vx", "photo-bytes-k7q2x"] {
+                let found = try Self.objects(in: repo, holding: needle)
+                #expect(found.holding == 0, "\(needle) is still in \(repo) (\(found.objects) objects)")
+                #expect(found.objects > 0)
+            }
+            #expect(try GitCLI.run(["log", "--all", "--format=%H", "--", note, shotPath, image], in: repo).stdout.isEmpty, "\(repo)")
+            #expect(try GitCLI.fsck(repo) == nil, "\(repo)")
+        }
+        #expect(try a.headTree() == b.headTree() && b.headTree() == c.headTree())
+        // c's unsynced work survived, and is everywhere now.
+        for l in [a, b, c] {
+            #expect(l.read("notes.txt") == "my own notes\n")
+            #expect(l.run("waterline", "status", "--json").json["totalAlcoholCount"] == .number(1))
+            let texts = l.files(under: "moments/experiences").compactMap { l.document($0)?["payload"]?.stringValue }
+            #expect(Set(texts) == ["coffee with Sam", "tea", "sunset from the bridge"], "\(texts)")
+        }
+        Self.expectClean([a, b, c])
+
+        // Beside git filter-repo: the same trees, commit for commit (ledger's history has one
+        // commit more on top per purge, holding its record).
+        let purges = try GitCLI.run(["log", "--format=%H", "--grep=^ledger purge on", "main"], in: fixture.remote).stdout.split(separator: "\n")
+        let firstPurge = try #require(purges.last.map(String.init))
+        let ours = try GitCLI.run(["log", "--format=%T", "--first-parent", firstPurge + "^"], in: fixture.remote).stdout
+        let theirs = try GitCLI.run(["log", "--format=%T", "--first-parent", "main"], in: mirror).stdout
+        #expect(ours == theirs, "ledger:\n\(ours)git filter-repo:\n\(theirs)")
+        // filter-repo rewrote its own copy only: the remote, and every clone, still held
+        // everything until ledger's purge reached them.
+        #expect(try Self.objects(in: mirror, holding: "zq3vx").holding == 0)
+    }
+
+    /// A device that changed a purged document offline keeps what it recorded after the purge
+    /// and loses the rest; the purge's instant decides, as a forget's does.
+    @Test func anOfflineEditOfAPurgedNightKeepsOnlyWhatCameAfterThePurge() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin(now: "2026-11-21T20:00:00+01:00")
+        #expect(a.run("waterline", "start", env: Self.at("21:00:00")).status == 0)
+        #expect(a.run("waterline", "drink", "--preset", "beer", env: Self.at("21:10:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let phone = try fixture.clone(now: "2026-11-21T21:15:00+01:00")
+        let session = try #require(a.files(under: "waterline/sessions").first)
+        let id = (session as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "")
+        #expect(phone.run("waterline", "drink", "--preset", "shot", env: Self.at("21:20:00")).status == 0)
+        let purge = a.run("purge", id, "--yes", env: Self.at("21:30:00"))
+        #expect(purge.status == 0, "\(purge)")
+        #expect(phone.run("waterline", "water", env: Self.at("21:40:00")).status == 0)
+        let r = phone.run("sync", env: Self.at("21:45:00"))
+        #expect(r.status == 0, "\(r)")
+        #expect(a.run("sync", env: Self.at("21:46:00")).status == 0)
+        for l in [a, phone] {
+            let entries = l.run("waterline", "entries", "--json").json.arrayValue ?? []
+            #expect(entries.map { $0["type"]?.stringValue } == ["water"], "only the water logged after the purge: \(entries)")
+            #expect(try Self.objects(in: l.root, holding: "\"presetId\": \"beer\"").holding == 0, "the purged night's drinks are in no object of \(l.root)")
+            #expect(try Self.objects(in: l.root, holding: "\"presetId\": \"shot\"").holding == 0, "nor the drink logged offline before the purge")
+        }
+        #expect(try a.headTree() == phone.headTree())
+        Self.expectClean([a, phone])
+    }
+
+    /// A clone used with plain git does not honour a purge: its `git pull` merges the old
+    /// history back and `git push` publishes it. ledger refuses to take it in, names the commit,
+    /// and a new purge removes it again.
+    @Test func plainGitBringingPurgedContentBackIsRefusedAndPurgedAgain() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin(now: "2026-11-21T08:00:00+01:00")
+        let note = try #require(a.run("moments", "add", "a secret note w8ej2", "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
+        #expect(a.run("sync").status == 0)
+        let plain = fixture.directory.path + "/plain"
+        #expect(try GitCLI.run(["clone", "-q", fixture.remote, plain], in: "/").status == 0)
+        try "mine\n".write(toFile: plain + "/mine.txt", atomically: true, encoding: .utf8)
+        #expect(try GitCLI.run(["add", "mine.txt"], in: plain).status == 0)
+        #expect(try GitCLI.run(["commit", "-q", "-m", "mine"], in: plain).status == 0)
+        #expect(try GitCLI.run(["push", "-q", "origin", "main"], in: plain).status == 0)
+        #expect(a.run("sync").status == 0)
+
+        let plan = a.run("purge", note, "--dry-run", env: Self.at("10:00:00"))
+        #expect(plan.stdout.contains("Commits by test <test@example.com>") && plan.stdout.contains("plain git"), "the plain git clone is named: \(plan)")
+        #expect(a.run("purge", note, "--yes", env: Self.at("10:00:00")).status == 0)
+        // Plain git: pull (a merge of the old history with the new) and push.
+        let pull = try GitCLI.run(["pull", "-q", "--no-rebase", "origin", "main"], in: plain)
+        #expect(pull.status == 0, "\(pull)")
+        #expect(try GitCLI.run(["push", "-q", "origin", "main"], in: plain).status == 0)
+        #expect(try Self.objects(in: fixture.remote, holding: "w8ej2").holding >= 1, "plain git brought it back")
+
+        let refused = a.run("sync", env: Self.at("10:10:00"))
+        #expect(refused.status == 1 && refused.stderr.contains("brings back what a purge removed") && refused.stderr.contains("ledger purge"), "\(refused)")
+        #expect(try Self.objects(in: a.root, holding: "w8ej2").holding == 0, "ledger took nothing in")
+        let again = a.run("purge", note, "--yes", env: Self.at("10:20:00"))
+        #expect(again.status == 0 && again.stdout.contains("brought back purged content"), "\(again)")
+        #expect(a.run("sync", env: Self.at("10:30:00")).status == 0)
+        for repo in [a.root, fixture.remote] { #expect(try Self.objects(in: repo, holding: "w8ej2").holding == 0, "\(repo)") }
+        #expect(a.read("mine.txt") == "mine\n", "the plain clone's own work stays")
+        Self.expectClean([a])
+    }
+
+    /// Refusals: another device's sync holding the remote's lock, a ledger not in step,
+    /// uncommitted changes to what goes — each says why, and changes nothing.
+    @Test func aPurgeRefusesWhatWouldMakeItHalf() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin(now: "2026-11-21T08:00:00+01:00")
+        let note = try #require(a.run("moments", "add", "secret", "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
+        #expect(a.run("sync").status == 0)
+        let b = try fixture.clone(now: "2026-11-21T09:10:00+01:00")
+        let remoteHead = try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout
+
+        // Another device's sync holds the remote's push lock.
+        let lock = try FileLock(path: fixture.remote + "/" + LocalRemoteLock.fileName)
+        let busy = a.run("purge", note, "--yes")
+        #expect(busy.status == 4 && busy.stderr.contains("another device is syncing with origin"), "\(busy)")
+        let busyForget = a.run("forget", "moments", "--yes")
+        #expect(busyForget.status == 4 && busyForget.stderr.contains("another device is syncing with origin"), "\(busyForget)")
+        lock.release()
+
+        // Not in step: the remote has b's changes.
+        #expect(b.run("moments", "add", "tea", env: Self.at("09:20:00")).status == 0)
+        #expect(b.run("sync").status == 0)
+        let behind = a.run("purge", note, "--yes")
+        #expect(behind.status == 1 && behind.stderr.contains("`ledger sync`"), "\(behind)")
+        #expect(a.run("sync").status == 0)
+        // Uncommitted changes to what goes.
+        try a.write(note, try #require(a.read(note)).replacingOccurrences(of: "secret", with: "secret!"))
+        let dirty = a.run("purge", note, "--yes")
+        #expect(dirty.status == 1 && dirty.stderr.contains("uncommitted changes"), "\(dirty)")
+        #expect(try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout != remoteHead, "only b's sync moved the remote")
+        #expect(a.run("purge", "nothing-like-this", "--yes").status == 1)
+        #expect(a.run("purge", "not an id!", "--yes").status == 2)
+    }
+}
