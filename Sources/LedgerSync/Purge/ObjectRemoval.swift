@@ -25,13 +25,36 @@ package enum ObjectRemoval {
         }
         for arguments in [["reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"],
                           ["-c", "gc.autoDetach=false", "gc", "--quiet", "--prune=now"]] {
-            let outcome = try git.run(["--git-dir=" + gitDirectory] + arguments)
+            var outcome = try git.run(["--git-dir=" + gitDirectory] + arguments)
+            // Another `git gc` in the repository: waited for (a minute at most); one that was
+            // killed and left its `gc.pid` behind is no obstacle.
+            let deadline = Date().addingTimeInterval(60)
+            while outcome.status != 0, let pid = runningGC(outcome.errors), Date() < deadline {
+                if isGone(pid) { unlink(gitDirectory + "/gc.pid") } else { usleep(200_000) }
+                outcome = try git.run(["--git-dir=" + gitDirectory] + arguments)
+            }
             guard outcome.status == 0 else {
                 let reason = outcome.errors.isEmpty ? "exit status \(outcome.status)" : outcome.errors
                 throw LedgerError.failure("`git \(arguments.filter { !$0.hasPrefix("gc.") && $0 != "-c" }.joined(separator: " "))` failed in \(gitDirectory): \(reason)")
             }
         }
         return try scan(gitDirectory: gitDirectory, blobs: blobs)
+    }
+
+    /// The process git names as running a `gc` already ("gc is already running on machine 'x'
+    /// pid 4242"), or nil.
+    static func runningGC(_ errors: String) -> Int32? {
+        guard errors.contains("gc is already running"), let r = errors.range(of: " pid ") else { return nil }
+        return Int32(errors[r.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Whether process `pid` has ended (or only waits to be reaped: a zombie holds no lock).
+    static func isGone(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return true }
+        guard let stat = try? FileSystem.read("/proc/\(pid)/stat", limit: 4096) else { return false }
+        let text = String(decoding: stat, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return false }
+        return text[text.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 
     /// Every object of the repository at `gitDirectory` looked at: how many, and which of

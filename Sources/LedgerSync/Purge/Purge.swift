@@ -276,6 +276,8 @@ package enum Purge {
     /// a remote on a path too, and removes the journal: the purge is done.
     static func finish(_ repo: Repository, _ store: LedgerStore, journal: PurgeJournal, device: Device, options: SyncOptions,
                        checkpoint: @escaping (PurgeCheckpoint) -> Void = { _ in }) throws -> (local: PurgeApply.Outcome, remote: ObjectRemoval.Scan?) {
+        // What a killed purge (or its `git gc`) left locked is cleared first.
+        _ = try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
         let records = try PurgeApply.unapplied(repo, head: repo.headCommit(), upstream: journal.newHead)
         let headRecords = try repo.headCommit().map { try PurgeApply.records(repo, tree: repo.treeOf(commit: $0)) } ?? []
         let all = records.isEmpty ? headRecords.filter { $0.id == journal.record } : records

@@ -393,18 +393,22 @@ private struct Run {
     /// (or given up, when the remote moved on). A remote that brings back purged content is
     /// refused (`PurgeGuard`). A preview only tells what would be done.
     mutating func honourPurges(_ fetched: ObjectID, committed: inout ObjectID?) throws {
-        if !preview, var journal = PurgeJournal.read(store), !journal.published {
-            if fetched == journal.newHead || fetched == journal.previousHead {
-                if fetched == journal.previousHead {
-                    let target = try SyncTarget(repo, root: store.root, remoteName: journal.remote)
-                    try Purge.publish(repo, store, &journal, target: target, options: options)
-                    upstream = journal.newHead
-                } else {
-                    journal.published = true
-                    try journal.write(store, repo)
-                }
+        // This device's own purge, not finished: published here if the remote still has what
+        // the purge found there, given up if it moved on.
+        var own = preview ? nil : PurgeJournal.read(store)
+        if var journal = own, !journal.published {
+            if fetched == journal.previousHead, fetched != journal.newHead {
+                let target = try SyncTarget(repo, root: store.root, remoteName: journal.remote)
+                try Purge.publish(repo, store, &journal, target: target, options: options)
+                upstream = journal.newHead
+                own = journal
+            } else if fetched == journal.newHead {
+                journal.published = true
+                try journal.write(store, repo)
+                own = journal
             } else {
                 try PurgeJournal.remove(store, repo)
+                own = nil
                 report.housekeeping.append("gave up the purge of record \(journal.record), which was interrupted before it was published: \(report.remote) moved on since (another device synced); nothing of it was applied — purge again to make it")
             }
         }
@@ -418,8 +422,8 @@ private struct Run {
                 committed = committed.map(rewritten.mapped)
                 report.purges.append("would honour the purge of \(targets): \(rewritten.commitsRewritten) commits of this ledger rewritten, the purged objects removed" + (rewritten.kept.isEmpty ? "" : ", \(rewritten.kept.count) files this device recorded after it kept"))
             } else {
-                let journal = PurgeJournal(record: pending.map(\.id).joined(separator: ","), newHead: upstream, previousHead: nil, remote: nil, published: true)
-                try journal.write(store, repo)
+                let journal = own ?? PurgeJournal(record: pending.map(\.id).joined(separator: ","), newHead: upstream, previousHead: nil, remote: nil, published: true)
+                if own == nil { try journal.write(store, repo) }
                 let done = try Purge.finish(repo, store, journal: journal, device: report.device, options: options).local
                 head = done.head
                 committed = committed.map(done.mapped)
@@ -428,6 +432,10 @@ private struct Run {
                 report.purges.append("honoured the purge of \(targets): \(done.commitsRewritten) commits of this ledger rewritten (your unsynced changes moved onto the new history), its objects removed — \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
                     + (done.kept.isEmpty ? "" : "; kept what this device recorded after it: " + done.kept.joined(separator: ", ")))
             }
+        } else if let own {
+            // Published, and the branch already rewritten: what is left to finish.
+            head = try Purge.finish(repo, store, journal: own, device: report.device, options: options).local.head ?? head
+            indexUnsaved = false
         }
         if let head {
             let back = try PurgeGuard.reintroduced(repo, head: head, upstream: upstream)
