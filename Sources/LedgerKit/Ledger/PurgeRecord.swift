@@ -70,3 +70,16 @@ package struct PurgeRecord: CollectionDocument, Equatable {
         s.utf8.count == 40 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 }
+
+/// How a purge record is told in the history: "purge of 7pvbilrfgu — 2 files (3 versions) removed from the history of every device".
+extension PurgeRecord: NarratedDocument {
+    package var subject: String { "purge of \(target)" }
+
+    package static var toldFields: Set<String> { ["target", "folders", "paths", "blobs", "deviceId", "deviceName", "commitsRewritten", "previousHead"] }
+
+    package static func events(from old: PurgeRecord?, to new: PurgeRecord) -> [String] {
+        guard old == nil else { return [] }
+        let what = (new.folders.map { "\($0)/" } + new.paths).joined(separator: ", ")
+        return ["\(what) (\(new.blobs.count) \(new.blobs.count == 1 ? "version" : "versions")) removed from the history of every device by \(new.deviceName)"]
+    }
+}

@@ -107,6 +107,8 @@ import Testing
         #expect(second.status == 0, "\(second)")
         #expect(second.stdout.contains("purged content found: 0"), "\(second)")
         #expect(a.read(note) == nil && a.read(shotPath) == nil && a.read(image) == nil)
+        let log = a.run("log", "--limit", "1")
+        #expect(log.stdout.contains("purge") && log.stdout.contains("Ledger: purge of \(id) — \(note) (2 versions) removed from the history of every device"), "\(log)")
 
         for l in [b, c] {
             let r = l.run("sync", env: Self.at("11:30:00"))
@@ -208,6 +210,44 @@ import Testing
         for repo in [a.root, fixture.remote] { #expect(try Self.objects(in: repo, holding: "w8ej2").holding == 0, "\(repo)") }
         #expect(a.read("mine.txt") == "mine\n", "the plain clone's own work stays")
         Self.expectClean([a])
+    }
+
+    /// Over smart HTTP (git http-backend): the branch is replaced only if it is still where the
+    /// purge found it (the lease, checked against what the server advertises); the server keeps
+    /// the old objects until its own garbage collection, as the purge says, and the README's
+    /// commands for a bare repository remove them.
+    @Test func overSmartHTTPTheBranchIsReplacedOnlyIfItDidNotMove() throws {
+        let fixture = try SyncFixture()
+        try GitCLI.run(["config", "http.receivepack", "true"], in: fixture.remote)
+        let server = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("http"))
+        defer { server.stop() }
+        let url = server.url("remote.git")
+        let a = try TestLedger(now: "2026-11-21T08:00:00+01:00", initialize: false)
+        #expect(a.run("clone", url, a.root).status == 0)
+        let note = try #require(a.run("moments", "add", "a secret note v2mq8", "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
+        #expect(a.run("sync").status == 0)
+        let b = try TestLedger(now: "2026-11-21T09:10:00+01:00", initialize: false)
+        #expect(b.run("clone", url, b.root).status == 0)
+
+        // The lease itself: a replacement expecting another commit than the server's is refused.
+        let repo = try Repository.open(a.root)
+        let head = try #require(repo.headCommit())
+        try repo.setReference("refs/ledger/test", to: head, message: "test")
+        let moved = try Remote(repo, url: url, name: "origin").replace(branch: "main", with: "refs/ledger/test", expecting: ObjectID(hex: String(repeating: "1", count: 40)),
+                                                                       options: TransportOptions(environment: a.environment))
+        #expect(moved == .moved(head))
+        try repo.deleteReference("refs/ledger/test")
+
+        let r = a.run("purge", note, "--yes", env: Self.at("10:00:00"))
+        #expect(r.status == 0 && r.stdout.contains("The server keeps the old objects until its own garbage collection"), "\(r)")
+        #expect(b.run("sync", env: Self.at("10:10:00")).status == 0)
+        for repo in [a.root, b.root] { #expect(try Self.objects(in: repo, holding: "v2mq8").holding == 0, "\(repo)") }
+        #expect(try Self.objects(in: fixture.remote, holding: "v2mq8").holding >= 1, "the server still holds the old objects")
+        #expect(try GitCLI.run(["reflog", "expire", "--expire=now", "--all"], in: fixture.remote).status == 0)
+        #expect(try GitCLI.run(["gc", "-q", "--prune=now"], in: fixture.remote).status == 0)
+        #expect(try Self.objects(in: fixture.remote, holding: "v2mq8").holding == 0)
+        #expect(try a.headTree() == b.headTree())
+        Self.expectClean([a, b])
     }
 
     /// Refusals: another device's sync holding the remote's lock, a ledger not in step,
