@@ -92,12 +92,15 @@ struct ForgetCommand: ParsableCommand {
     }
 
     static func printPlan(_ plan: ForgetPlan) {
-        let gone = plan.removed.map { DocumentChange(PathChange($0, .deleted)) }
-        let byApp = Dictionary(grouping: gone) { $0.app }
+        /// "1 session, 5 presets" for the files of `app` among `paths`.
+        func counted(_ paths: [String], _ app: AppID, as change: FileChange) -> String? {
+            let changes = paths.filter { $0.hasPrefix(app.rawValue + "/") }.map { DocumentChange(PathChange($0, change)) }
+            return DocumentChange.summary(changes).first?.text.replacingOccurrences(of: " " + change.rawValue, with: "")
+        }
         for app in plan.apps {
-            let text = DocumentChange.summary(byApp[app] ?? []).first?.text ?? "nothing recorded yet"
-            let back = plan.restored.filter { $0.hasPrefix(app.rawValue + "/") }
-            Console.print("  \(app.title): \(text)" + (back.isEmpty ? "" : "; then written back as a new ledger has \(back.count == 1 ? "it" : "them"): " + back.joined(separator: ", ")))
+            let back = counted(plan.restored, app, as: .added)
+            Console.print("  \(app.title): " + (counted(plan.removed, app, as: .deleted) ?? "nothing recorded yet")
+                + (back.map { " — then, as a new ledger has them: " + $0 } ?? ""))
         }
     }
 

@@ -66,7 +66,6 @@ struct PurgeCommand: ParsableCommand {
         if let scan = done.remote, let url = plan.url {
             Console.print("The remote \(url): \(Output.count(scan.objects)) objects scanned, purged content found: \(scan.found.count).")
         }
-        Self.printHolders(plan)
     }
 
     /// What TARGET names: an app, a file or folder of the ledger, or a document id.
@@ -106,6 +105,7 @@ struct PurgeCommand: ParsableCommand {
         if let remote = plan.remote {
             Console.print("This replaces \(remote)'s main with the rewritten history (only if no other device pushes meanwhile), with a purge record every other device honours at its next `ledger sync`: it rewrites its own history the same way, keeps what it has not synced yet, and removes the old objects.")
         }
+        if !plan.devices.isEmpty || !plan.plainGit.isEmpty || (plan.remote != nil && !plan.remoteOnPath) { Console.print("Until then, what still holds it:") }
         printHolders(plan)
     }
 

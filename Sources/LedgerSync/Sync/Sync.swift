@@ -420,7 +420,7 @@ private struct Run {
                 let rewritten = try PurgeApply.rewrite(repo, records: pending, upstream: upstream, signature: signature, device: report.device)
                 head = rewritten.head
                 committed = committed.map(rewritten.mapped)
-                report.purges.append("would honour the purge of \(targets): \(rewritten.commitsRewritten) commits of this ledger rewritten, the purged objects removed" + (rewritten.kept.isEmpty ? "" : ", \(rewritten.kept.count) files this device recorded after it kept"))
+                report.purges.append("would honour the purge of \(targets): \(rewritten.commitsRewritten) \(rewritten.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten, the purged objects removed" + (rewritten.kept.isEmpty ? "" : ", \(rewritten.kept.count) files this device recorded after it kept"))
             } else {
                 let journal = own ?? PurgeJournal(record: pending.map(\.id).joined(separator: ","), newHead: upstream, previousHead: nil, remote: nil, published: true)
                 if own == nil { try journal.write(store, repo) }
@@ -429,7 +429,7 @@ private struct Run {
                 committed = committed.map(done.mapped)
                 report.committed = report.committed.map(done.mapped)
                 indexUnsaved = false
-                report.purges.append("honoured the purge of \(targets): \(done.commitsRewritten) commits of this ledger rewritten (your unsynced changes moved onto the new history), its objects removed — \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
+                report.purges.append("honoured the purge of \(targets): \(done.commitsRewritten) \(done.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten (your unsynced changes moved onto the new history), its objects removed — \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
                     + (done.kept.isEmpty ? "" : "; kept what this device recorded after it: " + done.kept.joined(separator: ", ")))
             }
         } else if let own {
