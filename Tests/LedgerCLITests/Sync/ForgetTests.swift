@@ -34,7 +34,7 @@ import Testing
         let refused = l.run("forget", "waterline", env: Self.at("22:00:00"))
         #expect(refused.status == 2 && refused.stderr.contains("--yes"), "no terminal, no --yes: \(refused)")
         let no = l.run("forget", "waterline", env: Self.at("22:00:00"), stdin: ["n"], terminal: true)
-        #expect(no.status == 0 && no.stdout.contains("Forget Waterline?") && no.stdout.contains("Waterline: 5 presets, 1 session, 1 settings"), "\(no)")
+        #expect(no.status == 0 && no.stdout.contains("Forget Waterline?") && no.stdout.contains("6 presets, 1 session, 1 settings"), "\(no)")
         #expect(l.read(session) != nil)
 
         let r = l.run("forget", "waterline", env: Self.at("22:00:00"), stdin: ["y"], terminal: true)
