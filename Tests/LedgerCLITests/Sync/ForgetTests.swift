@@ -57,6 +57,24 @@ import Testing
         #expect(l.run("forget", "coffee", "--yes").status == 2)
     }
 
+    /// A forget killed half-way (its note written, some files gone) is finished by the next
+    /// command of any kind.
+    @Test func anInterruptedForgetIsFinishedByTheNextCommand() throws {
+        let l = try TestLedger(now: "2026-11-21T20:00:00+01:00")
+        #expect(l.run("moments", "add", "coffee", env: Self.at("21:00:00")).status == 0)
+        #expect(l.run("moments", "add", "tea", env: Self.at("21:05:00")).status == 0)
+        let files = l.files(under: "moments/experiences")
+        // What a kill after the first file leaves: the note, one moment gone, the rest there.
+        try #"{"apps": ["moments"], "instant": "2026-11-21T22:00:00+01:00"}"#.write(toFile: l.root + "/.git/ledger/forget.json", atomically: true, encoding: .utf8)
+        try l.remove(files[0])
+        let next = l.run("status", env: Self.at("22:05:00"))
+        #expect(next.status == 0 && next.stderr.contains("finished forgetting DotLife Moments, which was interrupted"), "\(next)")
+        #expect(l.files(under: "moments/experiences").isEmpty)
+        #expect(l.document("ledger.json")?["forgotten"]?["moments"] == .string("2026-11-21T22:00:00+01:00"))
+        #expect(!FileManager.default.fileExists(atPath: l.root + "/.git/ledger/forget.json"))
+        #expect(l.run("check").status == 0)
+    }
+
     /// The README's rule, across devices: phone logs offline, the laptop forgets Waterline in
     /// between. What the phone recorded before the forget goes; what it recorded after stays.
     @Test func whatAnotherDeviceLoggedOfflineLaterThanTheForgetSurvives() throws {

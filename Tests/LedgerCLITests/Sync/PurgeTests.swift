@@ -110,6 +110,12 @@ import Testing
         let log = a.run("log", "--limit", "1")
         #expect(log.stdout.contains("purge") && log.stdout.contains("Ledger: purge of \(id) — \(note) (2 versions) removed from the history of every device"), "\(log)")
 
+        // A dry run tells what honouring the purges would do, and does none of it.
+        let before = try GitCLI.run(["for-each-ref", "--format=%(objectname) %(refname)"], in: b.root).stdout
+        let preview = b.run("sync", "--dry-run", "--json", env: Self.at("11:20:00"))
+        #expect(preview.status == 0 && preview.json["purges"]?.arrayValue?.first?.stringValue?.hasPrefix("would honour the purge of \(shotPath)") == true, "\(preview)")
+        #expect(try GitCLI.run(["for-each-ref", "--format=%(objectname) %(refname)"], in: b.root).stdout == before)
+        #expect(try Self.objects(in: b.root, holding: "zq3vx").holding >= 1)
         for l in [b, c] {
             let r = l.run("sync", env: Self.at("11:30:00"))
             #expect(r.status == 0, "\(r)")
