@@ -129,16 +129,7 @@ struct PurgeCommand: ParsableCommand {
 
     /// A testing aid: when `LEDGER_PURGE_KILL_AT` names a checkpoint (`after-journal`,
     /// `during-push`, … see `PurgeCheckpoint`), the process kills itself with SIGKILL there.
-    static func checkpoint() -> (PurgeCheckpoint) -> Void {
-        guard let target = CLIContext.current.environment["LEDGER_PURGE_KILL_AT"], !target.isEmpty else { return { _ in } }
-        let out = CLIContext.current.stdout, err = CLIContext.current.stderr
-        return { point in
-            guard point.rawValue == target else { return }
-            out.flush()
-            err.flush()
-            kill(getpid(), SIGKILL)
-        }
-    }
+    static func checkpoint() -> (PurgeCheckpoint) -> Void { SyncEnvironment.killer(at: "LEDGER_PURGE_KILL_AT") }
 
     static func json(_ plan: Purge.Plan, done: Purge.Outcome?) -> JSONValue {
         func holder(_ h: Purge.Holder) -> JSONValue { .object(["name": .string(h.name), "lastSeen": .string(h.lastSeen.iso8601)]) }

@@ -39,8 +39,11 @@ enum SyncEnvironment {
     /// A testing aid: when `LEDGER_SYNC_KILL_AT` names a checkpoint (`after-commit`,
     /// `during-fetch`, … see `SyncCheckpoint`), the process kills itself with SIGKILL there,
     /// to prove that a crash at that point loses nothing.
-    static func checkpoint() -> (SyncCheckpoint) -> Void {
-        guard let target = CLIContext.current.environment["LEDGER_SYNC_KILL_AT"], !target.isEmpty else { return { _ in } }
+    static func checkpoint() -> (SyncCheckpoint) -> Void { killer(at: "LEDGER_SYNC_KILL_AT") }
+
+    /// Kills the process with SIGKILL at the point the environment variable `variable` names.
+    static func killer<Point: RawRepresentable<String>>(at variable: String) -> (Point) -> Void {
+        guard let target = CLIContext.current.environment[variable], !target.isEmpty else { return { _ in } }
         let out = CLIContext.current.stdout, err = CLIContext.current.stderr
         return { point in
             guard point.rawValue == target else { return }

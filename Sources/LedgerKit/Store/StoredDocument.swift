@@ -98,6 +98,25 @@ extension StoredDocument {
     }
 }
 
+extension StoredDocument {
+    /// The remainder of a document made of records (a session's entries, a day's
+    /// confirmations) recorded before a forget at `instant`: the records timed at or after it
+    /// (`time`), nil when there are none; the document is then as recorded at the instant, its
+    /// derived values recomputed. A document recorded after the forget stays whole.
+    package func remainder<Record>(afterForgetAt instant: Timestamp, records: WritableKeyPath<Self, [Record]>,
+                                   time: (Record) -> Timestamp) -> Self? {
+        guard createdAt < instant else { return self }
+        let kept = self[keyPath: records].filter { time($0) >= instant }
+        guard !kept.isEmpty else { return nil }
+        var copy = self
+        copy[keyPath: records] = kept
+        copy.createdAt = instant
+        copy.updatedAt = max(updatedAt, instant)
+        copy.recomputeDerived()
+        return copy
+    }
+}
+
 extension CollectionDocument {
     package func remainder(afterForgetAt instant: Timestamp) -> Self? { createdAt >= instant ? self : nil }
 

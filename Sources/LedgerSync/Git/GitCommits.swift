@@ -132,7 +132,8 @@ extension Repository {
         }
     }
 
-    /// The references whose names start with `prefix` (`refs/ledger/unsynced/`), with their commits.
+    /// The references whose names start with `prefix` (`refs/ledger/unsynced/`), with the
+    /// object each points at (a commit, or for an annotated tag the tag); symbolic ones left out.
     package func references(under prefix: String) throws -> [(name: String, commit: ObjectID)] {
         var iterator: OpaquePointer?
         try check(git_reference_iterator_glob_new(&iterator, pointer, prefix + "*"), "git_reference_iterator_glob_new")

@@ -104,42 +104,52 @@ package final class Remote {
     /// reference-status callback) is returned as `.rejected`; unreachable remotes throw (exit
     /// status 3).
     package func push(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> PushOutcome {
+        try toEachPushURL(options, onTransfer: onTransfer, until: .pushed) { session in
+            do {
+                try pushing(session) { remote, opts in
+                    try Self.withStrArray(refspecs) { specs in
+                        try check(git_remote_push(remote, specs, &opts), "git_remote_push")
+                    }
+                }
+            } catch let e as GitError {
+                if e.code == GIT_ENONFASTFORWARD.rawValue { return .rejected(e.message) }
+                throw session.unreachable(e)
+            }
+            if let r = session.rejected.first { return .rejected("\(r.reference): \(r.reason)") }
+            return .pushed
+        }
+    }
+
+    /// Runs `body` with a session for each URL git pushes to — each `remote.<name>.pushurl`
+    /// (rewritten by `insteadOf`, not `pushInsteadOf`), else the URL (`pushInsteadOf` first) —
+    /// until one returns another outcome than `done`, which it returns.
+    private func toEachPushURL<T: Equatable>(_ options: TransportOptions, onTransfer: (() -> Void)?, until done: T,
+                                             _ body: (TransportSession) throws -> T) throws -> T {
         let configuration = try TransportSession.configuration(options, gitDirectory: repository.gitDirectory)
         let pushURLs = name.map { configuration.values("remote.\($0).pushurl").filter { !$0.isEmpty } } ?? []
         let targets = pushURLs.isEmpty ? [(url: url, pushInsteadOf: true)] : pushURLs.map { (url: $0, pushInsteadOf: false) }
         for target in targets {
             let session = try TransportSession(url: target.url, options: options, configuration: configuration, pushInsteadOf: target.pushInsteadOf)
             session.onTransfer = onTransfer
-            let outcome = try push(refspecs, session: session)
-            if outcome != .pushed { return outcome }
+            let outcome = try body(session)
+            if outcome != done { return outcome }
         }
-        return .pushed
+        return done
     }
 
-    /// Pushes to the session's URL. A push to a local remote (a path or `file://`, after
-    /// `insteadOf`) holds an exclusive lock on `ledger-push.lock` in it: libgit2 updates its
-    /// refs without a compare-and-swap, so concurrent local pushes could otherwise lose commits.
-    private func push(_ refspecs: [String], session: TransportSession) throws -> PushOutcome {
+    /// Runs `body` with a libgit2 remote for the session's URL and push options (callbacks,
+    /// proxy, headers) in the session's transfer. A push to a local remote (a path or
+    /// `file://`, after `insteadOf`) holds an exclusive lock on `ledger-push.lock` in it:
+    /// libgit2 updates its refs without a compare-and-swap, so concurrent local pushes could
+    /// otherwise lose commits.
+    private func pushing<T>(_ session: TransportSession, _ body: (OpaquePointer, inout git_push_options) throws -> T) throws -> T {
         let lock = try Self.localGitDirectory(session.effectiveURL).map { try FileLock(path: $0 + "/" + LocalRemoteLock.fileName) }
         defer { lock?.release() }
         var opts = git_push_options()
         try check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         opts.callbacks = try session.callbacks()
         session.applyHTTPSettings(&opts.proxy_opts, &opts.custom_headers)
-        do {
-            try withRemote(session) { remote in
-                try session.transfer {
-                    try Self.withStrArray(refspecs) { specs in
-                        try check(git_remote_push(remote, specs, &opts), "git_remote_push")
-                    }
-                }
-            }
-        } catch let e as GitError {
-            if e.code == GIT_ENONFASTFORWARD.rawValue { return .rejected(e.message) }
-            throw session.unreachable(e)
-        }
-        if let r = session.rejected.first { return .rejected("\(r.reference): \(r.reason)") }
-        return .pushed
+        return try withRemote(session) { remote in try session.transfer { try body(remote, &opts) } }
     }
 
     /// Whether a replacement of a remote branch happened (`replace`).
@@ -159,29 +169,10 @@ package final class Remote {
     /// To each `remote.<name>.pushurl`, else to the URL, as `push` does.
     package func replace(branch: String, with source: String, expecting expected: ObjectID?, options: TransportOptions,
                          onTransfer: (() -> Void)? = nil) throws -> Replacement {
-        let configuration = try TransportSession.configuration(options, gitDirectory: repository.gitDirectory)
-        let pushURLs = name.map { configuration.values("remote.\($0).pushurl").filter { !$0.isEmpty } } ?? []
-        let targets = pushURLs.isEmpty ? [(url: url, pushInsteadOf: true)] : pushURLs.map { (url: $0, pushInsteadOf: false) }
-        for target in targets {
-            let session = try TransportSession(url: target.url, options: options, configuration: configuration, pushInsteadOf: target.pushInsteadOf)
-            session.onTransfer = onTransfer
-            let outcome = try replace(branch: branch, with: source, expecting: expected, session: session)
-            if outcome != .replaced { return outcome }
-        }
-        return .replaced
-    }
-
-    private func replace(branch: String, with source: String, expecting expected: ObjectID?, session: TransportSession) throws -> Replacement {
-        let lock = try Self.localGitDirectory(session.effectiveURL).map { try FileLock(path: $0 + "/" + LocalRemoteLock.fileName) }
-        defer { lock?.release() }
-        var opts = git_push_options()
-        try check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
-        opts.callbacks = try session.callbacks()
-        session.applyHTTPSettings(&opts.proxy_opts, &opts.custom_headers)
         let name = "refs/heads/" + branch
-        do {
-            return try withRemote(session) { remote in
-                try session.transfer {
+        return try toEachPushURL(options, onTransfer: onTransfer, until: .replaced) { session in
+            do {
+                return try pushing(session) { remote, opts in
                     try check(git_remote_connect(remote, GIT_DIRECTION_PUSH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers), "git_remote_connect")
                     defer { git_remote_disconnect(remote) }
                     var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
@@ -198,9 +189,9 @@ package final class Remote {
                     if let r = session.rejected.first { return .refused("\(r.reference): \(r.reason)") }
                     return .replaced
                 }
+            } catch let e as GitError {
+                throw session.unreachable(e)
             }
-        } catch let e as GitError {
-            throw session.unreachable(e)
         }
     }
 

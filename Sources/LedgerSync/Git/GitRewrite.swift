@@ -126,16 +126,7 @@ extension Repository {
 
     /// Every reference (but symbolic ones, such as `HEAD`) with the object it points at.
     func allReferences() throws -> [(name: String, target: ObjectID)] {
-        var iterator: OpaquePointer?
-        try check(git_reference_iterator_new(&iterator, pointer), "git_reference_iterator_new")
-        defer { git_reference_iterator_free(iterator) }
-        var out: [(String, ObjectID)] = []
-        var ref: OpaquePointer?
-        while git_reference_next(&ref, iterator) == 0 {
-            defer { git_reference_free(ref) }
-            if let name = git_reference_name(ref), let target = git_reference_target(ref) { out.append((String(cString: name), ObjectID(target.pointee))) }
-        }
-        return out.sorted { $0.0 < $1.0 }
+        try references(under: "refs/").map { ($0.name, $0.commit) }
     }
 
     /// The commit an object is or points at (a tag's target), or nil.

@@ -106,15 +106,7 @@ public struct HydrationDay: CollectionDocument, Equatable {
     /// A day recorded before a forget keeps only the confirmations made at or after it (nil
     /// when there are none).
     public func remainder(afterForgetAt instant: Timestamp) -> HydrationDay? {
-        guard createdAt < instant else { return self }
-        let kept = confirmations.filter { $0.confirmedAt >= instant }
-        guard !kept.isEmpty else { return nil }
-        var day = self
-        day.confirmations = kept
-        day.createdAt = instant
-        day.updatedAt = max(updatedAt, instant)
-        day.recomputeDerived()
-        return day
+        remainder(afterForgetAt: instant, records: \.confirmations, time: \.confirmedAt)
     }
 
     public mutating func recomputeDerived() {

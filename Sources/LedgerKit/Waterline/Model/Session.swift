@@ -108,15 +108,7 @@ public struct Session: CollectionDocument, Equatable {
     /// after it (nil when there are none); the night itself — its start, its end — stays, so
     /// that its file stays where it is.
     public func remainder(afterForgetAt instant: Timestamp) -> Session? {
-        guard createdAt < instant else { return self }
-        let kept = entries.filter { $0.timestamp >= instant }
-        guard !kept.isEmpty else { return nil }
-        var night = self
-        night.entries = kept
-        night.createdAt = instant
-        night.updatedAt = max(updatedAt, instant)
-        night.recomputeDerived()
-        return night
+        remainder(afterForgetAt: instant, records: \.entries, time: \.timestamp)
     }
 
     /// `active` while it runs, its span once it has ended, for the rules across sessions
