@@ -35,7 +35,11 @@ def run(bench):
         h.extend_clone()
         sync.git("gc", "-q", cwd=h.clone)
         sync.git("gc", "-q", cwd=h.remote)
-        # A's clone in step with the remote (a purge needs it), then the pristine pair.
+        # The generator's own references go (a ledger's remote has its branch alone; ledger
+        # replaces only that, as the recipe pushes only main); A's clone in step with the
+        # remote (a purge needs it); then the pristine pair.
+        for ref in sync.git_out("for-each-ref", "--format=%(refname)", "refs/bench", cwd=h.remote).split():
+            sync.git("update-ref", "-d", ref, cwd=h.remote)
         sync.git("fetch", "-q", "origin", cwd=h.clone)
         sync.git("reset", "-q", "--hard", "origin/main", cwd=h.clone)
         pristine = {os.path.join(work, "pristine-" + os.path.basename(p)): p for p in (h.clone, h.remote)}

@@ -54,18 +54,25 @@ struct PurgeCommand: ParsableCommand {
             return
         }
         let done = try Purge.run(store, expected: plan, options: options, now: try CommandClock.current().now, checkpoint: Self.checkpoint())
+        // Rewritten, but not everywhere gone: said, and a failure for scripts.
+        let incomplete = !done.local.found.isEmpty || done.remote?.found.isEmpty == false
         if json {
             Output.json(Self.json(plan, done: done))
+            if incomplete { throw ExitCode(4) }
             return
         }
         Console.print("Purged \(target): \(Output.plural(done.commitsRewritten, "commit")) rewritten; record \(done.recordPath).")
         if let remote = plan.remote {
             Console.print("\(remote)'s main replaced: \(done.previousHead?.short ?? "nothing") → \(done.newHead.short).")
         }
-        Console.print("This ledger's repository: \(Output.count(done.local.objects)) objects scanned, purged content found: \(done.local.found.count).")
-        if let scan = done.remote, let url = plan.url {
-            Console.print("The remote \(url): \(Output.count(scan.objects)) objects scanned, purged content found: \(scan.found.count).")
-        }
+        Console.print("This ledger's repository: " + Self.describe(done.local))
+        if let scan = done.remote, let url = plan.url { Console.print("The remote \(url): " + Self.describe(scan)) }
+        if incomplete { throw ExitCode(4) }
+    }
+
+    /// "34 objects scanned, purged content found: 0."
+    static func describe(_ scan: ObjectRemoval.Scan) -> String {
+        "\(Output.count(scan.objects)) objects scanned, purged content found: \(scan.found.count)" + (scan.keptBy.map { ", kept by \($0)" } ?? "") + "."
     }
 
     /// What TARGET names: an app, a file or folder of the ledger, or a document id.
@@ -105,7 +112,9 @@ struct PurgeCommand: ParsableCommand {
         if let remote = plan.remote {
             Console.print("This replaces \(remote)'s main with the rewritten history (only if no other device pushes meanwhile), with a purge record every other device honours at its next `ledger sync`: it rewrites its own history the same way, keeps what it has not synced yet, and removes the old objects.")
         }
-        if !plan.devices.isEmpty || !plan.plainGit.isEmpty || (plan.remote != nil && !plan.remoteOnPath) { Console.print("Until then, what still holds it:") }
+        if !plan.devices.isEmpty || !plan.plainGit.isEmpty || !plan.otherRemoteReferences.isEmpty || (plan.remote != nil && !plan.remoteOnPath) {
+            Console.print("Until then, what still holds it:")
+        }
         printHolders(plan)
     }
 
@@ -121,6 +130,9 @@ struct PurgeCommand: ParsableCommand {
         }
         for a in plan.plainGit {
             Console.print("  Commits by \(a.name) (the last \(HistoryFormat.time(a.lastSeen))) were made with plain git: a plain git clone does not honour a purge — delete it and `ledger clone` afresh, or its next `git pull` and `git push` bring the content back (ledger then refuses to sync and names the commit).")
+        }
+        if let remote = plan.remote, !plan.otherRemoteReferences.isEmpty {
+            Console.print("  \(remote) also has \(plan.otherRemoteReferences.joined(separator: ", ")): ledger replaces only its main, and what those hold stays there — delete the ones that are not yours to keep (`git push \(remote) --delete NAME`).")
         }
         if plan.remote != nil, !plan.remoteOnPath {
             Console.print("  The server keeps the old objects until its own garbage collection: for a bare repository you reach by ssh, run `git reflog expire --expire=now --all && git gc --prune=now` in it; a hosting service keeps copies of its own (caches, backups, forks): ask it to purge them.")
@@ -140,6 +152,7 @@ struct PurgeCommand: ParsableCommand {
             "commits": .number(Double(plan.commitsRead)), "devices": .array(plan.devices.map(holder)), "plainGit": .array(plan.plainGit.map(holder)),
             "keptPhotos": .array(plan.keptPhotos.map { .object(["path": .string($0.path), "shownBy": .string($0.shownBy)]) }),
             "reintroducedBy": .array(plan.reintroduced.map { .string($0.id.description) }),
+            "otherRemoteReferences": .array(plan.otherRemoteReferences.map(JSONValue.string)),
         ]
         o["remote"] = plan.remote.map(JSONValue.string) ?? .null
         o["url"] = plan.url.map(JSONValue.string) ?? .null
@@ -148,7 +161,9 @@ struct PurgeCommand: ParsableCommand {
             o["head"] = .string(done.newHead.description)
             o["previousHead"] = done.previousHead.map { .string($0.description) } ?? .null
             o["commitsRewritten"] = .number(Double(done.commitsRewritten))
-            func scan(_ s: ObjectRemoval.Scan) -> JSONValue { .object(["objects": .number(Double(s.objects)), "found": .number(Double(s.found.count))]) }
+            func scan(_ s: ObjectRemoval.Scan) -> JSONValue {
+                .object(["objects": .number(Double(s.objects)), "found": .number(Double(s.found.count)), "keptBy": s.keptBy.map(JSONValue.string) ?? .null])
+            }
             o["local"] = scan(done.local)
             o["remoteScan"] = done.remote.map(scan) ?? .null
         }

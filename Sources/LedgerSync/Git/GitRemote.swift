@@ -17,6 +17,10 @@ package final class Remote {
     /// The remote's name: its `remote.<name>.pushurl` settings, if any, take the pushes.
     package let name: String?
 
+    /// The references the remote advertised on the last connection that listed them
+    /// (`download`, `replace`), peeled tags left out.
+    package private(set) var advertised: [String] = []
+
     /// A remote of `repository` at `url`, named `name` in git's configuration (nil for a URL
     /// alone).
     package init(_ repository: Repository, url: String, name: String? = nil) throws {
@@ -60,12 +64,23 @@ package final class Remote {
             var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
             var count = 0
             try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")
-            for i in 0..<count {
-                if let h = heads?[i]?.pointee, String(cString: h.name) == name { tip = ObjectID(h.oid) }
-            }
+            tip = record(heads, count)[name]
             git_remote_disconnect(remote)
         }
         return tip
+    }
+
+    /// The references of `git_remote_ls`'s list, by name (kept in `advertised`).
+    private func record(_ heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?, _ count: Int) -> [String: ObjectID] {
+        var out: [String: ObjectID] = [:]
+        for i in 0..<count {
+            if let h = heads?[i]?.pointee {
+                let name = String(cString: h.name)
+                if name.hasPrefix("refs/"), !name.hasSuffix("^{}") { out[name] = ObjectID(h.oid) }
+            }
+        }
+        advertised = out.keys.sorted()
+        return out
     }
 
     /// A fetch's transfer: `body` runs libgit2's call with the remote, the refspecs and the
@@ -178,10 +193,7 @@ package final class Remote {
                     var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
                     var count = 0
                     try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")
-                    var current: ObjectID?
-                    for i in 0..<count {
-                        if let h = heads?[i]?.pointee, String(cString: h.name) == name { current = ObjectID(h.oid) }
-                    }
+                    let current = record(heads, count)[name]
                     guard current == expected else { return .moved(current) }
                     try Self.withStrArray(["+\(source):\(name)"]) { specs in
                         try check(git_remote_upload(remote, specs, &opts), "git_remote_upload")

@@ -15,6 +15,8 @@ package enum ObjectRemoval {
         package var objects: Int
         /// The purged blobs it still holds (none, after a purge).
         package var found: [ObjectID]
+        /// What keeps them, when it holds some (for the person to deal with).
+        package var keptBy: String?
     }
 
     /// Expires every reflog and removes every unreachable object of the repository at
@@ -63,6 +65,6 @@ package enum ObjectRemoval {
         // A repository opened afresh: one opened before the repack still knows the old packs.
         let repo = try Repository.open(gitDirectory)
         let all = try repo.everyObject()
-        return Scan(objects: all.count, found: blobs.filter(all.contains).sorted { $0.description < $1.description })
+        return Scan(objects: all.count, found: blobs.filter(all.contains).sorted { $0.description < $1.description }, keptBy: nil)
     }
 }

@@ -73,6 +73,9 @@ package enum Purge {
         package var reintroduced: [CommitInfo]
         package var devices: [Holder]
         package var plainGit: [Holder]
+        /// The remote's references besides its branch (other branches, tags): ledger replaces
+        /// only the branch, and what they hold stays there.
+        package var otherRemoteReferences: [String]
 
         /// Every file that goes, sorted, with how many versions of it the history holds.
         package var files: [(path: String, versions: Int)] { scope.versions.keys.sorted().map { ($0, scope.versions[$0]!.count) } }
@@ -125,9 +128,11 @@ package enum Purge {
         guard let head = repo.headCommit() else { throw LedgerError.notFound("this ledger has no commits yet: there is nothing to purge") }
         var upstream: ObjectID?
         var reintroduced: [CommitInfo] = []
+        var others: [String] = []
         if let syncTarget {
             let remote = try Remote(repo, url: syncTarget.url, name: syncTarget.remoteName)
             upstream = try fetch(remote, syncTarget.remoteBranch)
+            others = remote.advertised.filter { $0 != "refs/heads/" + syncTarget.remoteBranch }
             if let upstream, upstream != head {
                 let named = "\(syncTarget.remoteName) (\(Remote.redact(syncTarget.url)))"
                 if try repo.isAncestor(upstream, of: head) {
@@ -146,7 +151,7 @@ package enum Purge {
         let (devices, plainGit) = try holders(repo, from: tips, this: try Device.current(in: store, defaultName: options.defaultDeviceName, record: false))
         return Plan(target: target, targetText: targetText, scope: scope, head: head, upstream: upstream, remote: syncTarget?.remoteName,
                     url: syncTarget.map { Remote.redact($0.url) }, remoteOnPath: try syncTarget.flatMap { try Remote.localGitDirectory($0.url) } != nil,
-                    reintroduced: reintroduced, devices: devices, plainGit: plainGit)
+                    reintroduced: reintroduced, devices: devices, plainGit: plainGit, otherRemoteReferences: others)
     }
 
     /// Refuses when a file the purge removes or writes has uncommitted changes: the purge would
@@ -290,8 +295,11 @@ package enum Purge {
             remote = try LocalRemoteLock.withStaleLocksCleared(in: directory) {
                 try ObjectRemoval.prune(gitDirectory: directory, git: options.git, blobs: blobs)
             }.result
-            if let found = remote?.found, !found.isEmpty {
-                throw LedgerError.failure("\(found.count) purged \(found.count == 1 ? "object is" : "objects are") still in the remote \(directory) after the removal (something outside ledger keeps \(found.count == 1 ? "it" : "them"): a .keep pack, an alternate object store)")
+            if remote?.found.isEmpty == false {
+                let branch = "refs/heads/" + (try SyncTarget(repo, root: store.root, remoteName: name).remoteBranch)
+                let others = try Repository.open(directory).allReferences().map(\.name).filter { $0 != branch }
+                remote?.keptBy = others.isEmpty ? "something outside its references: a .keep pack or an alternate object store"
+                    : "its other references, which ledger does not rewrite: " + others.joined(separator: ", ")
             }
         }
         try PurgeJournal.remove(store, repo)
