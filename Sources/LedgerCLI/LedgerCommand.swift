@@ -36,14 +36,21 @@ public enum LedgerCLI {
         var context = context
         context.commandLine = ["ledger"] + arguments
         var args = arguments
-        // `ledger --repo PATH <command> …`: the global option before the subcommand.
-        while let first = args.first, first == "--repo" || first.hasPrefix("--repo=") {
-            if first == "--repo", args.count >= 2 {
-                context.repoOverride = args[1]
-                args.removeFirst(2)
-            } else if first.hasPrefix("--repo=") {
-                context.repoOverride = String(first.dropFirst(7))
-                args.removeFirst()
+        // `ledger --repo PATH waterline status`, `ledger waterline --repo PATH status`: the
+        // global option before the subcommand, among the command's words.
+        var command: any ParsableCommand.Type = LedgerCommand.self
+        var i = 0
+        while i < args.count {
+            let word = args[i]
+            if word == "--repo", i + 1 < args.count {
+                context.repoOverride = args[i + 1]
+                args.removeSubrange(i...(i + 1))
+            } else if word.hasPrefix("--repo=") {
+                context.repoOverride = String(word.dropFirst(7))
+                args.remove(at: i)
+            } else if let sub = command.configuration.subcommands.first(where: { $0._commandName == word }) {
+                command = sub
+                i += 1
             } else {
                 break
             }

@@ -125,7 +125,7 @@ import Testing
         (["waterline", "presets", "add", "beer", "--type", "beer"], "already exists"),
         (["brew", "recipe", "duplicate", "v60-starter", "--name", "Mine"], "already exists"),
         (["brew", "recipe", "edit", "RECIPE", "--yield", "300"], "not saved"),
-        (["hydrate", "drank"], "nothing to confirm"),
+        (["hydrate", "drank", "--slot", "07:30"], "there is no 07:30 reminder"),
     ])
     func domainRefusalsStayExitOne(arguments: [String], message: String) throws {
         let (ledger, _, _, recipe) = try Self.ledger()

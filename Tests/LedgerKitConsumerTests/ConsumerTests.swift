@@ -92,6 +92,8 @@ import Testing
         _ = try w.editEntry(beer.entry.id, change: .init(standardDrinks: 1.2), now: at(660))
         let wine = try w.logDrink(.init(preset: "glass-of-wine", source: .widget), now: at(670), ids: ids)
         _ = try w.deleteEntry(wine.entry.id, now: at(671))
+        _ = try w.keepGoing(now: at(680))
+        #expect(try w.due(now: at(681), timeZone: TimeZone(identifier: "Europe/Paris")!).sessionID == session.id)
         let ended = try w.end(now: at(700)).session
         #expect(ended.id == session.id && !ended.isActive && ended.entries.count == 3)
 

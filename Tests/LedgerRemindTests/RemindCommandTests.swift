@@ -99,7 +99,7 @@ import Testing
         // The per-drink prompt (N = 1), in discreet text, with both buttons.
         #expect(eventually { server.shown().count >= 1 }, "\(process.output)")
         let prompt = try #require(server.shown().first)
-        #expect(prompt.summary == "Waterline" && prompt.body == "Time for a break" && prompt.urgency == "NORMAL")
+        #expect(prompt.summary == "Waterline" && prompt.body == "Time for some water" && prompt.urgency == "NORMAL")
 
         // "Log Water" logs water of the default amount; the prompt goes.
         try server.pick(action: "log-water")
@@ -127,6 +127,59 @@ import Testing
         Thread.sleep(forTimeInterval: 25 * 60 / Self.rate)  // past 22:00 on the process's clock
         #expect(server.shown().count == 3, "\(server.shown())")
         #expect(process.isRunning)
+    }
+
+    /// "The pacing warning and the per-drink prompt carry the same discreet text; the
+    /// notification server merges them and, after Log Water, the warning that is still due is
+    /// not on screen." And: "The service's log gets a "waiting for process N … to finish" line
+    /// each time a command runs."
+    @Test func thePromptAndTheWarningStayTwoAndAnsweringOneLeavesTheOther() throws {
+        let server = try NotificationServer()
+        let ledger = try TestLedger(now: "2026-11-21T21:00:00+01:00")
+        #expect(ledger.run("waterline", "settings", "set", "timeRemindersEnabled", "false").status == 0)
+        #expect(ledger.run("waterline", "start").status == 0)
+        // A 4.0 drink: the per-drink prompt (N = 1) and the pacing warning (4 ≥ 2), both due.
+        #expect(ledger.run("waterline", "drink", "--std", "4", env: ["LEDGER_NOW": "2026-11-21T21:05:00+01:00"]).status == 0)
+        let process = try remind(ledger, on: server, now: "2026-11-21T21:06:00+01:00", log: ledger.directory.url("remind.log"))
+        defer { process.stop() }
+        #expect(eventually { (try? server.displayedCount()) == 2 }, "two on screen: \(server.shown()) \(process.output)")
+        let prompt = try #require(server.shown().first { $0.body == "Time for some water" }, "\(server.shown())")
+        let warning = try #require(server.shown().first { $0.body == "Time to slow the pace" }, "\(server.shown())")
+        #expect(prompt.id != warning.id && prompt.summary == "Waterline" && warning.summary == "Waterline")
+
+        // "Log Water" on the prompt: the prompt goes, the warning (4 − 1 = 3, still ≥ 2) stays.
+        try server.pick(action: "log-water", of: prompt.id)
+        #expect(eventually { (try? shell(ledger, "ledger waterline entries --json", at: "2026-11-21T21:09:00+01:00").json.arrayValue?.count) == 2 })
+        #expect(eventually { (try? server.historyIDs().contains(prompt.id)) == true && (try? server.displayedCount()) == 1 }, "\(process.output)")
+        #expect(try !server.historyIDs().contains(warning.id))
+
+        // A command holding the ledger's lock while a session file changes: the process waits
+        // for it without a line in its log.
+        let flock = try Processes.require("flock", package: "util-linux")
+        let session = ledger.root + "/" + (ledger.files(under: "waterline/sessions").first ?? "")
+        let held = try Processes.run(flock, [ledger.root + "/.git/ledger/lock", "/bin/sh", "-c", "cp '\(session)' '\(session).new' && mv '\(session).new' '\(session)' && sleep 1"])
+        #expect(held.status == 0, "\(held)")
+        _ = try shell(ledger, "ledger waterline water", at: "2026-11-21T21:10:00+01:00")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(process.isRunning)
+        // Stopped, it has written out all it had to say.
+        process.stop()
+        #expect(eventually { process.output.contains("stopped after") }, "\(process.output)")
+        #expect(!process.output.contains("waiting"), "\(process.output)")
+    }
+
+    /// "When the notification server goes away, `remind` notices only at its next notification
+    /// (32 s in the review); watch the bus for it." Nothing is due for hours on the process's
+    /// clock here; it ends at once all the same, saying why (systemd starts it again).
+    @Test func aServerThatGoesAwayIsNoticedAtOnce() throws {
+        let server = try NotificationServer()
+        let ledger = try TestLedger(now: "2026-11-21T21:00:00+01:00")
+        let process = try remind(ledger, on: server, now: "2026-11-21T21:06:00+01:00", log: ledger.directory.url("remind.log"))
+        defer { process.stop() }
+        #expect(eventually { process.output.contains("reminding about") }, "\(process.output)")
+        server.stopServer()
+        #expect(eventually(8) { !process.isRunning }, "still running: \(process.output)")
+        #expect(process.output.contains("the notification server (dunst) left the session bus"), "\(process.output)")
     }
 
     @Test func withoutANotificationServerItSaysWhatIsMissingAndSuggestsTheTerminal() throws {

@@ -23,7 +23,7 @@ step ledger moments template
 step ledger moments template set "Grateful for [experience], [moment]."
 step ledger moments add "a letter from an old friend"
 step_may_fail ledger moments template set "Grateful for everything"
-printf '\n# a template broken by hand stops a capture, which names the fix; reset is that fix\n'
+printf '\n# a template broken by hand never stops a capture: it uses the default template and names the fix; reset is that fix\n'
 sed -i 's/"sentenceTemplate": ".*"/"sentenceTemplate": "Thanks"/' "$LEDGER_REPO/moments/settings.json"
 step_may_fail ledger moments add "tea"
 step ledger moments template reset

@@ -87,9 +87,14 @@ extension BrewCommand {
                 return
             }
             let nameWidth = min(28, max(6, logs.map { BrewText.shown($0.recipeName).count }.max() ?? 0))
-            Console.print(Style.dim("DATE              RATING  " + BrewText.pad("RECIPE", nameWidth) + "    DOSE   YIELD  TAG         ID"))
+            // Logs made at several UTC offsets (a journey, the night the clocks change) show
+            // each time with its offset, so that the order reads right (as Moments does).
+            let offsets = Set(logs.map(\.timestamp.utcOffsetSeconds)).count > 1
+            func when(_ t: Timestamp) -> String { BrewText.when(t) + (offsets ? " " + Timestamp.formatOffset(t.utcOffsetSeconds) : "") }
+            let dateWidth = BrewText.when(logs[0].timestamp).count + (offsets ? 7 : 0)
+            Console.print(Style.dim(BrewText.pad("DATE", dateWidth) + "  RATING  " + BrewText.pad("RECIPE", nameWidth) + "    DOSE   YIELD  TAG         ID"))
             for log in logs {
-                Console.print(BrewText.when(log.timestamp) + "  " + "\(log.rating)/5   " + "  "
+                Console.print(when(log.timestamp) + "  " + "\(log.rating)/5   " + "  "
                               + BrewText.pad(BrewText.truncate(BrewText.shown(log.recipeName), nameWidth), nameWidth) + "  "
                               + BrewText.left(BrewFormat.dose(log.dose), 6) + "  " + BrewText.left(BrewFormat.grams(log.targetYield), 6) + "  "
                               + BrewText.pad(log.tasteTag?.title ?? "", 10) + "  " + log.id)

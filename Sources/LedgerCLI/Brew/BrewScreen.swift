@@ -15,7 +15,10 @@ struct BrewScreen {
     /// Whether bold and reverse video may be used.
     var color = false
 
-    /// The screen for `flow` at `now`: exactly `rows` lines, none wider than `columns`.
+    /// The screen for `flow` at `now`: exactly `rows` lines, none wider than `columns`. A line
+    /// longer than the width goes on over the next lines (`fitted`), never cut; on a short
+    /// terminal (fewer than `compactRows` rows) the rules go, and while brewing so does the
+    /// line of locked inputs, so that the step and its numbers keep their room.
     func lines(_ flow: BrewFlow, at now: Timestamp) -> [String] {
         var footer: [Line]
         switch flow.phase {
@@ -26,23 +29,32 @@ struct BrewScreen {
         case .finished, .done: footer = finishedFooter(flow)
         }
         if flow.dialog == .resumeOffer, let p = flow.progress { footer = resumeOffer(flow, p) }
-        let available = max(0, rows - 2 - 2 - footer.count - 1)
+        let compact = rows < Self.compactRows
+        if compact, flow.phase == .brewing, flow.dialog == .none { footer = Array(footer.prefix(1)) }
+        footer = fitted(footer)
+        let message = fitted([flow.sentence(at: now).map { Line("» " + Words.text($0), .bold) } ?? Line("")])
+        let rules = compact ? 0 : 2
+        // Below the body: a spare line on a full-size screen, then the rule, the footer and the message.
+        let below = footer.count + message.count + (compact ? 0 : 2)
+        let available = max(0, rows - 1 - rules / 2 - below)
         var body: [Line]
         switch flow.phase {
-        case .confirm where flow.dialog == .chooseRecipe: body = recipeChoices(flow)
-        case .confirm: body = confirmBody(flow)
+        case .confirm where flow.dialog == .chooseRecipe: body = fitted(recipeChoices(flow))
+        case .confirm: body = fitted(confirmBody(flow))
         case .brewing: body = brewingBody(flow, now, rows: available)
-        case .finished, .done: body = finishedBody(flow)
+        case .finished, .done: body = fitted(finishedBody(flow))
         }
-        let message = flow.sentence(at: now).map { Line("» " + Words.text($0), .bold) } ?? Line("")
-        let header = headerLine(flow, now)
         let rule = Line(String(repeating: unicode ? "─" : "-", count: max(0, columns)), .dim)
         if body.count > available { body = Array(body.prefix(available)) }
-        var out = [header, rule] + body
-        while out.count < rows - footer.count - 2 { out.append(Line("")) }
-        out += [rule] + footer + [message]
+        var out = [headerLine(flow, now)] + (compact ? [] : [rule]) + body
+        while out.count < rows - footer.count - message.count - rules / 2 { out.append(Line("")) }
+        out += (compact ? [] : [rule]) + footer + message
         return out.prefix(rows).map(render)
     }
+
+    /// Terminals with fewer rows than this drop the rules (and, while brewing, the locked
+    /// inputs) to keep the step's words and numbers large.
+    static let compactRows = 20
 
     /// The offer to resume a brew in progress: what it is, how long it was left, the keys.
     func resumeOffer(_ flow: BrewFlow, _ p: BrewProgress) -> [Line] {
@@ -79,7 +91,12 @@ struct BrewScreen {
         let setDose = plan.edited == .dose ? "  (set)" : plan.edited == .targetYield ? "  (from the yield)" : ""
         let setYield = plan.fixedStepWeights ? "  (the fixed steps' total)"
             : plan.edited == .targetYield ? "  (set)" : plan.edited == .dose ? "  (from the dose)" : ""
-        let ratioNote = plan.fixedStepWeights ? "(the fixed steps' total ÷ the dose)" : "(the recipe's ratio; last edited wins)"
+        // The recipe's ratio only when the plan's is it; a dose or yield rounded to the scale
+        // gives a ratio of its own (at --yield 251 the starter's 1:16.7 is 1:16.6).
+        let recipeRatio = flow.recipe.map { BrewFormat.ratio($0.defaultRatio) }
+        let ratioNote = plan.fixedStepWeights ? "(the fixed steps' total ÷ the dose)"
+            : recipeRatio == nil || recipeRatio == BrewFormat.ratio(plan.ratio) ? "(the recipe's ratio; last edited wins)"
+            : "(yield ÷ dose; the recipe's is \(recipeRatio!))"
         var out = [
             Line("  [d] Dose          " + BrewFormat.dose(plan.dose) + setDose),
             Line("  [y] Target yield  " + BrewFormat.grams(plan.targetYield) + setYield),
@@ -133,30 +150,47 @@ struct BrewScreen {
     // MARK: - Brewing
 
     /// The step in large type as far as `rows` allow: its words, then the scale reading to
-    /// reach and the countdown; the same in small text, the state of the timer and the next step.
+    /// reach and the countdown; the same in small text, the state of the timer and the next
+    /// step. The numbers are what a brewer glances at: in large type side by side when the
+    /// width allows, else the one that matters most for the step (the scale reading for a
+    /// pour, the countdown for a wait) in large type with the other in small text; never left out.
     func brewingBody(_ flow: BrewFlow, _ now: Timestamp, rows: Int) -> [Line] {
         let p = flow.progress!
         let step = p.currentStep
         let caption = Line("  " + step.headline, .bold)
-        let instruction = step.instruction.map { [Line("  " + $0)] } ?? []
+        let instruction = step.instruction.map { fitted([Line("  " + $0)]) } ?? []
         let quantity = step.kind.addsWater ? BrewFormat.number(step.totalWater) : ""
         let remaining = p.remainingSeconds(at: now)
         let timer = remaining.map(BrewFormat.clock) ?? ""
-        // The scale reading to reach on the left, the countdown on the right.
-        var bigNumbers: [Line] = []
-        var smallNumbers: [Line] = []
+        let total = BrewFormat.clock(step.timerSeconds ?? 0)
+        let pour = BrewFormat.grams(step.water)
+        let left = remaining.map { "\(BrewFormat.clock($0)) left of \(total)" }
+        // Labels under the large numbers, shorter on a narrow terminal.
+        let labels = [
+            (step.kind.addsWater ? "g on the scale (pour \(pour))" : "", left ?? ""),
+            (step.kind.addsWater ? "g, pour \(pour)" : "", remaining == nil ? "" : "of \(total)"),
+        ]
+        let small = quantity.isEmpty && timer.isEmpty ? [] : fitted([Line("  " + (step.kind.addsWater ? "Scale: \(BrewFormat.grams(step.totalWater)) (pour \(pour))   " : "")
+                                                                          + (left.map { "Timer: " + $0 } ?? ""))])
+        // Both numbers large, side by side, each with its label under it.
+        var both: [Line]?
         if !quantity.isEmpty || !timer.isEmpty {
-            let leftWidth = max(0, (columns - 4) / 2)
-            if columns >= 60 {
-                let leftBig = BigText.render(quantity, unicode: unicode)
-                let rightBig = BigText.render(timer, unicode: unicode)
-                bigNumbers = (0..<BigText.height).map { Line("  " + BrewText.pad(leftBig[$0], leftWidth) + rightBig[$0]) }
-                bigNumbers.append(Line("  " + BrewText.pad(step.kind.addsWater ? "g on the scale (pour \(BrewFormat.grams(step.water)))" : "", leftWidth)
-                                       + (remaining.map { "\(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? "")))
-                bigNumbers.insert(Line(""), at: 0)
+            let leftBig = BigText.render(quantity, unicode: unicode), rightBig = BigText.render(timer, unicode: unicode)
+            for (scaleLabel, timerLabel) in labels where both == nil {
+                let leftWidth = quantity.isEmpty ? 0 : max(leftBig[0].count, scaleLabel.count) + 2
+                let rightWidth = timer.isEmpty ? 0 : max(rightBig[0].count, timerLabel.count)
+                let indent = min(2, columns - leftWidth - rightWidth)
+                guard indent >= 0 else { continue }
+                let pad = String(repeating: " ", count: indent)
+                both = (0..<BigText.height).map { Line(pad + BrewText.pad(leftBig[$0], leftWidth) + rightBig[$0]) }
+                    + [Line(pad + BrewText.pad(scaleLabel, leftWidth) + timerLabel)]
             }
-            smallNumbers = [Line("  " + (step.kind.addsWater ? "Scale: \(BrewFormat.grams(step.totalWater)) (pour \(BrewFormat.grams(step.water)))   " : "")
-                                 + (remaining.map { "Timer: \(BrewFormat.clock($0)) left of \(BrewFormat.clock(step.timerSeconds ?? 0))" } ?? ""))]
+        }
+        // One number large: the scale reading for a pour, else the countdown; the rest small.
+        var one: [Line]?
+        if let primary = step.kind.addsWater ? quantity : timer.isEmpty ? nil : timer {
+            let big = BigText.render(primary, unicode: unicode)
+            if big[0].count + 2 <= columns { one = big.map { Line("  " + $0) } + small }
         }
         let status: Line
         if p.isPaused {
@@ -168,17 +202,23 @@ struct BrewScreen {
         } else {
             status = Line("  Press enter when done", .dim)
         }
-        let next = Line("  " + (p.isLastStep ? "Next: the brew is complete" : "Next: " + p.plan.steps[p.stepIndex + 1].headline), .dim)
+        let next = fitted([Line("  " + (p.isLastStep ? "Next: the brew is complete" : "Next: " + p.plan.steps[p.stepIndex + 1].headline), .dim)])
         // The step's words in large type, when the font can draw them on at most three lines.
         let words = (BigText.words(step.headline, width: columns - 4, maxLines: 3, unicode: unicode) ?? []).map { Line("  " + $0, .bold) }
         let blank = [Line("")]
-        let layouts: [[Line]] = [
-            words + [caption] + instruction + bigNumbers + blank + [status] + [next],
-            words + [caption] + instruction + smallNumbers + [status] + [next],
-            [caption] + instruction + bigNumbers + blank + [status] + blank + [next],
-            [caption] + instruction + smallNumbers + [status] + [next],
+        let head = fitted([caption])
+        let layouts: [[Line]?] = [
+            both.map { words + head + instruction + blank + $0 + blank + [status] + next },
+            words.isEmpty ? nil : words + head + instruction + small + [status] + next,
+            both.map { head + instruction + blank + $0 + blank + [status] + blank + next },
+            both.map { head + $0 + [status] + next },
+            both.map { head + $0 + [status] },
+            one.map { head + $0 + [status] },
+            head + instruction + small + [status] + next,
+            head + small + [status],
         ]
-        return layouts.first { $0.count <= rows } ?? layouts.last!
+        let candidates = layouts.compactMap { $0 }
+        return candidates.first { $0.count <= rows } ?? candidates.last!
     }
 
     func brewingFooter(_ flow: BrewFlow, _ now: Timestamp) -> [Line] {
@@ -248,9 +288,23 @@ struct BrewScreen {
         return "[" + String(repeating: unicode ? "█" : "#", count: filled) + String(repeating: unicode ? "░" : ".", count: w - filled) + "]"
     }
 
+    /// `left` and `right` at the two ends of a line; when they do not both fit, `left` gives
+    /// way (the step and the brew clock stay whole).
     func spread(_ left: String, _ right: String) -> String {
-        let gap = columns - left.count - right.count
-        return gap >= 1 ? left + String(repeating: " ", count: gap) + right : BrewText.truncate(left + " " + right, columns)
+        let room = columns - right.count - 1
+        guard room >= 1 else { return BrewText.truncate(right, columns) }
+        return BrewText.pad(BrewText.truncate(left, room), room) + " " + right
+    }
+
+    /// `lines` as they fit the width: a longer line goes on over the next lines, at word
+    /// boundaries, indented as it was. (Large type is drawn only where it fits.)
+    func fitted(_ lines: [Line]) -> [Line] {
+        lines.flatMap { line -> [Line] in
+            let text = BrewText.shown(line.text)
+            guard text.count > columns else { return [line] }
+            let indent = String(text.prefix { $0 == " " })
+            return wrap(String(text.dropFirst(indent.count)), width: max(8, columns - indent.count)).map { Line(indent + $0, line.emphasis) }
+        }
     }
 
     func wrap(_ text: String, width: Int) -> [String] {

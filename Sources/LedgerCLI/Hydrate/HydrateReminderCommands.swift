@@ -11,8 +11,9 @@ extension HydrateCommand {
                 Confirms the reminder whose period holds now (from its time until the next \
                 reminder), which stops its follow-ups; a second time in the same period does not \
                 count twice. It does not move the schedule: the next reminder comes at its planned \
-                time. Before the day's first reminder and after the window closes there is nothing \
-                to confirm, and the command says so (exit 1).
+                time. Before the day's first reminder and after the window closes there is no \
+                reminder to confirm: the glass is kept as one outside the reminders, shown by \
+                `status` and `plan`, and counts for none.
 
                 With --slot it confirms the reminder you were notified of, even when you answer \
                 after its period or after the window closed: until the end of the day it came on \
@@ -54,11 +55,23 @@ extension HydrateCommand {
                 } else {
                     Console.print("Confirmed \(reminder). " + HydrateFormat.progressSentence(progress) + ".")
                 }
-            case .beforeFirstReminder(let day):
-                throw LedgerError.invalid("nothing to confirm yet: the first reminder of \(day.date) is at \(HydrateFormat.clock(day.plan.start, day.plan)); nothing was recorded")
-            case .windowClosed(let day):
-                throw LedgerError.invalid("nothing to confirm: the reminders of \(day.date) ended at \(HydrateFormat.clock(day.plan.end, day.plan)); "
-                    + "to confirm one you were notified of, name it with --slot HH:MM; nothing was recorded")
+            case .beforeFirstReminder(let day), .windowClosed(let day):
+                // No reminder to confirm: the glass is kept, outside the reminders.
+                let progress = day.progress(at: env.now)
+                if output.json {
+                    Output.json([
+                        ("confirmed", .bool(false)), ("alreadyConfirmed", .bool(false)), ("outsideReminders", .bool(true)),
+                        ("slot", .null), ("confirmedAt", .string(env.now.iso8601)), ("date", .string(day.date.description)),
+                        ("completed", .number(Double(progress.completed))), ("total", .number(Double(progress.total))),
+                    ])
+                    return
+                }
+                let when = HydrateFormat.clock(env.now, day.plan)
+                let whereItIs = env.now < day.plan.start
+                    ? "before the first reminder of the day (\(HydrateFormat.clock(day.plan.start, day.plan)))"
+                    : "after the day's reminders ended (\(HydrateFormat.clock(day.plan.end, day.plan))); to confirm one you were notified of, "
+                        + "name it with `ledger hydrate drank --slot HH:MM`"
+                Console.print("Noted a glass at \(when), \(whereItIs). It counts for no reminder. " + HydrateFormat.progressSentence(progress) + ".")
             case .notYet(let slot, let day):
                 throw LedgerError.invalid("--slot: \(HydrateFormat.reminder(slot, day, today: today)) has not come yet; nothing was recorded")
             case .tooLate(let slot, let day, let deadline):

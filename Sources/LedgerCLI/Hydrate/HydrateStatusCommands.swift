@@ -27,6 +27,7 @@ extension HydrateCommand {
             Console.print(Style.bold(HydrateFormat.progressSentence(progress)) + Style.dim(" · " + HydrateFormat.title(day.date)))
             Console.print(HydrateFormat.bar(progress))
             let plan = day.plan
+            if let outside = HydrateFormat.outside(progress, plan) { Console.print("Also " + outside + ".") }
             if let open = progress.current, open.state == .due {
                 Console.print("The \(HydrateFormat.clock(open.slot.time, plan)) reminder is open: `ledger hydrate drank` once you have had a glass.")
             } else if let next = progress.next {
@@ -66,7 +67,17 @@ extension HydrateCommand {
             Console.print(Style.bold(HydrateFormat.title(day.date)) + Style.dim(" · reminders " + plan.schedule.summary))
             if view.awaitsSetup { Console.print(Style.dim(HydrateFormat.setupHint)) }
             Console.print()
+            // Glasses outside the reminders go in time order among them.
+            var glasses = progress.outside[...]
+            func glassesBefore(_ t: Timestamp?) {
+                while let g = glasses.first, t.map({ g.epochMilliseconds < $0.epochMilliseconds }) ?? true {
+                    let detail = g < plan.start ? "before the first reminder" : "after the window closed"
+                    Console.print("  \(HydrateFormat.clock(g, plan))  \(Style.green("✓")) \("glass".padding(toLength: 15, withPad: " ", startingAt: 0))\(detail); counts for no reminder")
+                    glasses = glasses.dropFirst()
+                }
+            }
             for s in progress.slots {
+                glassesBefore(s.slot.time)
                 let time = HydrateFormat.clock(s.slot.time, plan)
                 let times = { (list: [Timestamp]) in list.map { HydrateFormat.clock($0, plan) }.joined(separator: " ") }
                 let (mark, label, detail): (String, String, String)
@@ -98,6 +109,7 @@ extension HydrateCommand {
                 while line.hasSuffix(" ") { line.removeLast() }
                 Console.print(s.state == .unconfirmed ? Style.dim(line) : line)
             }
+            glassesBefore(nil)
             Console.print()
             Console.print(HydrateFormat.progressSentence(progress) + "  " + HydrateFormat.bar(progress))
         }

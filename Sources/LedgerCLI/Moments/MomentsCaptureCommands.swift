@@ -62,6 +62,9 @@ extension MomentsCommand {
             }
             let captured = try MomentsStore(env.store).capture(.init(content, moment: momentType, at: timestamp), at: env.now, ids: env.ids)
             let experience = captured.experience
+            if let problem = captured.settingsProblem {
+                Console.error(problem, prefix: "ledger: warning: recorded with the default template, because ")
+            }
             if output.json {
                 var o: JSONObject = ["id": .string(experience.id), "path": .string(experience.path),
                                      "sentence": .string(captured.sentence), "experience": experience.json]

@@ -3,6 +3,22 @@ import LedgerKit
 /// How DotLife Moments draws its dots and names its dates in the terminal: monochrome, the
 /// same in every locale (English names, ISO weeks), calm words only.
 enum MomentsFormat {
+
+    /// The command that adds an experience to `bucket` (the seed's call to action): plain
+    /// `add` for the bucket holding now, `add --at` for a past one, nil for one still ahead.
+    static func addCommand(for bucket: MomentBucket, now: Timestamp) -> String? {
+        let moment: String
+        switch bucket.scale {
+        case .hour: moment = ""
+        case .day: moment = " --moment today"
+        case .week: moment = " --moment week"
+        case .month, .year: moment = ""
+        }
+        if bucket.contains(now) { return "ledger moments add TEXT" + moment }
+        if bucket.start > now.local { return nil }
+        let at = bucket.scale == .hour ? bucket.start : LocalDateTime(date: bucket.firstDay, hour: 12, minute: 0)
+        return "ledger moments add TEXT --at \(bucket.firstDay)T\(clock(at))" + moment
+    }
     /// The command that takes a Moments step, in its sentence's place (see `Words`).
     static func command(_ step: LedgerError.NextStep.Moments) -> String {
         switch step {

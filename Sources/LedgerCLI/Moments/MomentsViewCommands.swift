@@ -64,7 +64,7 @@ extension MomentsCommand {
             let env = try global.environment()
             let bucket = self.bucket.bucket
             let experiences = try MomentsStore(env.store).experiences(in: bucket)
-            let add = addCommand(for: bucket, now: env.now)
+            let add = MomentsFormat.addCommand(for: bucket, now: env.now)
             if output.json {
                 let rows = experiences.map { e -> JSONValue in
                     var o: JSONObject = [
@@ -121,21 +121,6 @@ extension MomentsCommand {
             }
         }
 
-        /// The command that adds an experience to `bucket` (the seed's call to action): plain
-        /// `add` for the bucket holding now, `add --at` for a past one, nil for one still ahead.
-        func addCommand(for bucket: MomentBucket, now: Timestamp) -> String? {
-            let moment: String
-            switch bucket.scale {
-            case .hour: moment = ""
-            case .day: moment = " --moment today"
-            case .week: moment = " --moment week"
-            case .month, .year: moment = ""
-            }
-            if bucket.contains(now) { return "ledger moments add TEXT" + moment }
-            if bucket.start > now.local { return nil }
-            let at = bucket.scale == .hour ? bucket.start : LocalDateTime(date: bucket.firstDay, hour: 12, minute: 0)
-            return "ledger moments add TEXT --at \(bucket.firstDay)T\(MomentsFormat.clock(at))" + moment
-        }
     }
 }
 
@@ -171,8 +156,10 @@ extension MomentsViewOptions {
             Console.print("  \(MomentsFormat.experiences(matrix.total))   " + MomentsFormat.legend)
             Console.print(Style.dim("  A dot's experiences: ledger moments show \(matrix.buckets[matrix.counts.lastIndex { $0 > 0 }!].label)"))
         } else {
+            // The command that records in this very span: a past day's needs its date.
             Console.print("  " + MomentsFormat.legend)
-            Console.print(Style.dim("  Add an experience: ledger moments add TEXT"))
+            Console.print(Style.dim(MomentsFormat.addCommand(for: span, now: env.now).map { "  Add an experience: " + $0 }
+                ?? "  This \(span.scale.rawValue) is still ahead."))
         }
     }
 }

@@ -33,7 +33,12 @@ struct RemindCommand: ParsableCommand {
         #if os(Linux)
         let env = try global.environment()
         let ctx = CLIContext.current
-        let reminders = ReminderStore(env.store)
+        // A command that changes the ledger holds its lock for an instant, and the change wakes
+        // this process: it waits for it without a word (a person is not waiting, and the
+        // service's log would get a line per command).
+        var store = env.store
+        store.lockWait = nil
+        let reminders = ReminderStore(store)
         let claim = try Self.claim(reminders)
         defer { claim.release() }
         let clock: ReminderClock

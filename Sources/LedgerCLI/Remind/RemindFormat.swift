@@ -27,7 +27,9 @@ enum RemindFormat {
             "\(HydrateCommand.Drank.capitalized(HydrateFormat.reminder(slot, day, today: now.local.date))) was already confirmed at \(HydrateFormat.clock(at, day.plan)); it counts once."
         case .drank(.tooLate(let slot, let day, _)):
             "\(HydrateCommand.Drank.capitalized(HydrateFormat.reminder(slot, day, today: now.local.date))) can no longer be confirmed: its day is over; nothing was recorded."
-        case .drank(.beforeFirstReminder), .drank(.windowClosed), .drank(.notYet), .drank(.noSuchReminder):
+        case .drank(.beforeFirstReminder(let day)), .drank(.windowClosed(let day)):
+            "Noted a glass outside the reminders; it counts for no reminder. " + HydrateFormat.progressSentence(day.progress(at: now)) + "."
+        case .drank(.notYet), .drank(.noSuchReminder):
             "No reminder to confirm now; nothing was recorded."
         case .loggedWater(let logged):
             "Logged \(WaterlineText.describe(logged.entry, units: logged.settings.units))."

@@ -95,23 +95,27 @@ public struct CommandClock: Sendable {
         self.timeZone = timeZone
     }
 
-    /// `$LEDGER_NOW` when set (its offset is the local offset; `$TZ` is used for calendar
-    /// questions when it agrees with that offset), else the system clock in `$TZ`.
+    /// `$LEDGER_NOW` when set, else the system clock; in `$TZ`'s zone when `$TZ` names one
+    /// (the instant `$LEDGER_NOW` names is then seen on that zone's clock, whatever offset it
+    /// was written with), else in the system's zone — or, when `$LEDGER_NOW`'s offset is not
+    /// the system zone's at that instant, at that fixed offset (a script that sets only
+    /// `LEDGER_NOW=…+01:00` means +01:00).
     static func current() throws -> CommandClock {
         let env = CLIContext.current.environment
-        var zone = TimeZone.current
+        var chosen: TimeZone?
         if let tz = env["TZ"], !tz.isEmpty {
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            if let z = TimeZone(identifier: name) ?? TimeZone(abbreviation: name) { zone = z }
+            chosen = TimeZone(identifier: name) ?? TimeZone(abbreviation: name)
         }
+        var zone = chosen ?? TimeZone.current
         if let text = env["LEDGER_NOW"], !text.isEmpty {
-            guard let now = Timestamp(iso8601: text) else {
+            guard let given = Timestamp(iso8601: text) else {
                 throw LedgerError.usage("LEDGER_NOW must be an ISO-8601 timestamp with a UTC offset, like 2026-11-21T22:30:00+01:00 (found \"\(text)\")")
             }
-            if zone.secondsFromGMT(for: now.date) != now.utcOffsetSeconds {
-                zone = TimeZone(secondsFromGMT: now.utcOffsetSeconds) ?? zone
+            if chosen == nil, zone.secondsFromGMT(for: given.date) != given.utcOffsetSeconds {
+                zone = TimeZone(secondsFromGMT: given.utcOffsetSeconds) ?? zone
             }
-            return CommandClock(now: now, timeZone: zone)
+            return CommandClock(now: ZonedClock.timestamp(given.epochMilliseconds, in: zone), timeZone: zone)
         }
         return CommandClock(now: Timestamp(Date(), in: zone), timeZone: zone)
     }

@@ -11,7 +11,9 @@ import LedgerKit
 /// - `YYYY-MM-DDTHH:MM[:SS]` (or with a space instead of `T`): that wall-clock time in the
 ///   clock's zone, with the offset the zone has then;
 /// - an ISO-8601 timestamp with its offset or `Z` (`2026-11-21T22:15:00+01:00`; the seconds
-///   may be left out): that instant, keeping its offset.
+///   may be left out): that instant, recorded — like everything logged now — with the offset
+///   the clock's zone has then (`15:30-05:00` typed in Berlin is stored as `21:30+01:00`), so
+///   that a session's times are all on the person's own clock.
 ///
 /// A time later than now is refused: these commands record what has happened.
 enum TimeArgument {
@@ -35,6 +37,11 @@ enum TimeArgument {
     /// of the forms. It may be later than `now`; `parse` refuses that.
     static func timestamp(_ text: String, now: Timestamp, timeZone: TimeZone) -> Timestamp? {
         let text = text.trimmingCharacters(in: .whitespaces)
+        return instant(text, now: now, timeZone: timeZone).map { ZonedClock.timestamp($0.epochMilliseconds, in: timeZone) }
+    }
+
+    /// The instant `text` names, with the offset it was written with, if any.
+    private static func instant(_ text: String, now: Timestamp, timeZone: TimeZone) -> Timestamp? {
         if let t = Timestamp(iso8601: text) { return t }
         let parts = text.split(separator: text.contains("T") ? "T" : " ", omittingEmptySubsequences: false)
         switch parts.count {
@@ -60,8 +67,10 @@ enum TimeArgument {
     /// was a clock time taken as yesterday's because it is still ahead today (`start --time
     /// 20:30` at 20:00): in a note on stderr ("ledger: note: --time
     /// 20:30 is taken as yesterday, 2026-11-20 20:30 (the last time the clock showed it)"),
-    /// or, when a rule about the data refuses that instant (exit status 1, naming it), in the
-    /// refusal: "--time 22:15 is taken as yesterday, …, which is before session … started (…)".
+    /// or, when a rule about the data refuses that instant (exit status 1), in the refusal:
+    /// "--time 22:15 is taken as yesterday, …, which is before session … started (…)". Any
+    /// refusal of the instant given names the option and what was typed: "--time 20:00
+    /// (2026-11-21T20:00:00+01:00) is before the session started (…)".
     static func explaining<T>(_ text: String?, _ given: Timestamp?, option: String, clock: CommandClock, _ body: () throws -> T) throws -> T {
         let note = yesterdayNote(text, given, option: option, clock: clock)
         do {
@@ -69,9 +78,14 @@ enum TimeArgument {
             if let note { Console.error("ledger: note: " + note) }
             return result
         } catch let e as LedgerError {
-            guard let note, e.refusedInstant == given else { throw e }
-            let rest = e.refusalReason.map { ", which " + $0 } ?? "; " + e.commandLineMessage
-            throw LedgerError(e.code, note + rest, problems: e.problems)
+            guard let text, let given, e.refusedInstant == given else { throw e }
+            if let note {
+                let rest = e.refusalReason.map { ", which " + $0 } ?? "; " + e.commandLineMessage
+                throw LedgerError(e.code, note + rest, problems: e.problems)
+            }
+            let typed = option + " " + text.trimmingCharacters(in: .whitespaces)
+            let named = text.trimmingCharacters(in: .whitespaces) == given.iso8601 ? typed : typed + " (\(given.iso8601))"
+            throw LedgerError(e.code, named + (e.refusalReason.map { " " + $0 } ?? ": " + e.commandLineMessage), problems: e.problems)
         }
     }
 

@@ -13,7 +13,7 @@ struct WaterlineCommand: ParsableCommand {
             estimate intoxication or guarantee how you will feel tomorrow.
             """,
         subcommands: [
-            Start.self, Drink.self, Water.self, Status.self, Entries.self, Edit.self, Delete.self, End.self,
+            Start.self, Drink.self, Water.self, Status.self, Entries.self, Edit.self, Delete.self, End.self, KeepGoing.self,
             Summary.self, Sessions.self, Presets.self, Settings.self, Reminders.self,
         ])
 
@@ -31,7 +31,7 @@ struct WaterlineCommand: ParsableCommand {
 
     static func statusLine(_ env: CommandEnvironment) throws -> AppStatus {
         let current = try WaterlineStore(env.store).current()
-        var json = WaterlineJSON.status(current, now: env.now).objectValue!
+        var json = WaterlineJSON.status(current, clock: env.clock).objectValue!
         json["activeSession"] = current.session.map { .string($0.id) } ?? .null
         guard let session = current.session else {
             return AppStatus(app: .waterline, summary: "no active session (`ledger waterline start`)", json: json)

@@ -45,19 +45,24 @@ enum WaterlineText {
         if let last = s.entries.map(\.timestamp).max() {
             text += " (or `ledger waterline end --time \(last.iso8601)` to end it at your last log, \(Times(s, clock).show(last)))"
         }
-        return text + ", or keep going."
+        return text + ", or keep going with `ledger waterline keep-going` (asked again after as long again)."
     }
 
-    /// A Waterline value, with one decimal: "+2.0", "0.0", "-1.5", "+1.3".
+    /// A Waterline value, signed: "+2.0", "0.0", "-1.5", "+0.96" (see `number`).
     static func value(_ v: Double) -> String {
-        let s = String(format: "%.1f", ((v * 10).rounded() / 10) + 0)
-        return v > 0 ? "+" + s : s == "-0.0" ? "0.0" : s
+        let s = number(v)
+        return v > 0 && s != "0.0" ? "+" + s : s
     }
 
-    /// A number with one decimal, or two when it needs them: "1.0", "1.25".
+    /// A Waterline number — a value, an estimate, a total of standard drinks — as every
+    /// Waterline screen shows it: with one decimal, or two when it has two ("1.0", "0.96",
+    /// "2.7"); further decimals (a hand edit) are cut, never rounded, so that what is shown
+    /// never reaches a mark the value has not reached: 1.996 under a threshold of 2 shows
+    /// "1.99", as the rules judge it (below the warning).
     static func number(_ v: Double) -> String {
-        let x = v == 0 ? 0 : v
-        return (x * 10).rounded() == x * 10 ? String(format: "%.1f", x) : String(format: "%.2f", x)
+        let hundredths = (abs(v) * 100 + 1e-6).rounded(.down)
+        let text = hundredths.truncatingRemainder(dividingBy: 10) == 0 ? String(format: "%.1f", hundredths / 100) : String(format: "%.2f", hundredths / 100)
+        return v < 0 && hundredths > 0 ? "-" + text : text
     }
 
     /// An amount without needless decimals: "8", "8.5", "250".
@@ -174,12 +179,15 @@ enum WaterlineText {
         let range = Int(min(20, max(5, Double(threshold + 1), abs(v).rounded(.up))))
         let half = 20, width = 2 * half + 1
         func column(_ x: Double) -> Int { half + Int((x / Double(range) * Double(half)).rounded()) }
+        let t = column(Double(threshold))
+        // The value's column, cut toward the centre like the number shown, and on the side of
+        // the warning mark the warning is on.
+        var at = min(max(half + Int((v / Double(range) * Double(half) + (v < 0 ? -1e-6 : 1e-6)).rounded(.towardZero)), 0), 2 * half)
+        if t <= 2 * half { at = state.isWarning ? max(at, t) : min(at, t - 1) }
         var cells = Array(repeating: "·", count: width)
-        let at = min(max(column(v), 0), 2 * half)
         if at != half {
             for i in min(at, half)...max(at, half) where i != half { cells[i] = "━" }
         }
-        let t = column(Double(threshold))
         if t <= 2 * half, t != at { cells[t] = "┊" }
         cells[half - 1] = cells[half - 1] == "━" ? "━" : "▕"
         cells[half + 1] = cells[half + 1] == "━" ? "━" : "▏"
@@ -234,7 +242,7 @@ enum WaterlineText {
     static func parseVolume(_ text: String, input: LedgerError.Input.Waterline) throws -> Given<Volume> {
         let option = flag(input)
         guard let v = Volume(parsing: text) else {
-            throw LedgerError.usage("\(option) must be a positive amount like 8, 8oz or 250ml (found \"\(text)\")")
+            throw LedgerError.usage("\(option) must be a positive amount like 8, 8oz, 250ml, 25cl or 0.5l (found \"\(text)\")")
         }
         return Given(v, input: .waterline(input), text: text)
     }
@@ -244,7 +252,7 @@ enum WaterlineText {
         let option = flag(input)
         guard let s = DrinkSize(parsing: text) else {
             let servings = DrinkSize.servings.map(\.name).joined(separator: ", ")
-            throw LedgerError.usage("\(option) must be a positive size like 12, 12oz or 330ml, or a serving (\(servings)) (found \"\(text)\")")
+            throw LedgerError.usage("\(option) must be a positive size like 12, 12oz, 330ml, 33cl or 0.5l, or a serving (\(servings)) (found \"\(text)\")")
         }
         return Given(s, input: .waterline(input), text: text)
     }
@@ -279,8 +287,8 @@ enum WaterlineText {
 enum WaterlineJSON {
     /// `status --json`: the WaterlineState keys (judged by the current settings),
     /// `sessionId` (null without a session) and more.
-    static func status(_ current: WaterlineStore.Current, now: Timestamp) -> JSONValue {
-        let session = current.session, settings = current.settings
+    static func status(_ current: WaterlineStore.Current, clock: CommandClock) -> JSONValue {
+        let session = current.session, settings = current.settings, now = clock.now
         var o = current.state.json.objectValue!
         o["sessionId"] = session.map { .string($0.id) } ?? .null
         o["startTime"] = session.map { $0.startTime.json } ?? .null
@@ -288,10 +296,11 @@ enum WaterlineJSON {
         o["waterEveryNDrinks"] = .number(Double(settings.waterEveryNDrinks))
         o["warningThreshold"] = .number(Double(settings.warningThreshold))
         o["waterDueInDrinks"] = current.drinksUntilWaterDue.map { .number(Double($0)) } ?? .null
-        o["nextReminder"] = session.flatMap { WaterlineEngine.nextTimeReminder(for: $0, settings: settings, now: now) }.map(\.json) ?? .null
+        o["nextReminder"] = session.flatMap { WaterlineEngine.nextTimeReminder(for: $0, settings: settings, now: now, timeZone: clock.timeZone) }.map(\.json) ?? .null
         o["durationMinutes"] = session.map { .number(Double($0.summary(now: now).durationMinutes)) } ?? .null
         o["abandoned"] = .bool(session.map { WaterlineEngine.isAbandoned($0, now: now, afterHours: settings.abandonedAfterHours) } ?? false)
         o["hoursRunning"] = session.map { .number(Double(WaterlineEngine.hoursRunning($0, now: now))) } ?? .null
+        o["keptGoingAt"] = session?.keptGoingAt?.json ?? .null
         return .object(o)
     }
 

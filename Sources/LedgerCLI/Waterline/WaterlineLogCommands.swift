@@ -11,7 +11,7 @@ extension WaterlineCommand {
                 With no options, logs one standard drink. --preset takes a preset's name or id \
                 (`ledger waterline presets`); --type, --size, --abv and --std describe the drink \
                 or adjust the preset. --size is in your units (`settings set units`) unless it \
-                carries one (330ml, 12oz), or names a serving: pint, bottle or can (beer), glass \
+                carries one (330ml, 33cl, 0.5l, 12oz), or names a serving: pint, bottle or can (beer), glass \
                 (wine), shot or double (liquor), standard or strong (cocktail). Without --std the \
                 estimate comes from the preset, or from size × ABV (a US standard drink is 0.6 oz \
                 of alcohol), and is shown.
@@ -37,6 +37,7 @@ extension WaterlineCommand {
                 try run.waterline.logDrink(order, now: run.now, ids: run.env.ids)
             }
             let estimate = logged.estimate?.meta.standardDrinkEstimate ?? 0
+            drink.sayUnused(logged.estimate)
             try WaterlineCommand.reportLogged(logged, run: run, headline:
                 "Logged \(WaterlineText.describe(logged.entry, units: logged.settings.units, estimate: false)) — \(WaterlineText.standardDrinks(estimate)) (\(logged.estimate?.reason ?? "")).")
         }
@@ -48,7 +49,7 @@ extension WaterlineCommand {
             commandName: "water",
             abstract: "Log water in the active session (the default amount unless --amount).")
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Amount in your units (or with a unit: 250ml, 8oz).", valueName: "n"),
+        @Option(parsing: .unconditional, help: ArgumentHelp("Amount in your units (or with a unit: 250ml, 25cl, 0.5l, 8oz).", valueName: "n"),
                 transform: WaterAmountValue.parse)
         var amount: WaterAmountValue?
 
@@ -74,8 +75,9 @@ extension WaterlineCommand {
         if run.json {
             Output.json(.object([
                 "entry": WaterlineJSON.entry(logged.step, sessionID: logged.session.id),
-                "state": WaterlineJSON.status(logged.current, now: run.now),
+                "state": WaterlineJSON.status(logged.current, clock: run.env.clock),
                 "notifications": .array(logged.notifications.map(\.json)),
+                "unused": .array((logged.estimate?.unused ?? []).map { .string(WaterlineText.flag($0)) }),
             ]))
             return
         }
@@ -127,6 +129,7 @@ extension WaterlineCommand {
             let edited = try time.explaining(change.time, clock: run.env.clock) {
                 try run.waterline.editEntry(id, inSession: session, change: change, now: run.now)
             }
+            drink.sayUnused(edited.estimate)
             if output.json {
                 Output.json(.object([
                     "entry": WaterlineJSON.entry(edited.step, sessionID: edited.session.id),

@@ -53,7 +53,7 @@ struct DrinkOptions: ParsableArguments {
     var type: DrinkTypeValue?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Serving size in your units, with a unit (330ml, 12oz), or a serving (pint, glass, double, …).", valueName: "size"),
+            help: ArgumentHelp("Serving size in your units, with a unit (330ml, 33cl, 0.5l, 12oz), or a serving (pint, glass, double, …).", valueName: "size"),
             transform: DrinkSizeValue.parse)
     var size: DrinkSizeValue?
 
@@ -64,4 +64,23 @@ struct DrinkOptions: ParsableArguments {
             help: ArgumentHelp("Standard drinks it counts for (a double is 2; estimated from the preset, or size × ABV, when left out).", valueName: "n"),
             transform: StandardDrinksValue.parse)
     var standardDrinks: StandardDrinksValue?
+}
+
+extension DrinkOptions {
+    /// Says, on stderr, which of these values the estimate could not use and why (`DrinkEstimate.unused`):
+    /// "ledger: note: --abv 40 was not used: an ABV counts only with a size …".
+    func sayUnused(_ estimate: DrinkEstimate?) {
+        for input in estimate?.unused ?? [] {
+            switch input {
+            case .size:
+                Console.error("ledger: note: --size \(size?.given.text ?? "") was not used: a size counts only with an ABV, "
+                    + "or a --type whose typical ABV it takes (give --abv or --type too, or --std)")
+            case .abv:
+                Console.error("ledger: note: --abv \(abv?.given.text ?? "") was not used: an ABV counts only with a size, "
+                    + "and this drink has none (give --size too, or --std)")
+            default:
+                continue
+            }
+        }
+    }
 }

@@ -29,7 +29,7 @@ extension WaterlineCommand {
             let current = try run.waterline.current()
             run.announce(result.notes, active: nil, settings: nil)
             if output.json {
-                Output.json(WaterlineJSON.status(current, now: run.now))
+                Output.json(WaterlineJSON.status(current, clock: run.env.clock))
                 return
             }
             let settings = current.settings
@@ -77,6 +77,31 @@ extension WaterlineCommand {
             Console.print("Ended session \(ended.id) at \(WaterlineText.Times(ended, run.env.clock).show(ended.endTime ?? run.now)).")
             Console.print("")
             WaterlineCommand.printSummary(ended, settings: current.settings, run: run)
+        }
+    }
+
+    /// `ledger waterline keep-going [--json]`: US-025's "Keep Going".
+    struct KeepGoing: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "keep-going",
+            abstract: "Keep a long-running session going: stops the question about ending it for as long again.",
+            discussion: "A session active longer than `abandonedAfterHours` (12 by default) is mentioned by every command; this answers it, on every device once synced.")
+
+        @OptionGroup var output: JSONOption
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let run = try WaterlineRun(global, json: output.json)
+            let settings = try run.waterline.settings()
+            let session = try run.waterline.keepGoing(now: run.now)
+            if output.json {
+                Output.json(WaterlineJSON.status(try run.waterline.current(), clock: run.env.clock))
+                return
+            }
+            let again = run.now.adding(seconds: Double(settings.abandonedAfterHours) * 3600)
+            Console.print("Session \(session.id) keeps going (running for \(WaterlineText.count(WaterlineEngine.hoursRunning(session, now: run.now), "hour"))). "
+                + "If it is still active after \(WaterlineText.count(settings.abandonedAfterHours, "more hour")) (\(WaterlineText.Times([run.now, again], run.env.clock).show(again))), you will be asked again.")
         }
     }
 
@@ -168,16 +193,21 @@ extension WaterlineCommand.Sessions {
                 Console.print("No sessions yet. Start one with `ledger waterline start`.")
                 return
             }
-            Console.print(Style.dim("  DATE              TIME          DURATION      DRINKS STD    WATER  ADHERENCE  ID"))
-            for session in sessions {
+            // Columns as wide as their widest cell: a session of 24 hours or more shows dates
+            // in its times, a night the clocks changed shows offsets, as its timeline does.
+            let header = ["DATE", "TIME", "DURATION", "DRINKS", "STD", "WATER", "ADHERENCE"]
+            let rows = sessions.map { session -> [String] in
                 let s = session.summary(now: run.now)
                 let times = WaterlineText.Times(session, run.env.clock, now: run.now)
-                let span = times.show(session.startTime) + "–" + (session.endTime.map(times.show) ?? "     ")
-                let adherence = s.adherencePercent.map { WaterlineText.amount($0) + "%" } ?? "—"
-                func col(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0) }
-                Console.print("  " + col(WaterlineText.date(session.startTime), 18) + col(span, 14) + col(WaterlineText.duration(minutes: s.durationMinutes), 14)
-                    + col(String(s.totalAlcoholCount), 7) + col(WaterlineText.number(s.totalStandardDrinks), 7)
-                    + col(String(s.totalWaterCount), 7) + col(adherence, 11) + session.id + (session.isActive ? "  " + Style.bold("active") : ""))
+                return [WaterlineText.date(session.startTime), times.show(session.startTime) + "–" + (session.endTime.map(times.show) ?? ""),
+                        WaterlineText.duration(minutes: s.durationMinutes), String(s.totalAlcoholCount), WaterlineText.number(s.totalStandardDrinks),
+                        String(s.totalWaterCount), s.adherencePercent.map { WaterlineText.amount($0) + "%" } ?? "—"]
+            }
+            let widths = header.indices.map { c in ([header[c]] + rows.map { $0[c] }).map(\.count).max()! + 2 }
+            func line(_ cells: [String]) -> String { "  " + zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined() }
+            Console.print(Style.dim(line(header) + "ID"))
+            for (session, row) in zip(sessions, rows) {
+                Console.print(line(row) + session.id + (session.isActive ? "  " + Style.bold("active") : ""))
             }
             if !all { Console.print(Style.dim("  (`ledger waterline sessions --all` lists every session; `ledger waterline summary ID` shows one)")) }
         }

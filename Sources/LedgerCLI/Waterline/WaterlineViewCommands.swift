@@ -16,7 +16,7 @@ extension WaterlineCommand {
             let run = try WaterlineRun(global, json: output.json)
             let current = try run.current()
             if output.json {
-                Output.json(WaterlineJSON.status(current, now: run.now))
+                Output.json(WaterlineJSON.status(current, clock: run.env.clock))
                 return
             }
             guard let session = current.session else {
@@ -41,7 +41,7 @@ extension WaterlineCommand {
     /// "23:40", "off (…)" or "none — paused …".
     static func nextReminderText(_ session: Session, settings: WaterlineSettings, run: WaterlineRun, times: WaterlineText.Times) -> String {
         if !settings.timeRemindersEnabled { return "off (turn on with `ledger waterline settings set timeRemindersEnabled true`)" }
-        if let t = WaterlineEngine.nextTimeReminder(for: session, settings: settings, now: run.now) {
+        if let t = WaterlineEngine.nextTimeReminder(for: session, settings: settings, now: run.now, timeZone: run.env.clock.timeZone) {
             return times.show(t)
         }
         return "none — paused after \(WaterlineEngine.inactivityLimitMinutes) minutes without a log; your next log resumes them"
@@ -63,6 +63,12 @@ extension WaterlineCommand {
         func run() throws {
             let run = try WaterlineRun(global, json: output.json)
             let current = try run.current()
+            // No session named and none yet: an empty timeline, not a missing one.
+            let none = try session == nil && current.session == nil && run.waterline.recentSessions(limit: 1).isEmpty
+            guard !none else {
+                if output.json { Output.json(.array([])) } else { Console.print("No sessions yet. Start one with `ledger waterline start`.") }
+                return
+            }
             let chosen = try run.waterline.chosenSession(session, active: current.session)
             if output.json {
                 Output.json(.array(WaterlineEngine.replay(chosen.entries, rules: chosen.rules).map { WaterlineJSON.entry($0, sessionID: chosen.id) }))
@@ -116,7 +122,7 @@ extension WaterlineCommand {
             let current = try run.current()
             let settings = current.settings
             let discreet = settings.discreetNotifications
-            let due = WaterlineDue.at(run.now, session: current.session, settings: settings)
+            let due = WaterlineDue.at(run.now, session: current.session, settings: settings, timeZone: run.env.clock.timeZone)
             guard let session = current.session else {
                 if output.json {
                     Output.json(.object(["sessionId": .null, "discreet": .bool(discreet), "next": .null, "due": WaterlineJSON.due(due)]))
@@ -128,10 +134,11 @@ extension WaterlineCommand {
             let state = current.state
             let n = settings.waterEveryNDrinks
             let times = WaterlineText.Times(session, run.env.clock, now: run.now)
-            let next = WaterlineEngine.nextTimeReminder(for: session, settings: settings, now: run.now)
+            let next = WaterlineEngine.nextTimeReminder(for: session, settings: settings, now: run.now, timeZone: run.env.clock.timeZone)
             let upcoming = settings.timeRemindersEnabled
                 ? WaterlineEngine.timeReminders(for: session, intervalMinutes: settings.timeReminderIntervalMinutes,
-                                                through: session.lastActivity.adding(minutes: Double(WaterlineEngine.inactivityLimitMinutes)))
+                                                through: session.lastActivity.adding(minutes: Double(WaterlineEngine.inactivityLimitMinutes)),
+                                                timeZone: run.env.clock.timeZone)
                     .filter { $0 > run.now }
                 : []
             let timeText = WaterlineNotification(.timeReminder, discreet: discreet)
@@ -168,7 +175,7 @@ extension WaterlineCommand {
                 return
             }
             Console.print(Style.bold("Session \(session.id)") + " · notifications are "
-                + (discreet ? "discreet (previews say \"\(WaterlineNotification.discreetBody)\"; `settings set discreetNotifications false` shows details)" : "detailed"))
+                + (discreet ? "discreet (previews say \"\(WaterlineNotification.discreetBody(.timeReminder))\" and the like; `settings set discreetNotifications false` shows details)" : "detailed"))
             Console.print("")
             func row(_ label: String, _ value: String) { Console.print("  " + label.padding(toLength: 20, withPad: " ", startingAt: 0) + value) }
             if let next {

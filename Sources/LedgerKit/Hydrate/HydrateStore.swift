@@ -85,12 +85,16 @@ public struct HydrateStore: Sendable {
 
     // MARK: - Intents
 
-    /// "I Drank" at `now`: confirms the reminder whose period holds `now`, once.
+    /// "I Drank" at `now`: confirms the reminder whose period holds `now`, once. Before the
+    /// day's first reminder or after its window closed there is no reminder to confirm, but
+    /// the glass is not lost: it is recorded in the day's document as a confirmation that
+    /// counts for no reminder, and shown (`HydrationProgress.outside`).
     public func confirm(at now: Timestamp, timeZone: TimeZone) throws -> ConfirmationOutcome {
         try store.withWriterLock {
             let today = try current(at: now, timeZone: timeZone)
             guard let slot = today.plan.slot(containing: now) else {
-                return now < today.plan.start ? .beforeFirstReminder(today) : .windowClosed(today)
+                let day = try save(confirmationAt: now, slot: nil, of: today)
+                return now < today.plan.start ? .beforeFirstReminder(day) : .windowClosed(day)
             }
             return try record(slot, of: today, named: false, at: now)
         }
@@ -129,11 +133,17 @@ public struct HydrateStore: Sendable {
         if let earlier = day.progress(at: nil).slots[slot.index].confirmedAt {
             return .alreadyConfirmed(slot, at: earlier, day)
         }
+        return .confirmed(slot, try save(confirmationAt: now, slot: named ? slot.time : nil, of: day))
+    }
+
+    /// Writes a confirmation at `now` (of the reminder at `slot`, when named) into `day`'s
+    /// document; the day as it stands after it.
+    private func save(confirmationAt now: Timestamp, slot: Timestamp?, of day: PlannedDay) throws -> PlannedDay {
         var document = day.documentForWriting(now: now)
-        document.confirm(at: now, slot: named ? slot.time : nil)
+        document.confirm(at: now, slot: slot)
         document.updatedAt = now
         try store.repository(HydrationDay.self).save(document)
-        return .confirmed(slot, PlannedDay(plan: day.plan, document: document))
+        return PlannedDay(plan: day.plan, document: document)
     }
 
     /// Changes the schedule at `now`: the values `change` gives replace the current ones. The

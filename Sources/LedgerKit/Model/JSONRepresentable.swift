@@ -29,7 +29,9 @@ extension Int: JSONRepresentable {
     package static var expectation: String { "an integer" }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Int? {
         if case .number(let n) = json, n == n.rounded(), abs(n) < 9e15 { return Int(n) }
-        if case .number(let n) = json {
+        if case .number(let n) = json, n == n.rounded(), n.isFinite {
+            issues.append(.error(pointer, "is out of range: a whole number in a document is from -\(Int.largestStored) to \(Int.largestStored) (found \(String(format: "%.0f", n)))"))
+        } else if case .number(let n) = json {
             issues.append(.error(pointer, "must be a whole number (found \(CanonicalJSON.formatNumber(n)))"))
         } else {
             issues.append(mismatch(json, at: pointer))
@@ -37,6 +39,10 @@ extension Int: JSONRepresentable {
         return nil
     }
     package var json: JSONValue { .number(Double(self)) }
+
+    /// The largest whole number a document holds (larger ones are no longer exact as JSON
+    /// numbers, which are doubles).
+    package static let largestStored = 8_999_999_999_999_999
 }
 
 extension Double: JSONRepresentable {

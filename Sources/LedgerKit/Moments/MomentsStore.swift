@@ -131,15 +131,26 @@ public struct MomentsStore: Sendable {
         public let sentence: String
         /// For a photo: whether its file was written (false when the same photo was already there).
         public let photoAdded: Bool
+        /// Why the settings could not be read, when they could not (a hand edit): the
+        /// experience was captured all the same, its sentence with the default template.
+        public let settingsProblem: LedgerError?
     }
 
     /// Captures an experience at `now` (its `createdAt`) for the instant the capture gives. A
     /// photo is stored under its content's name first (`moments/photos/<sha256>.<ext>`); if the
     /// experience cannot be written, a photo file written for it is removed again. An invalid
-    /// note, link or photo is refused and nothing is written.
+    /// note, link or photo is refused and nothing is written. Settings that cannot be read
+    /// never stop a capture (the seed's capture in one step): the sentence then uses the
+    /// default template, and `settingsProblem` says why.
     public func capture(_ capture: Capture, at now: Timestamp, ids: any IDSource) throws -> Captured {
         try store.withWriterLock {
-            let template = try settings().sentenceTemplate
+            var template = SentenceTemplate.defaultText
+            var settingsProblem: LedgerError?
+            do {
+                template = try settings().sentenceTemplate
+            } catch let e as LedgerError where e.code == .invalid {
+                settingsProblem = e
+            }
             var type = ExperienceType.note
             var payload: String?
             var written: String?
@@ -163,7 +174,8 @@ public struct MomentsStore: Sendable {
                 if let written { try? store.remove(written) }
                 throw error
             }
-            return Captured(experience: experience, sentence: SentenceTemplate.sentence(template, for: experience), photoAdded: written != nil)
+            return Captured(experience: experience, sentence: SentenceTemplate.sentence(template, for: experience), photoAdded: written != nil,
+                            settingsProblem: settingsProblem)
         }
     }
 

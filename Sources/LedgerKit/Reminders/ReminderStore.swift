@@ -29,7 +29,7 @@ public struct ReminderStore: Sendable {
             problems.append("Water Reminder: " + Self.sentence(error))
         }
         do {
-            let due = try WaterlineStore(store).due(now: now)
+            let due = try WaterlineStore(store).due(now: now, timeZone: timeZone)
             notices += due.notices
             if let next = due.nextChange { wakes.append(next) }
         } catch {

@@ -119,11 +119,16 @@ package struct DocumentType: Sendable {
         if fixed != json {
             // Something differs from how ledger would write it: normalisation of what was read
             // (a timestamp written with "Z", a defaulted field left out), or stale derived values.
+            // A derived value is told once, as stored against its recompute (a removed `state`
+            // is "missing; a recompute gives …", not also "ledger writes null").
             let written = model.json
-            for d in JSONDiff.differences(json, written, limit: 5) {
+            let stale = JSONDiff.differences(written, fixed, limit: 5)
+            let derived = Set(stale.map(\.pointer))
+            for d in JSONDiff.differences(json, written, limit: 5) where !derived.contains(d.pointer) {
                 issues.append(.warning(d.pointer, d.describe(as: "ledger writes"), fixable: true))
             }
-            for d in JSONDiff.differences(written, fixed, limit: 5) {
+            for var d in stale {
+                d.old = JSONDiff.value(at: d.pointer, in: json)  // as stored, not as read
                 issues.append(.warning(d.pointer, "derived value is stale: " + d.describe(as: "a recompute gives"), fixable: true))
             }
         }
@@ -171,6 +176,14 @@ package enum JSONDiff {
         }
 
         private func short(_ v: JSONValue) -> String { FieldChange.short(v) }
+    }
+
+    /// The value at `pointer` in `json`; nil when there is none.
+    package static func value(at pointer: JSONPointer, in json: JSONValue) -> JSONValue? {
+        pointer.tokens.reduce(json as JSONValue?) { value, token in
+            if case .array(let elements)? = value, let i = Int(token) { return elements.indices.contains(i) ? elements[i] : nil }
+            return value?[token]
+        }
     }
 
     /// The first `limit` differences between `a` and `b`, outermost first.

@@ -142,13 +142,18 @@ extension WaterlineStore {
         let resolved = try size.map { try DrinkSize.resolve($0, type: type?.value ?? baseType, units: units) }
         let drinkType = type?.value ?? (baseType == nil ? resolved?.drinkType : nil)
         let std = standardDrinks ?? resolved?.standardDrinks
+        // A cocktail's serving gives its estimate: "a strong cocktail serving", not "as given".
+        var given = "as given"
+        if standardDrinks == nil, case .serving(let serving)? = size?.value, serving.standardDrinks != nil {
+            given = "a \(serving.name) \(serving.drinkType.rawValue) serving"
+        }
         let estimate: DrinkEstimate = switch base {
         case .preset(let p):
-            DrinkEstimate.resolve(preset: p, type: drinkType, sizeOz: resolved?.sizeOz, abv: abv?.value, standardDrinks: std, units: units)
+            DrinkEstimate.resolve(preset: p, type: drinkType, sizeOz: resolved?.sizeOz, abv: abv?.value, standardDrinks: std, units: units, given: given)
         case .drink(let m):
-            DrinkEstimate.adjusting(m, type: drinkType, sizeOz: resolved?.sizeOz, abv: abv?.value, standardDrinks: std, units: units)
+            DrinkEstimate.adjusting(m, type: drinkType, sizeOz: resolved?.sizeOz, abv: abv?.value, standardDrinks: std, units: units, given: given)
         case nil:
-            DrinkEstimate.resolve(preset: nil, type: drinkType, sizeOz: resolved?.sizeOz, abv: abv?.value, standardDrinks: std, units: units)
+            DrinkEstimate.resolve(preset: nil, type: drinkType, sizeOz: resolved?.sizeOz, abv: abv?.value, standardDrinks: std, units: units, given: given)
         }
         try estimate.check(given: [size?.wording, abv?.wording, type?.wording].compactMap { $0 })
         return estimate

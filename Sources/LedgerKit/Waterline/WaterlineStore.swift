@@ -54,11 +54,11 @@ public struct WaterlineStore: Sendable {
     }
 
     /// Which Waterline notifications are due at `now` and when that can next change (see
-    /// `WaterlineDue`): for a resident reminder process, which asks again at `nextChange` or
-    /// when a document changes.
-    public func due(now: Timestamp) throws -> WaterlineDue {
+    /// `WaterlineDue`; times on the clock of `timeZone`): for a resident reminder process,
+    /// which asks again at `nextChange` or when a document changes.
+    public func due(now: Timestamp, timeZone: TimeZone) throws -> WaterlineDue {
         let current = try current()
-        return WaterlineDue.at(now, session: current.session, settings: current.settings)
+        return WaterlineDue.at(now, session: current.session, settings: current.settings, timeZone: timeZone)
     }
 
     // MARK: - Writing a session
@@ -159,6 +159,20 @@ public struct WaterlineStore: Sendable {
             session.isActive = false
             session.updatedAt = now
             return (try save(session, wasActive: active, settings: try settings()), notes)
+        }
+    }
+
+    /// "Keep Going" (US-025): the person answers the question a session that has run long
+    /// brings by keeping it active; it is recorded in the session (`keptGoingAt`, so every
+    /// device stops asking) and asked again once it has run as long again.
+    @discardableResult
+    public func keepGoing(now: Timestamp) throws -> Session {
+        try store.withWriterLock {
+            let (active, _) = try requireActive()
+            var session = active.session
+            session.keptGoingAt = now
+            session.updatedAt = now
+            return try save(session, wasActive: active, settings: try settings())
         }
     }
 

@@ -7,7 +7,7 @@ extension Session: NarratedDocument {
         ["waterEveryNDrinks": FieldWords("water every", unit: "drinks"), "warningThreshold": FieldWords("warning threshold")]
     }
 
-    package static var toldFields: Set<String> { ["entries", "startTime", "endTime", "isActive", "state", "computedSummary"] }
+    package static var toldFields: Set<String> { ["entries", "startTime", "endTime", "isActive", "state", "computedSummary", "keptGoingAt"] }
 
     package static func events(from old: Session?, to new: Session) -> [String] {
         guard let old else {
@@ -31,6 +31,7 @@ extension Session: NarratedDocument {
             words.append(removed.count <= 2 ? removed.map { "\($0.noun) at \(StoryWords.clock($0.timestamp)) deleted" }.joined(separator: ", ")
                                             : StoryWords.count(removed.count, "entry", "entries") + " deleted")
         }
+        if let kept = new.keptGoingAt, kept != old.keptGoingAt { words.append("kept going at " + StoryWords.clock(kept)) }
         switch (old.endTime, new.endTime) {
         case (nil, let end?): words.append("ended " + StoryWords.clock(end))
         case (_?, nil): words.append("reopened")

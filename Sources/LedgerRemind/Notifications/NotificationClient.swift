@@ -36,6 +36,9 @@ public final class NotificationClient {
     private var received: [LoopEvent] = []
     /// libdbus's watches on the connection's socket, as its watch functions report them.
     private var watches: [OpaquePointer] = []
+    /// Set when the bus says the server gave up `busName` (it exited, or another took it):
+    /// the notifications it showed are gone with it.
+    private var serverLeft = false
 
     /// Connects to the session bus named by `environment` and asks the notification server who
     /// it is (which starts it when the bus can start one on demand).
@@ -65,13 +68,22 @@ public final class NotificationClient {
         let me = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_set_watch_functions(connection, addWatch, removeWatch, nil, me, nil)
         dbus_connection_add_filter(connection, filterMessage, me, nil)
-        for member in ["ActionInvoked", "NotificationClosed"] {
-            let rule = "type='signal',sender='\(Self.busName)',path='\(Self.objectPath)',interface='\(Self.interface)',member='\(member)'"
+        var rules = ["ActionInvoked", "NotificationClosed"].map {
+            ($0, "type='signal',sender='\(Self.busName)',path='\(Self.objectPath)',interface='\(Self.interface)',member='\($0)'")
+        }
+        // The bus itself says when the server's name changes hands: watched, so that a server
+        // that goes away is noticed at once, not at the next notification.
+        rules.append(("NameOwnerChanged", "type='signal',sender='\(Self.bus)',path='/org/freedesktop/DBus',interface='\(Self.bus)',"
+            + "member='NameOwnerChanged',arg0='\(Self.busName)'"))
+        for (member, rule) in rules {
             if case .failure(let f) = dbusCall({ dbus_bus_add_match(connection, rule, $0) }) {
                 throw RemindError(.dbus, "the session bus refused to deliver \(member) signals: \(f.message)")
             }
         }
     }
+
+    /// The bus's own name, the sender of its signals.
+    static let bus = "org.freedesktop.DBus"
 
     deinit {
         dbus_connection_remove_filter(connection, filterMessage, Unmanaged.passUnretained(self).toOpaque())
@@ -154,18 +166,29 @@ public final class NotificationClient {
     }
 
     /// Dispatches every message read so far (the filter queues the signals); throws
-    /// `.noSessionBus` once the bus has closed the connection.
+    /// `.noSessionBus` once the bus has closed the connection, `.noNotificationServer` once
+    /// the server has left the bus.
     func dispatch() throws(RemindError) {
         while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
         guard dbus_connection_get_is_connected(connection) != 0 else {
             throw RemindError(.noSessionBus, "the session bus at \(busAddress) closed the connection")
         }
+        if serverLeft {
+            throw RemindError(.noNotificationServer, "the notification server (\(server.name)) left the session bus: "
+                + "\(Self.busName) is no longer its, and what it showed went with it")
+        }
     }
 
     /// Called by libdbus's dispatch for every incoming message.
     fileprivate func receive(_ message: OpaquePointer) {
-        guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL,
-              dbus_message_get_sender(message).map({ String(cString: $0) }) == serverUniqueName else { return }
+        guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL else { return }
+        let sender = dbus_message_get_sender(message).map { String(cString: $0) }
+        if sender == Self.bus, dbus_message_is_signal(message, Self.bus, "NameOwnerChanged") != 0 {
+            var args = DBusMessageReader(message)
+            if args.string() == Self.busName, args.string() == serverUniqueName, args.string() != serverUniqueName { serverLeft = true }
+            return
+        }
+        guard sender == serverUniqueName else { return }
         var args = DBusMessageReader(message)
         if dbus_message_is_signal(message, Self.interface, "ActionInvoked") != 0 {
             guard let id = args.uint32(), let key = args.string(), posted.contains(id) else { return }

@@ -157,6 +157,24 @@ import Testing
         #expect(ledger.run("brew", "log", "show", id).status == 1)
     }
 
+    /// "`brew logs` prints local times without offsets when logs span two offsets, so the
+    /// order looks wrong (09:10 +01:00 above 03:30 −05:00); show offsets as Moments does."
+    @Test func logsAtSeveralOffsetsShowThem() throws {
+        let ledger = try TestLedger(now: "2026-11-21T08:00:00+01:00")
+        #expect(ledger.run(arguments: ["brew", "save", "--rating", "3", "--at", "2026-11-20T03:30"], env: ["TZ": "America/New_York"]).status == 0)
+        #expect(ledger.run("brew", "save", "--rating", "4", "--at", "2026-11-20T09:10").status == 0)
+        let text = ledger.run("brew", "logs").stdout
+        let rows = text.split(separator: "\n").map(String.init)
+        let paris = try #require(rows.firstIndex { $0.hasPrefix("2026-11-20 09:10 +01:00  4/5") }, "\(text)")
+        let newYork = try #require(rows.firstIndex { $0.hasPrefix("2026-11-20 03:30 -05:00  3/5") }, "\(text)")
+        #expect(paris < newYork, "chronological: 09:10 in Paris came before 03:30 in New York\n\(text)")
+        #expect(rows.first?.hasPrefix("DATE                     RATING") == true, "\(text)")
+        // One offset: none shown.
+        let plain = try TestLedger(now: "2026-11-21T08:00:00+01:00")
+        #expect(plain.run("brew", "save", "--rating", "4", "--at", "07:10").status == 0)
+        #expect(plain.run("brew", "logs").stdout.contains("\n2026-11-21 07:10  4/5"))
+    }
+
     @Test func startNeedsATerminal() throws {
         let ledger = try TestLedger()
         let r = ledger.run("brew", "start")

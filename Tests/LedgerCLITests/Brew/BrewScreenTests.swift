@@ -90,6 +90,28 @@ import Testing
         #expect(!text.contains("from the dose") && !text.contains("recipe's ratio"))
     }
 
+    /// "The confirm screen calls a derived 1:16.6 "the recipe's ratio"."
+    @Test func aRatioTheScaleRoundedIsNotCalledTheRecipes() throws {
+        let derived = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, targetYield: 251), logID: "x")
+        let text = BrewScreen().lines(derived, at: t0).joined(separator: "\n")
+        #expect(text.contains("Ratio         1:16.6   (yield ÷ dose; the recipe's is 1:16.7)"), "\(text)")
+        #expect(!text.contains("the recipe's ratio"), "\(text)")
+        let same = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID, dose: 18), logID: "x")
+        #expect(BrewScreen().lines(same, at: t0).joined(separator: "\n").contains("1:16.7   (the recipe's ratio; last edited wins)"))
+    }
+
+    /// Every screen at the sizes a brewer's terminal may have: a line longer than the width
+    /// goes on over the next one, never cut ("…") — but for the recipe list's name column,
+    /// which shortens a long name to keep the table.
+    @Test(arguments: [(12, 40), (12, 60), (24, 80)])
+    func nothingIsCutAtCommonSizes(rows: Int, columns: Int) throws {
+        let screen = BrewScreen(rows: rows, columns: columns, unicode: true, color: false)
+        for flow in try flows() {
+            let lines = screen.lines(flow, at: t0.adding(seconds: 112))
+            #expect(lines.dropFirst().allSatisfy { !$0.contains("…") || $0.contains("] A recipe with a long name") }, "\(lines.joined(separator: "\n"))")
+        }
+    }
+
     @Test func keysMeanWhatTheScreenSays() throws {
         var f = try BrewFlow(recipe: .starter, inputs: BrewInputs(recipeId: Recipe.starterID), logID: "x")
         #expect(BrewKeys.event(for: .enter, in: f, at: t0) == .start)

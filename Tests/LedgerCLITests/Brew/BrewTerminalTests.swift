@@ -170,10 +170,7 @@ import Testing
         term.waitFor("Leave the brew?")
         try term.send("x")  // any other key: stay
         term.waitFor("[p] Pause")
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
         #expect(term.screen().contains("stays in progress (step 4 of 6)"))
         let stored = try #require(ledger.document(".git/ledger/brew-in-progress.json"))
         #expect(stored["stepIndex"] == .number(3))
@@ -261,6 +258,80 @@ import Testing
         #expect(term.waitForExit() == 0)
     }
 
+    /// "At 40 columns the brew screen drops the countdown and the target scale reading and
+    /// cuts the clock off; the one-line fallback is dropped instead of wrapped. … The seed's
+    /// big, glanceable numbers must survive every terminal size (test 40×12, 60×12, 80×24 in
+    /// tmux)." The scale reading to reach and the countdown, in the five-row font, at the
+    /// bloom (45 g, 0:45) and the last pour (250 g, 0:45) of the starter; the step and the brew
+    /// clock whole in the header; no line cut.
+    @Test(arguments: [(40, 12), (60, 12), (80, 24)])
+    func theNumbersStayLargeAtEverySize(columns: Int, rows: Int) throws {
+        let ledger = try TestLedger(now: "2026-11-21T08:00:00+01:00")
+        let term = try TmuxTerminal(command: command(ledger, "brew start v60-starter"), columns: columns, rows: rows)
+        defer { term.stop() }
+        func lines(_ screen: String) -> [String] { Array(screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).prefix(rows)) }
+        func shows(_ big: [String], in screen: String) -> Bool {
+            let rows = lines(screen)
+            // tmux leaves out the spaces that end a line.
+            let glyphs = big.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+            return rows.indices.contains { i in glyphs.indices.allSatisfy { i + $0 < rows.count && rows[i + $0].contains(glyphs[$0]) } }
+        }
+        guard let confirm = term.waitFor("Confirm inputs") else { return }
+        #expect(lines(confirm).allSatisfy { $0.count <= columns && !$0.contains("…") }, "\(confirm)")
+        try term.send("Enter")
+        for (number, grams) in [(3, "45"), (5, "250")] {
+            while term.waitFor("Step ", timeout: 5).map({ !$0.contains("Step \(number) of 6") }) ?? false {
+                try term.send("Enter")
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            guard term.waitFor("Step \(number) of 6") != nil else { return }
+            try term.send("p")
+            guard let screen = term.waitFor("PAUSED") else { return }
+            let rows = lines(screen)
+            #expect(rows.allSatisfy { $0.count <= columns }, "\(screen)")
+            #expect(rows[0].contains("Step \(number) of 6 · brew clock 0:"), "the clock whole:\n\(screen)")
+            #expect(rows.dropFirst().allSatisfy { !$0.contains("…") }, "nothing is cut:\n\(screen)")
+            #expect(shows(BigText.render(grams, unicode: true), in: screen), "the scale reading \(grams) in large type:\n\(screen)")
+            let countdowns = ["0:45", "0:44", "0:43"].map { BigText.render($0, unicode: true) }
+            #expect(countdowns.contains { shows($0, in: screen) }, "the countdown in large type:\n\(screen)")
+            #expect(screen.contains("pour \(number == 3 ? "45" : "100") g"), "\(screen)")
+            try term.send("p")
+            term.waitFor("[░")
+            try term.send("Enter")
+        }
+        try term.leaveTheBrew()
+    }
+
+    /// "At 80 columns the picker legend, "fix it first" and the resume prompt are cut."
+    @Test func longLinesGoOnOverTheNextAt80Columns() throws {
+        let ledger = try ledger()
+        let quick = try #require(ledger.read(ledger.files(under: "brew/recipes")[0]))
+        let id = try #require(ledger.document(ledger.files(under: "brew/recipes")[0])?["id"]?.stringValue)
+        try ledger.write("brew/recipes/a-broken-recipe-with-a-long-id.json", quick.replacingOccurrences(of: #""water": 100"#, with: #""water": 90"#)
+            .replacingOccurrences(of: #""name": "Quick""#, with: #""name": "A broken recipe with a long name""#)
+            .replacingOccurrences(of: id, with: "a-broken-recipe-with-a-long-id"))
+        let term = try TmuxTerminal(command: command(ledger, "brew start Quick"))
+        defer { term.stop() }
+        term.waitFor("Confirm inputs")
+        try term.send("c")
+        guard let list = term.waitFor("[1] V60 starter") else { return }
+        let joined = list.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(joined.contains("! invalid: it cannot be brewed until fixed (`ledger brew recipe edit ID --editor`)"), "\(list)")
+        try term.send("2")
+        guard let refused = term.waitFor("fix it first") else { return }
+        let said = refused.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(said.contains("fix it first: `ledger brew recipe edit a-broken-recipe-with-a-long-id --editor`"), "\(refused)")
+        #expect(!refused.contains("…"), "\(refused)")
+        try term.send("Enter")
+        term.waitFor("Step 1 of 6")
+        try term.leaveTheBrew()
+        try term.respawn(command(ledger, "brew start Quick"))
+        guard let offer = term.waitFor("A brew is in progress") else { return }
+        #expect(offer.contains("[q] Quit (it stays in") && offer.contains("progress)") && !offer.contains("…"), "\(offer)")
+        try term.send("q")
+        #expect(term.waitForExit() == 0)
+    }
+
     // MARK: - The recipe list, starting over, a brew left for hours
 
     /// The recipe list of the confirm-inputs screen lists an invalid recipe as `brew recipes`
@@ -295,10 +366,7 @@ import Testing
         term.waitFor("Confirm inputs")
         try term.send("Enter")
         term.waitFor("Step 1 of 6")
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
         try term.respawn(command(ledger, "brew start v60-starter --dose 18"))
         term.waitFor("A brew is in progress: Quick, step 1 of 6")
         #expect(term.screen().contains("Starting over brews V60 starter."))
@@ -309,10 +377,7 @@ import Testing
         try term.send("Enter")
         term.waitFor("Step 1 of 6")
         #expect(term.screen().contains("BrewGuide · V60 starter"))
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
         #expect(term.screen().contains("The brew of V60 starter stays in progress"))
         #expect(!term.screen().contains("were not used"), "\(term.screen())")
         #expect(ledger.document("brew/preferences.json")?["lastRecipeId"] == .string("v60-starter"))
@@ -390,10 +455,7 @@ import Testing
         try term.send("Enter")
         term.waitFor("Step 1 of 6")
         #expect(term.screen().contains("  " + BrewOutputSafetyTests.shown))
-        try term.send("q")
-        term.waitFor("Leave the brew?")
-        try term.send("l")
-        #expect(term.waitForExit() == 0)
+        try term.leaveTheBrew()
         // The brew in progress, edited by hand: its recipe's name and a note.
         var progress = try #require(ledger.document(".git/ledger/brew-in-progress.json")?.objectValue)
         var plan = try #require(progress["plan"]?.objectValue)
@@ -420,5 +482,16 @@ import Testing
         #expect(!written.contains("\u{1B}]") && !written.contains("pwned\u{07}"), "an OSC from the data reached the terminal")
         // The screen's own clear: once per start, when the alternate screen opens.
         #expect(written.components(separatedBy: "\u{1B}[2J").count - 1 == 2)
+    }
+}
+
+extension TmuxTerminal {
+    /// Leaves a started brew (`q`, then `l`: it stays in progress) and expects the command to
+    /// end with status 0.
+    func leaveTheBrew(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try send("q")
+        waitFor("Leave the brew?", sourceLocation: sourceLocation)
+        try send("l")
+        #expect(waitForExit(sourceLocation: sourceLocation) == 0, sourceLocation: sourceLocation)
     }
 }

@@ -18,10 +18,11 @@ final class TmuxTerminal {
     /// installs it), it is never skipped.
     let executable: String
 
-    /// Starts the server with `command` in an 80 × 24 window. Commands are expected to end by
-    /// printing `[exit N]` (see `BrewTerminalTests.command`): tmux does not always reap a
-    /// pane's process promptly, so its exit status is read from the screen.
-    init(command: String) throws {
+    /// Starts the server with `command` in a window of `columns` × `rows` (80 × 24 unless
+    /// told). Commands are expected to end by printing `[exit N]` (see
+    /// `BrewTerminalTests.command`): tmux does not always reap a pane's process promptly, so
+    /// its exit status is read from the screen.
+    init(command: String, columns: Int = 80, rows: Int = 24) throws {
         executable = try Processes.require("tmux", package: "tmux")
         directory = TemporaryDirectory("ledger-tmux")
         socket = directory.url("s")
@@ -29,7 +30,7 @@ final class TmuxTerminal {
         try "set -g status off\nset -g remain-on-exit on\nset -g history-limit 0\n".write(toFile: config, atomically: true, encoding: .utf8)
         // The server daemonizes from this first client and would inherit a pipe given as its
         // stdout, so this one call gets /dev/null.
-        try tmux(["-f", config, "new-session", "-d", "-x", "80", "-y", "24", "-s", "t", command], capture: false)
+        try tmux(["-f", config, "new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", "t", command], capture: false)
         serverPID = Int32(try tmux(["display-message", "-p", "-t", "t", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 

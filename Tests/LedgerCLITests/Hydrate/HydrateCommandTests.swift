@@ -97,15 +97,38 @@ import Testing
         #expect(ledger.document(Self.dayPath)?["confirmations"]?.arrayValue?.count == 1)
     }
 
-    @Test func drankOutsideTheWindowSaysSoAndRecordsNothing() throws {
+    /// "The quick start's `ledger hydrate drank`, typed before the day's first reminder …
+    /// exits 1: "nothing to confirm yet: the first reminder … is at 09:00; nothing was
+    /// recorded" — … their glass of water is lost." A glass outside the reminders is kept and
+    /// shown; it counts for no reminder (the seed's "3 out of 8 reminders completed" counts
+    /// reminders), and the reminders still come.
+    @Test func drankOutsideTheWindowKeepsTheGlassAndCountsNoReminder() throws {
         let ledger = try Self.ledger()
-        let early = ledger.run("hydrate", "drank", env: Self.at("08:59"))
-        #expect(early.status == 1)
-        #expect(early.stderr.contains("nothing to confirm yet: the first reminder of 2026-11-21 is at 09:00"), "\(early)")
-        let late = ledger.run("hydrate", "drank", env: Self.at("17:00"))
-        #expect(late.status == 1)
-        #expect(late.stderr.contains("ended at 17:00"))
-        #expect(ledger.files(under: "hydrate/days").isEmpty)
+        let early = ledger.run("hydrate", "drank", env: Self.at("06:10"))
+        #expect(early.status == 0, "\(early)")
+        #expect(early.stdout == "Noted a glass at 06:10, before the first reminder of the day (09:00). It counts for no reminder. "
+            + "0 out of 8 reminders completed.\n", "\(early)")
+        let json = ledger.run(arguments: ["hydrate", "drank", "--json"], env: Self.at("08:59")).json
+        #expect(json["confirmed"] == .bool(false) && json["outsideReminders"] == .bool(true) && json["slot"] == .null, "\(json)")
+        #expect(json["completed"] == .number(0) && json["total"] == .number(8))
+        // The 09:00 reminder still comes, and counts when confirmed.
+        #expect(ledger.run("hydrate", "due", env: Self.at("09:00")).stdout == "Time for a glass of water.\n")
+        #expect(ledger.run("hydrate", "drank", env: Self.at("09:05")).stdout.hasPrefix("Confirmed the 09:00 reminder. 1 out of 8"))
+        let late = ledger.run("hydrate", "drank", env: Self.at("23:30"))
+        #expect(late.status == 0 && late.stdout.contains("Noted a glass at 23:30, after the day's reminders ended (17:00)"), "\(late)")
+        #expect(late.stdout.contains("`ledger hydrate drank --slot HH:MM`"))
+        // Kept in the day's file, shown by status and plan.
+        #expect(ledger.document(Self.dayPath)?["confirmations"]?.arrayValue?.count == 4)
+        #expect(ledger.document(Self.dayPath)?["completed"] == .number(1))
+        let status = ledger.run("hydrate", "status", env: Self.at("23:40"))
+        #expect(status.stdout.contains("1 out of 8 reminders completed") && status.stdout.contains("Also 3 glasses outside the reminders (06:10, 08:59, 23:30)."), "\(status)")
+        let statusJSON = ledger.run("hydrate", "status", "--json", env: Self.at("23:40")).json
+        #expect(statusJSON["outsideReminders"]?.arrayValue?.count == 3)
+        let plan = ledger.run("hydrate", "plan", env: Self.at("23:40")).stdout.split(separator: "\n").map(String.init)
+        #expect(plan.contains("  06:10  ✓ glass          before the first reminder; counts for no reminder"), "\(plan)")
+        func row(_ time: String) throws -> Int { try #require(plan.firstIndex { $0.hasPrefix("  " + time) }, "\(time) in \(plan)") }
+        #expect(try row("08:59") < row("09:00") && row("23:30") > row("16:00"), "\(plan)")
+        #expect(ledger.run("check").status == 0)
     }
 
     @Test func drankDoesNotMoveTheSchedule() throws {

@@ -98,10 +98,18 @@ import Testing
             ["moments", "week", "--date", "2027-01-01"], ["moments", "month"], ["moments", "year"], ["moments", "year", "--months"],
             ["moments", "show", "2026-W47"], ["moments", "show", "2026-11-18T15"], ["moments", "show", "2026-11-20"],
         ]
-        let settings: [[String: String]] = [
+        let zones: [[String: String]] = [
             ["TZ": "Europe/Paris"], ["TZ": "UTC"], ["TZ": "America/Los_Angeles"], ["TZ": "Asia/Tokyo"],
             ["TZ": "Pacific/Kiritimati"], ["TZ": "Pacific/Pago_Pago", "LC_ALL": "de_DE.UTF-8", "LANG": "ar_EG.UTF-8"],
         ]
+        // `$TZ` chooses the reader's clock, so "today" is the date of that clock: each reader
+        // reads at the same wall-clock time, 23:30 on 21 November, in their own zone.
+        func now(_ zone: String) -> String {
+            let z = TimeZone(identifier: zone)!
+            let local = LocalDateTime(date: LocalDate(year: 2026, month: 11, day: 21)!, hour: 23, minute: 30)
+            return ZonedClock.instant(local, in: z).iso8601
+        }
+        let settings = zones.map { env in env.merging(["LEDGER_NOW": now(env["TZ"]!)]) { a, _ in a } }
         let ledger = try Self.ledger()
         for command in commands {
             let reference = ledger.run(arguments: command)
@@ -162,6 +170,22 @@ import Testing
         #expect(ledger.run("moments", "show", "2026-W48").stdout.contains("still ahead"))
     }
 
+    /// "An empty past day (`moments today --date …`) suggests an `add` that would record on
+    /// today." Every view suggests the command that records in the span it shows.
+    @Test func anEmptyViewOffersTheCommandThatFillsItsOwnSpan() throws {
+        let ledger = try TestLedger(now: "2026-11-21T23:30:00+01:00")
+        let past = ledger.run("moments", "today", "--date", "2026-11-17")
+        #expect(past.stdout.contains("Add an experience: ledger moments add TEXT --at 2026-11-17T12:00 --moment today"), "\(past)")
+        let week = ledger.run("moments", "week", "--date", "2026-11-04")
+        #expect(week.stdout.contains("Add an experience: ledger moments add TEXT --at 2026-11-02T12:00 --moment week"), "\(week)")
+        #expect(ledger.run("moments", "today").stdout.contains("Add an experience: ledger moments add TEXT --moment today"))
+        #expect(ledger.run("moments", "today", "--date", "2026-11-25").stdout.contains("This day is still ahead."))
+        // Following the suggestion records on that day.
+        #expect(ledger.run("moments", "add", "a walk", "--at", "2026-11-17T12:00", "--moment", "today").status == 0)
+        let filled = ledger.run("moments", "today", "--date", "2026-11-17", "--json")
+        #expect(filled.json["total"] == .number(1), "\(filled)")
+    }
+
     @Test func aNoteCannotDriveTheTerminal() throws {
         let ledger = try Self.ledger()
         try ledger.write("moments/experiences/2026/11/esc.json", """
@@ -176,7 +200,9 @@ import Testing
 
     @Test func showNamesTheOffsetsWhenTheListSpansSeveral() throws {
         let ledger = try TestLedger(now: "2026-11-21T22:30:00-05:00", timeZone: "America/New_York")
-        ledger.run("moments", "add", "in Paris", "--at", "2026-11-18T15:00:00+01:00")
+        // A moment of a journey is recorded on that place's clock by naming its zone ($TZ); an
+        // offset typed in --at names only the instant (it is recorded on the zone's clock).
+        ledger.run(arguments: ["moments", "add", "in Paris", "--at", "2026-11-18T15:00"], env: ["TZ": "Europe/Paris"])
         ledger.run("moments", "add", "in New York", "--at", "2026-11-18T12:30")
         ledger.run("moments", "add", "earlier in New York", "--at", "2026-11-18T10:30")
         let day = ledger.run("moments", "show", "2026-11-18")

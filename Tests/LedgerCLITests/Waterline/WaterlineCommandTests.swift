@@ -264,6 +264,64 @@ import Testing
         #expect(ledger.run("waterline", "sessions", "--json", env: at(14 * 60)).json.arrayValue?.first?["durationMinutes"] == .number(791))
     }
 
+    /// "'Keep Going' (US-025): after 12 h every command repeats the abandoned-session notice
+    /// and there is no way to answer it except raising the setting." The seed's options: "End
+    /// Now" and "Keep Going" (session stays active).
+    @Test func keepGoingAnswersTheQuestionUntilAsLongAgain() throws {
+        let ledger = try TestLedger()
+        let id = started(ledger)
+        _ = ledger.run("waterline", "drink", env: at(30))
+        let late = at(13 * 60)
+        let asked = ledger.run(arguments: ["waterline", "status"], env: late).stdout
+        #expect(asked.contains("Your session has been running for 13 hours") && asked.contains("`ledger waterline keep-going`"), "\(asked)")
+        let kept = ledger.run(arguments: ["waterline", "keep-going"], env: late)
+        #expect(kept.status == 0, "\(kept)")
+        #expect(kept.stdout.contains("Session \(id) keeps going") && kept.stdout.contains("after 12 more hours"), "\(kept)")
+        for args in [["status"], ["drink"], ["entries"], ["summary"]] {
+            let r = ledger.run(arguments: ["waterline"] + args, env: at(13 * 60 + 5))
+            #expect(r.status == 0 && !r.stdout.contains("running for"), "\(args): \(r)")
+        }
+        #expect(!ledger.run("status", env: at(13 * 60 + 5)).stdout.contains("running for"))
+        #expect(ledger.run(arguments: ["waterline", "status", "--json"], env: at(24 * 60)).json["abandoned"] == .bool(false))
+        // Recorded in the session, so every device stops asking once synced.
+        #expect(ledger.document(sessionFile(ledger, id))?["keptGoingAt"] == .string("2026-11-22T10:00:00+01:00"))
+        // As long again: asked again.
+        let again = ledger.run(arguments: ["waterline", "status"], env: at(25 * 60 + 1)).stdout
+        #expect(again.contains("Your session has been running for 25 hours"), "\(again)")
+        #expect(ledger.run("check").status == 0)
+        // Ending stays the other answer.
+        #expect(ledger.run(arguments: ["waterline", "end", "--yes"], env: at(25 * 60 + 2)).status == 0)
+        #expect(ledger.run(arguments: ["waterline", "keep-going"], env: at(25 * 60 + 3)).status == 1)
+    }
+
+    /// "`waterline entries --json` on a ledger with no session exits 1; it should print `[]`
+    /// (nothing named was missing)."
+    @Test func entriesWithoutAnySessionAreEmpty() throws {
+        let ledger = try TestLedger()
+        let json = ledger.run("waterline", "entries", "--json")
+        #expect(json.status == 0 && json.stdout == "[]\n", "\(json)")
+        let text = ledger.run("waterline", "entries")
+        #expect(text.status == 0 && text.stdout.contains("No sessions yet"), "\(text)")
+        // A session named that does not exist is still "not found".
+        #expect(ledger.run("waterline", "entries", "--session", "abcd", "--json").status == 1)
+    }
+
+    /// "`ledger waterline --repo DIR status` is rejected ("before or after the subcommand",
+    /// README)."
+    @Test func repoMayComeBetweenTheCommandsToo() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        let elsewhere = TemporaryDirectory()
+        let env = at(5).merging(["LEDGER_REPO": elsewhere.path]) { $1 }
+        for args in [["--repo", ledger.root, "waterline", "status", "--json"], ["waterline", "--repo", ledger.root, "status", "--json"],
+                     ["waterline", "status", "--repo", ledger.root, "--json"], ["waterline", "--repo=" + ledger.root, "status", "--json"],
+                     ["waterline", "sessions", "--repo", ledger.root, "list", "--json"]] {
+            let r = ledger.run(arguments: args, env: env)
+            #expect(r.status == 0, "\(args): \(r)")
+        }
+        #expect(ledger.run(arguments: ["waterline", "--repo", ledger.root, "status", "--json"], env: env).json["isActive"] == .bool(true))
+    }
+
     @Test func anHourIsOneHour() throws {
         let ledger = try TestLedger()
         #expect(ledger.run("waterline", "settings", "set", "abandonedAfterHours", "1", env: at(0)).status == 0)
@@ -345,7 +403,7 @@ import Testing
         #expect(r["next"]?["at"] == .string("2026-11-21T21:40:00+01:00"))
         #expect(r["next"]?["body"] == .string("Time for a break"))
         #expect(r["perDrink"]?["dueNow"] == .bool(true))
-        #expect(r["perDrink"]?["notification"]?["body"] == .string("Time for a break"))
+        #expect(r["perDrink"]?["notification"]?["body"] == .string("Time for some water"))
         #expect(ledger.run("waterline", "reminders", env: at(25)).stdout.contains("21:40"))
         _ = ledger.run("waterline", "settings", "set", "discreetNotifications", "false")
         r = ledger.run("waterline", "reminders", "--json", env: at(25)).json

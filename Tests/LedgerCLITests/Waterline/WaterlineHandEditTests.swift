@@ -56,6 +56,42 @@ import Testing
         #expect(ledger.document(path)?["computedSummary"]?["totalWaterCount"] == .number(0))
     }
 
+    /// "a removed derived value draws two contradictory lines": one line, the recompute.
+    @Test func aRemovedDerivedValueIsToldOnce() throws {
+        let (ledger, path) = try night()
+        try edit(ledger, path) { text in
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            var kept: [Substring] = []
+            var skipping = false
+            for line in lines {
+                if line.hasPrefix("  \"state\": {") { skipping = true; continue }
+                if skipping { if line.hasPrefix("  },") || line.hasPrefix("  }") { skipping = false }; continue }
+                kept.append(line)
+            }
+            text = kept.joined(separator: "\n")
+        }
+        #expect(ledger.document(path)?["state"] == nil)
+        let check = ledger.run("check", "--json")
+        let state = (check.json["problems"]?.arrayValue ?? []).filter { $0["pointer"]?.stringValue?.hasPrefix("/state") ?? false }
+        #expect(state.count == 1, "\(check)")
+        let message = state.first?["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("derived value is stale: missing; a recompute gives {") && !message.contains("ledger writes null"), "\(message)")
+        #expect(ledger.run("check", "--fix").status == 0)
+        #expect(ledger.document(path)?["state"]?["waterlineValue"] == .number(1))
+    }
+
+    /// "`check` says "must be a whole number (found 9007199254740992.0)" for a whole number
+    /// out of range."
+    @Test func aWholeNumberOutOfRangeIsSaidToBeOutOfRange() throws {
+        let ledger = try TestLedger()
+        try edit(ledger, "waterline/settings.json") { $0 = $0.replacingOccurrences(of: "\"waterEveryNDrinks\": 1", with: "\"waterEveryNDrinks\": 9007199254740992") }
+        let check = ledger.run("check")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("waterline/settings.json: /waterEveryNDrinks: error: is out of range: a whole number in a document is from "
+            + "-8999999999999999 to 8999999999999999 (found 9007199254740992)"), "\(check)")
+        #expect(!check.stdout.contains(".0)"))
+    }
+
     @Test func anInvalidTypeIsReportedAndRefused() throws {
         let (ledger, path) = try night()
         try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"type\": \"water\"", with: "\"type\": \"watr\"") }

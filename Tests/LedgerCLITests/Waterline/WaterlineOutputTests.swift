@@ -115,12 +115,12 @@ import Testing
         #expect(ended.contains("No entries.") && !ended.contains("Log with"), "\(ended)")
     }
 
-    @Test func theGaugeShowsOneDecimalAndNamesAnyThreshold() throws {
+    @Test func theGaugeShowsTheValueAndNamesAnyThreshold() throws {
         let ledger = try TestLedger()
         _ = ledger.run("waterline", "start", env: at(0))
         _ = ledger.run("waterline", "drink", "--std", "1.25", env: at(1))
         let status = ledger.run("waterline", "status", env: at(2)).stdout
-        #expect(status.contains("Waterline +1.3 —") && !status.contains("1.25 —"), "\(status)")
+        #expect(status.contains("Waterline +1.25 — Above center"), "\(status)")
         for threshold in ["1", "50"] {
             _ = ledger.run("waterline", "settings", "set", "warningThreshold", threshold)
             let text = ledger.run("waterline", "status", env: at(3)).stdout
@@ -140,6 +140,51 @@ import Testing
         let due = ledger.run("waterline", "reminders", "--json", env: at(2)).json["due"]
         #expect(due?["items"]?.arrayValue?.first?["actions"] == n["actions"])
         #expect(due?["nextChange"] == .string("2026-11-21T21:20:00+01:00"))
+    }
+
+    // MARK: - One rule for the numbers shown
+
+    /// "The words and the number disagree: `drink --std 0.96` → "+1.0 · Balanced — at
+    /// center"; at 1.96 "+2.0 — Above center" on the warning-2 mark, with no warning. What is
+    /// shown and what is decided must agree (one rounding rule, stated)."
+    @Test func whatIsShownIsWhatTheRulesDecide() throws {
+        let ledger = try TestLedger()
+        _ = ledger.run("waterline", "start", env: at(0))
+        let first = ledger.run("waterline", "drink", "--std", "0.96", env: at(1)).stdout
+        #expect(first.contains("Waterline +0.96 · Balanced — at center"), "\(first)")
+        let second = ledger.run("waterline", "drink", "--std", "1", env: at(2)).stdout
+        #expect(second.contains("Waterline +1.96 · Above center"), "\(second)")
+        #expect(!second.contains("Pacing Warning"))
+        let status = ledger.run("waterline", "status", env: at(3)).stdout
+        #expect(status.contains("Waterline +1.96 — Above center"), "\(status)")
+        // The value's mark stays short of the warning mark it has not reached.
+        let gauge = try #require(lines(status, containing: "┃").first)
+        let marker = try #require(gauge.firstIndex(of: "●")), warning = try #require(gauge.firstIndex(of: "┊"))
+        #expect(marker < warning, "\(gauge)")
+        // More decimals than two are cut, not rounded up to a mark not reached.
+        let cut = try TestLedger()
+        _ = cut.run("waterline", "start", env: at(0))
+        let close = cut.run("waterline", "drink", "--std", "1.996", env: at(1)).stdout
+        #expect(close.contains("Waterline +1.99 · Above center") && !close.contains("Pacing Warning"), "\(close)")
+        // At the threshold: on the mark, with the warning.
+        let third = ledger.run("waterline", "drink", "--std", "0.04", env: at(4)).stdout
+        #expect(third.contains("Waterline +2.0 · Drink water to return to center") && third.contains("Pacing Warning"), "\(third)")
+    }
+
+    /// "Standard-drink totals are shown with two decimals ("1.96 standard drinks") beside a
+    /// one-decimal Waterline": the total and the value are written alike.
+    @Test func totalsAndTheWaterlineAreWrittenAlike() throws {
+        let ledger = try TestLedger()
+        _ = ledger.run("waterline", "start", env: at(0))
+        _ = ledger.run("waterline", "drink", "--std", "0.96", env: at(1))
+        _ = ledger.run("waterline", "drink", "--std", "1", env: at(2))
+        let status = ledger.run("waterline", "status", env: at(3)).stdout
+        #expect(status.contains("Drinks 2 (1.96 standard drinks)") && status.contains("Waterline +1.96"), "\(status)")
+        _ = ledger.run("waterline", "drink", "--std", "0.04", env: at(4))
+        let round = ledger.run("waterline", "status", env: at(5)).stdout
+        #expect(round.contains("Drinks 3 (2.0 standard drinks)") && round.contains("Waterline +2.0"), "\(round)")
+        let summary = ledger.run("waterline", "summary", env: at(6)).stdout
+        #expect(summary.contains("3 · 2.0 standard drinks") && summary.contains("final +2.0"), "\(summary)")
     }
 }
 

@@ -179,11 +179,14 @@ import Testing
     @Test func aClickAfterTheWindowClosedConfirmsItsReminderUntilTheEndOfTheDay() throws {
         let (hydrate, dir) = ledger()
         defer { withExtendedLifetime(dir) {} }
-        // Plain "I Drank" after 17:00 has nothing to confirm …
-        guard case .windowClosed = try hydrate.confirm(at: at("18:30"), timeZone: paris) else {
+        // Plain "I Drank" after 17:00 has no reminder to confirm: the glass is kept, for none …
+        guard case .windowClosed(let closed) = try hydrate.confirm(at: at("18:30"), timeZone: paris) else {
             Issue.record("plain drank after the window")
             return
         }
+        #expect(closed.progress(at: at("18:30")).outside == [at("18:30")])
+        #expect(closed.progress(at: at("18:30")).completed == 0)
+        #expect(try hydrate.document(for: LocalDate("2026-11-21")!)?.completed == 0)
         // … but the 16:00 notification clicked then confirms the 16:00 reminder.
         guard case .confirmed(let slot, let day) = try hydrate.confirm(.clock(ClockTime("16:00")!), at: at("18:30"), timeZone: paris) else {
             Issue.record("16:00 is confirmed late")

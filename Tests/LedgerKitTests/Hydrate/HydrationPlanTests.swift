@@ -197,13 +197,16 @@ enum H {
     }
 
     @Test(arguments: [
-        // A wall time in the spring gap is taken just after it; a repeated one at its first occurrence.
-        ("Europe/Paris", "2026-03-29", 2, 30, "2026-03-29T03:30:00+02:00"),
+        // A wall time in the spring gap is taken just after it — when the gap ends, 03:00 —
+        // and a repeated one at its first occurrence.
+        ("Europe/Paris", "2026-03-29", 2, 30, "2026-03-29T03:00:00+02:00"),
+        ("Europe/Paris", "2026-03-29", 2, 0, "2026-03-29T03:00:00+02:00"),
         ("Europe/Paris", "2026-03-29", 3, 0, "2026-03-29T03:00:00+02:00"),
         ("Europe/Paris", "2026-03-29", 1, 59, "2026-03-29T01:59:00+01:00"),
         ("Europe/Paris", "2026-10-25", 2, 30, "2026-10-25T02:30:00+02:00"),
         ("Europe/Paris", "2026-10-25", 3, 0, "2026-10-25T03:00:00+01:00"),
-        ("America/New_York", "2026-03-08", 2, 15, "2026-03-08T03:15:00-04:00"),
+        ("America/New_York", "2026-03-08", 2, 15, "2026-03-08T03:00:00-04:00"),
+        ("Australia/Lord_Howe", "2026-10-04", 2, 15, "2026-10-04T02:30:00+11:00"),
         ("America/New_York", "2026-11-01", 1, 30, "2026-11-01T01:30:00-04:00"),
         ("America/New_York", "2026-11-01", 9, 0, "2026-11-01T09:00:00-05:00"),
     ])
@@ -227,7 +230,7 @@ enum H {
 
     @Test func aWindowStartingInTheSpringGapStartsAfterIt() {
         let plan = H.plan("2026-03-29", "02:30", "06:00", every: 60)
-        #expect(H.iso(plan.slots.map(\.time)) == ["2026-03-29T03:30:00+02:00", "2026-03-29T04:30:00+02:00", "2026-03-29T05:30:00+02:00"])
+        #expect(H.iso(plan.slots.map(\.time)) == ["2026-03-29T03:00:00+02:00", "2026-03-29T04:00:00+02:00", "2026-03-29T05:00:00+02:00"])
     }
 
     // MARK: - Due

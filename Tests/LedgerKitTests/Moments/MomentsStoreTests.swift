@@ -172,11 +172,14 @@ import Testing
             {"createdAt": "2026-11-01T10:00:00+01:00", "updatedAt": "2026-11-01T10:00:00+01:00",
              "sentenceTemplate": "I appreciate [experience]", "myNote": "kept"}
             """.utf8))
-        // Reading it is refused, with the command that repairs it; so is a capture.
+        // Reading it is refused, with the command that repairs it; a capture is not refused:
+        // it uses the default template and says why.
         let refused = #expect(throws: LedgerError.self) { try moments.settings() }
         #expect(refused?.sentence.nextStep == .moments(.repairTemplate))
         #expect(refused?.message == "moments/settings.json is invalid; resetting the template (or setting a new one) repairs it:")
-        #expect(Self.code { try capture(moments, .note("tea"), id: "tea") } == .invalid)
+        let captured = try capture(moments, .note("tea"), id: "early")
+        #expect(captured.sentence == "I appreciate tea for now")
+        #expect(captured.settingsProblem?.sentence.nextStep == .moments(.repairTemplate))
         // Setting a template repairs it, keeping every other member.
         let settings = try moments.setTemplate("Thanks for [experience], [moment]", at: now)
         #expect(settings.sentenceTemplate == "Thanks for [experience], [moment]")

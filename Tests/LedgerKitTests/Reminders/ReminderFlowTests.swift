@@ -125,7 +125,7 @@ import Testing
         let promptFound = shown(flow.update(board)).first
         let prompt = try #require(promptFound)
         #expect(prompt.key == "waterline/night/per-drink/start/1")
-        #expect(prompt.title == "Waterline" && prompt.body == "Time for a break")
+        #expect(prompt.title == "Waterline" && prompt.body == "Time for some water")
         #expect(prompt.detail == "You've had 1 drink — time for water")
         #expect(prompt.actions == [.logWater, .dismiss])
         #expect(prompt.actions.map(\.label) == ["Log Water", "Dismiss"])

@@ -233,36 +233,36 @@ import Testing
     @Test func everyIntervalFromTheStartUntilNinetyMinutesWithoutALog() {
         // Start 21:00, no logs: 21:20 … 22:20 (80 min); 22:40 would be 100 min after the last activity.
         let s = session(logs: [])
-        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: WaterlineFixture.at(600)))
+        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: WaterlineFixture.at(600), timeZone: WaterlineFixture.zone))
                 == ["21:20", "21:40", "22:00", "22:20"])
         // At exactly 90 minutes it still fires.
-        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 30, through: WaterlineFixture.at(600))) == ["21:30", "22:00", "22:30"])
+        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 30, through: WaterlineFixture.at(600), timeZone: WaterlineFixture.zone)) == ["21:30", "22:00", "22:30"])
     }
 
     @Test func aLogResumesRemindersOnTheSameGrid() {
         let s = session(logs: [5, 120])
-        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: WaterlineFixture.at(180)))
+        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: WaterlineFixture.at(180), timeZone: WaterlineFixture.zone))
                 == ["21:20", "21:40", "22:00", "22:20", "23:00", "23:20", "23:40", "00:00"])
     }
 
     @Test func noneAtOrAfterTheEnd() {
         let s = session(logs: [5, 30], endAfter: 60)
-        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: WaterlineFixture.at(600))) == ["21:20", "21:40"])
+        #expect(times(WaterlineEngine.timeReminders(for: s, intervalMinutes: 20, through: WaterlineFixture.at(600), timeZone: WaterlineFixture.zone)) == ["21:20", "21:40"])
     }
 
     @Test func theNextReminder() {
         var settings = WaterlineSettings()
         let s = session(logs: [5])
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(45)) == WaterlineFixture.at(60))
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(60)) == WaterlineFixture.at(80))
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(45), timeZone: WaterlineFixture.zone) == WaterlineFixture.at(60))
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(60), timeZone: WaterlineFixture.zone) == WaterlineFixture.at(80))
         // 21:05 + 90 min = 22:35: the 22:40 one does not fire.
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(81)) == nil)
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(81), timeZone: WaterlineFixture.zone) == nil)
         #expect(WaterlineEngine.remindersPausedForInactivity(s, now: WaterlineFixture.at(96)))
         settings.timeReminderIntervalMinutes = 15
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(1)) == WaterlineFixture.at(15))
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(1), timeZone: WaterlineFixture.zone) == WaterlineFixture.at(15))
         settings.timeRemindersEnabled = false
-        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(1)) == nil)
-        #expect(WaterlineEngine.nextTimeReminder(for: session(logs: [5], endAfter: 30), settings: WaterlineSettings(), now: WaterlineFixture.at(10)) == nil)
+        #expect(WaterlineEngine.nextTimeReminder(for: s, settings: settings, now: WaterlineFixture.at(1), timeZone: WaterlineFixture.zone) == nil)
+        #expect(WaterlineEngine.nextTimeReminder(for: session(logs: [5], endAfter: 30), settings: WaterlineSettings(), now: WaterlineFixture.at(10), timeZone: WaterlineFixture.zone) == nil)
     }
 
     @Test(arguments: [(719, false), (720, false), (721, true), (24 * 60, true)])

@@ -6,6 +6,8 @@ import LedgerTestSupport
 /// `H` a 1.5 drink, `W` water (8 oz); one entry per `spacing` minutes from `start` + 5 min.
 enum WaterlineFixture {
     static let start = Timestamp(iso8601: "2026-11-21T21:00:00+01:00")!
+    /// The zone the fixtures' times are on.
+    static let zone = TimeZone(identifier: "Europe/Paris")!
 
     static func at(_ minutes: Int) -> Timestamp { start.adding(minutes: Double(minutes)) }
 

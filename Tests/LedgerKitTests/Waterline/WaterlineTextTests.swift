@@ -8,7 +8,7 @@ import Testing
     @Test(arguments: WaterlineNotificationTests.kinds)
     func discreetPreviewsSayNothingSensitive(_ kind: WaterlineNotification.Kind) {
         let n = WaterlineNotification(kind, discreet: true)
-        #expect(n.body == "Time for a break")
+        #expect(n.body == WaterlineNotification.discreetBody(kind))
         let preview = (n.title + " " + n.body).lowercased()
         #expect(!preview.contains { $0.isNumber })
         for word in ["drink", "alcohol", "beer", "wine", "liquor", "shot", "cocktail", "booze", "high"] {
@@ -33,7 +33,19 @@ import Testing
         let second = WaterlineNotification.triggered(by: steps[1], discreet: false)
         #expect(second.map(\.kind) == [.perDrinkReminder(drinks: 2), .pacingWarning])
         #expect(second[0].body == "You've had 2 drinks — time for water")
-        #expect(WaterlineNotification.triggered(by: steps[1], discreet: true).map(\.body) == ["Time for a break", "Time for a break"])
+        #expect(WaterlineNotification.triggered(by: steps[1], discreet: true).map(\.body) == ["Time for some water", "Time to slow the pace"])
+    }
+
+    /// "The pacing warning and the per-drink prompt carry the same discreet text; the
+    /// notification server merges them": each kind has a discreet text of its own, the
+    /// seed's "Time for a break" for the time-based reminder (US-036).
+    @Test func eachKindHasADiscreetTextOfItsOwn() {
+        let bodies = [WaterlineNotification.Kind.timeReminder, .perDrinkReminder(drinks: 3), .pacingWarning]
+            .map { WaterlineNotification($0, discreet: true).body }
+        #expect(bodies == ["Time for a break", "Time for some water", "Time to slow the pace"])
+        #expect(Set(bodies).count == 3)
+        // Another count is the same kind: its text does not change with the count.
+        #expect(WaterlineNotification(.perDrinkReminder(drinks: 9), discreet: true).body == bodies[1])
     }
 }
 

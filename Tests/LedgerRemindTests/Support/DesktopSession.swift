@@ -110,7 +110,7 @@ final class NotificationServer: @unchecked Sendable {
         chmod(dir + "/transient.sh", 0o755)
         try """
             cat > \(dir)/menu.txt
-            grep -F ",$(cat \(dir)/choice)]" \(dir)/menu.txt | head -n 1
+            grep -F "$(cat \(dir)/choice)]" \(dir)/menu.txt | head -n 1
 
             """.write(toFile: dir + "/menu.sh", atomically: true, encoding: .utf8)
         try """
@@ -199,13 +199,18 @@ final class NotificationServer: @unchecked Sendable {
         return list.compactMap { (($0["id"] as? [String: Any])?["data"] as? Int).map(UInt32.init) }
     }
 
-    /// Asks dunst to open its context menu, whose menu program picks action `key`; dunst
-    /// then invokes it (emits `ActionInvoked`).
-    func pick(action key: String) throws {
-        try key.write(toFile: directory.url("choice"), atomically: true, encoding: .utf8)
+    /// Asks dunst to open its context menu, whose menu program picks action `key` (of the
+    /// notification `id`, else of the first that offers it); dunst then invokes it (emits
+    /// `ActionInvoked`).
+    func pick(action key: String, of id: UInt32? = nil) throws {
+        // The menu's lines end with `[ID,KEY]`.
+        try (id.map { "[\($0),\(key)" } ?? ",\(key)").write(toFile: directory.url("choice"), atomically: true, encoding: .utf8)
         let r = try Processes.run(dunstctl, ["context"], environment: bus.environment)
         guard r.status == 0 else { throw LedgerError.failure("dunstctl context failed: \(r)") }
     }
+
+    /// Ends dunst, as when a desktop's notification server exits or crashes.
+    func stopServer() { dunst.stop() }
 
     /// The context menu dunst offered the last time, one line per action (`#label (summary) [id,key]`).
     func offeredMenu() -> [String] {

@@ -114,8 +114,12 @@ public struct HydrationPlan: Sendable {
     public func progress(confirmations: [HydrationConfirmation], at now: Timestamp? = nil) -> HydrationProgress {
         let nowMs = now?.epochMilliseconds ?? .max
         var first: [Int: Timestamp] = [:]  // slot index → the earliest confirmation of it so far
+        var outside: [Timestamp] = []
         for c in confirmations where c.confirmedAt.epochMilliseconds <= nowMs {
-            guard let i = slot(confirmedBy: c)?.index else { continue }
+            guard let i = slot(confirmedBy: c)?.index else {
+                outside.append(c.confirmedAt)
+                continue
+            }
             if let seen = first[i], seen.epochMilliseconds <= c.confirmedAt.epochMilliseconds { continue }
             first[i] = c.confirmedAt
         }
@@ -140,7 +144,7 @@ public struct HydrationPlan: Sendable {
             }
             statuses.append(.init(slot: slot, state: state, confirmedAt: confirmation, followUps: followUps))
         }
-        return HydrationProgress(slots: statuses, now: now)
+        return HydrationProgress(slots: statuses, outside: outside, now: now)
     }
 
     /// The reminder or follow-up that should be showing at `now`: the latest one that came,
@@ -203,6 +207,10 @@ public struct HydrationProgress: Sendable {
     }
 
     public let slots: [SlotStatus]
+    /// Glasses recorded outside the reminders' periods — before the day's first reminder,
+    /// after its window closed, or in a period a later schedule change removed — in time
+    /// order: kept and shown, counted for no reminder.
+    public let outside: [Timestamp]
     /// The instant this progress is for; nil once the day is over.
     public let now: Timestamp?
 

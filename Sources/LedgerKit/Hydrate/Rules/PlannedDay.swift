@@ -90,9 +90,11 @@ public enum ConfirmationOutcome: Sendable {
     case confirmed(HydrationPlan.Slot, PlannedDay)
     /// It already was (at that instant); a second confirmation does not count twice and is not recorded.
     case alreadyConfirmed(HydrationPlan.Slot, at: Timestamp, PlannedDay)
-    /// The day's first reminder has not come yet (plain "I Drank").
+    /// The day's first reminder has not come yet (plain "I Drank"): the glass is recorded,
+    /// counting for no reminder (the day as it stands after it).
     case beforeFirstReminder(PlannedDay)
-    /// The day's window has closed (plain "I Drank").
+    /// The day's window has closed (plain "I Drank"): the glass is recorded, counting for no
+    /// reminder (the day as it stands after it).
     case windowClosed(PlannedDay)
     /// The reminder named has not come yet.
     case notYet(HydrationPlan.Slot, PlannedDay)

@@ -24,6 +24,9 @@ public struct Session: CollectionDocument, Equatable {
     public var warningThreshold = 2
     /// The entries, in timestamp order as ledger writes them (any order is accepted).
     public var entries: [LogEntry] = []
+    /// When the person last chose to keep the session going after being told it had run long
+    /// (US-025's "Keep Going"); the question comes back after as long again. Nil until then.
+    public var keptGoingAt: Timestamp?
     /// The stored `WaterlineState` (derived).
     package var storedState = JSONValue.null
     /// The stored summary (derived; null while active).
@@ -52,6 +55,7 @@ public struct Session: CollectionDocument, Equatable {
         .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1),
         .defaulted("warningThreshold", \.warningThreshold, 2),
         .defaulted("entries", \.entries, []),
+        .optional("keptGoingAt", \.keptGoingAt),
         .defaulted("state", \.storedState, .null),
         .defaulted("computedSummary", \.storedSummary, .null),
         .required("createdAt", \.createdAt),

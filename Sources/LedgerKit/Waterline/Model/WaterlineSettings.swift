@@ -17,6 +17,15 @@ public enum VolumeUnit: String, JSONEnum, Sendable {
         }
     }
 
+    /// `amount` of `unit` as kept in this unit: whole millilitres, hundredths of an ounce — a
+    /// hundredth of an ounce is less than half a millilitre, so millilitres converted to ounces
+    /// and back are the millilitres they were (250 ml → 8.45 oz → 250 ml), and ounces shown
+    /// to a tenth read the same after a round trip.
+    public func kept(_ amount: Double, from unit: VolumeUnit) -> Double {
+        let v = convert(amount, from: unit)
+        return self == .ml ? v.rounded() : (v * 100).rounded() / 100
+    }
+
     /// An amount in this unit, rounded for people: whole millilitres, tenths of an ounce.
     public func rounded(_ amount: Double) -> Double {
         self == .ml ? amount.rounded() : (amount * 10).rounded() / 10
@@ -181,7 +190,7 @@ extension WaterlineSettings {
         Key(name: "defaultWaterAmount", help: "the amount `water` logs, in your units (or 250ml, 8oz)",
             apply: { s, text in
                 let volume = Volume(parsing: text)
-                let amount = volume.map { s.units.rounded($0.amount(in: s.units, units: s.units)) } ?? 0
+                let amount = volume.map { s.units.kept($0.amount, from: $0.unit ?? s.units) } ?? 0
                 guard WaterMeta.withinLimit(amount, s.units) else {
                     throw LedgerError.invalidArgument("defaultWaterAmount must be \(WaterMeta.limit) (found \"\(text)\")")
                 }
@@ -194,7 +203,7 @@ extension WaterlineSettings {
                 guard u != s.units else { return }
                 // Keep the default amount meaningful: the other unit's default, or the same volume.
                 let amount = s.waterAmount
-                s.defaultWaterAmount = amount == s.units.defaultWaterAmount ? u.defaultWaterAmount : u.rounded(u.convert(amount, from: s.units))
+                s.defaultWaterAmount = amount == s.units.defaultWaterAmount ? u.defaultWaterAmount : u.kept(amount, from: s.units)
                 s.units = u
             },
             show: { $0.units.rawValue }),

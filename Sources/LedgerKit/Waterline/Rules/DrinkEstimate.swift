@@ -12,11 +12,18 @@
 /// Computed estimates are rounded to 0.1, and are at least `minimumEstimate`: every drink
 /// logged moves the Waterline (the seeds count each alcoholic entry; an estimate must be more
 /// than 0), so 25 ml at 0 % ABV counts 0.1, and its reason says so.
+///
+/// A size or an ABV that none of these can use — an ABV without any size (`--abv 40` alone,
+/// or a cocktail preset, which has none), a size without an ABV or a drink type to take a
+/// typical one from — is kept in the meta, as the person said it, and named in `unused`, so
+/// that the person is told it did not count.
 public struct DrinkEstimate: Sendable, Equatable {
     /// The alcohol meta to record.
     public var meta: AlcoholMeta
     /// How the estimate was reached, for the user ("16 oz at 5% ABV, typical for beer").
     public var reason: String
+    /// The values given that the estimate could not use (`.size`, `.abv`), in that order.
+    public var unused: [LedgerError.Input.Waterline] = []
 
     /// US fluid ounces of pure alcohol in one standard drink.
     public static let ouncesOfAlcoholPerStandardDrink = 0.6
@@ -29,37 +36,40 @@ public struct DrinkEstimate: Sendable, Equatable {
     }
 
     /// A drink logged from `preset` (or from nothing) with the given overrides; sizes in the
-    /// reason are shown in `units`.
+    /// reason are shown in `units`. `given` is how the reason names `standardDrinks`: "as
+    /// given", or the serving it came from ("a strong cocktail serving").
     public static func resolve(preset: DrinkPreset?, type: DrinkType?, sizeOz: Double?, abv: Double?,
-                               standardDrinks: Double?, units: VolumeUnit = .oz) -> DrinkEstimate {
+                               standardDrinks: Double?, units: VolumeUnit = .oz, given: String = "as given") -> DrinkEstimate {
         let base = preset.map {
             Base(label: "preset \($0.name)", meta: AlcoholMeta(drinkType: $0.drinkType, sizeOz: $0.sizeOz, abv: $0.abv,
                                                                 standardDrinkEstimate: $0.standardDrinkEstimate, presetId: $0.id,
                                                                 presetName: $0.name))
         }
-        return resolve(base: base, type: type, sizeOz: sizeOz, abv: abv, standardDrinks: standardDrinks, units: units)
+        return resolve(base: base, type: type, sizeOz: sizeOz, abv: abv, standardDrinks: standardDrinks, units: units, given: given)
     }
 
     /// An existing drink (an entry being edited) with the given overrides.
     public static func adjusting(_ meta: AlcoholMeta, type: DrinkType?, sizeOz: Double?, abv: Double?,
-                                 standardDrinks: Double?, units: VolumeUnit = .oz) -> DrinkEstimate {
+                                 standardDrinks: Double?, units: VolumeUnit = .oz, given: String = "as given") -> DrinkEstimate {
         var result = resolve(base: Base(label: "the previous estimate", meta: meta), type: type, sizeOz: sizeOz, abv: abv,
-                             standardDrinks: standardDrinks, units: units)
+                             standardDrinks: standardDrinks, units: units, given: given)
         result.meta.unknownFields = meta.unknownFields
         return result
     }
 
+    /// `given` names the estimate when one is given: "as given", or the serving it comes from.
     static func resolve(base: Base?, type: DrinkType?, sizeOz: Double?, abv: Double?, standardDrinks: Double?,
-                        units: VolumeUnit) -> DrinkEstimate {
+                        units: VolumeUnit, given: String = "as given") -> DrinkEstimate {
         let drinkType = type ?? base?.meta.drinkType
         let size = sizeOz ?? base?.meta.sizeOz ?? (base == nil ? drinkType?.typicalSizeOz : nil)
         let givenABV = abv ?? base?.meta.abv
         var meta = AlcoholMeta(drinkType: drinkType, sizeOz: size, abv: givenABV, standardDrinkEstimate: 1, presetId: base?.meta.presetId,
                                presetName: base?.meta.presetName)
         let reason: String
+        var unused: [LedgerError.Input.Waterline] = []
         if let std = standardDrinks {
             meta.standardDrinkEstimate = std
-            reason = "as given"
+            reason = given
         } else if let b = base, sizeOz == nil, abv == nil, type == nil || type == b.meta.drinkType {
             meta.standardDrinkEstimate = b.meta.standardDrinkEstimate
             reason = b.label
@@ -72,14 +82,19 @@ public struct DrinkEstimate: Sendable, Equatable {
             let raw = b.meta.standardDrinkEstimate * s / bs
             meta.standardDrinkEstimate = rounded(raw)
             reason = "\(b.label) scaled to \(units.describe(ounces: s))" + leastNote(raw)
-        } else if let b = base {
-            meta.standardDrinkEstimate = b.meta.standardDrinkEstimate
-            reason = b.label
         } else {
-            meta.standardDrinkEstimate = 1
-            reason = drinkType == nil ? "one standard drink" : "one standard drink, typical for a \(drinkType!.rawValue)"
+            // Neither size × ABV nor a scaled base: a size or an ABV given did not count.
+            if sizeOz != nil { unused.append(.size) }
+            if abv != nil { unused.append(.abv) }
+            if let b = base {
+                meta.standardDrinkEstimate = b.meta.standardDrinkEstimate
+                reason = b.label
+            } else {
+                meta.standardDrinkEstimate = 1
+                reason = drinkType == nil ? "one standard drink" : "one standard drink, typical for a \(drinkType!.rawValue)"
+            }
         }
-        return DrinkEstimate(meta: meta, reason: reason)
+        return DrinkEstimate(meta: meta, reason: reason, unused: unused)
     }
 
     /// Refuses an estimate worked out from the values given (size × ABV, or a preset scaled

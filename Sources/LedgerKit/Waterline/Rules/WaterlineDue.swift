@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which Waterline notifications are due at an instant, for a resident reminder process
 /// (US-018 – US-020, US-036): a pure function of the active session, the settings and `now`.
 ///
@@ -38,20 +40,25 @@ public struct WaterlineDue: Sendable, Equatable {
     /// - the pacing warning while the Waterline is at or above the threshold, once per upward
     ///   crossing;
     /// judged by the current settings, and nothing once 90 minutes have passed without a log.
-    public static func at(_ now: Timestamp, session: Session?, settings: WaterlineSettings) -> WaterlineDue {
+    /// Every entry counts, also one stamped a little after `now` (by a device whose clock runs
+    /// ahead, or a second before the notifier's clock read `now`): it has been logged.
+    /// Instants are compared as instants, whatever offsets they were written with; the
+    /// time-based reminders are given on the clock of `timeZone`.
+    public static func at(_ now: Timestamp, session: Session?, settings: WaterlineSettings, timeZone: TimeZone) -> WaterlineDue {
         guard let session, session.isActive else { return WaterlineDue(sessionID: nil, items: [], nextChange: nil) }
         let quietAt = session.lastActivity.adding(minutes: Double(WaterlineEngine.inactivityLimitMinutes))
         guard now <= quietAt else { return WaterlineDue(sessionID: session.id, items: [], nextChange: nil) }
         let discreet = settings.discreetNotifications
-        let entries = WaterlineEngine.ordered(session.entries.filter { $0.timestamp <= now })
+        let entries = WaterlineEngine.ordered(session.entries)
         var items: [Item] = []
         func add(_ kind: WaterlineNotification.Kind, _ key: String, since: Timestamp) {
             items.append(Item(key: session.id + "/" + key, notification: WaterlineNotification(kind, discreet: discreet), since: since))
         }
 
-        if settings.timeRemindersEnabled, let t = lastBoundary(of: session, intervalMinutes: settings.timeReminderIntervalMinutes, atOrBefore: now),
-           WaterlineEngine.timeReminders(for: session, intervalMinutes: settings.timeReminderIntervalMinutes, through: t).last == t,
-           !entries.contains(where: { $0.type == .water && $0.timestamp >= t }) {
+        let interval = settings.timeReminderIntervalMinutes
+        if settings.timeRemindersEnabled, let t = lastBoundary(of: session, intervalMinutes: interval, atOrBefore: now, timeZone: timeZone),
+           WaterlineEngine.timeReminders(for: session, intervalMinutes: interval, through: t, timeZone: timeZone).last?.epochMilliseconds == t.epochMilliseconds,
+           !entries.contains(where: { $0.type == .water && $0.timestamp.epochMilliseconds >= t.epochMilliseconds }) {
             add(.timeReminder, "time/\(t.iso8601)", since: t)
         }
 
@@ -65,18 +72,19 @@ public struct WaterlineDue: Sendable, Equatable {
             add(.pacingWarning, "pacing/\(crossing.id)", since: crossing.timestamp)
         }
 
-        let next = settings.timeRemindersEnabled ? WaterlineEngine.nextTimeReminder(for: session, settings: settings, now: now) : nil
+        let next = settings.timeRemindersEnabled ? WaterlineEngine.nextTimeReminder(for: session, settings: settings, now: now, timeZone: timeZone) : nil
         let changes = [next, items.isEmpty ? nil : quietAt].compactMap { $0 }
         return WaterlineDue(sessionID: session.id, items: items, nextChange: changes.min())
     }
 
-    /// The last interval boundary (start + k × interval, k ≥ 1) at or before `now`.
-    static func lastBoundary(of session: Session, intervalMinutes: Int, atOrBefore now: Timestamp) -> Timestamp? {
+    /// The last interval boundary (start + k × interval, k ≥ 1) at or before `now`, on the
+    /// clock of `timeZone`.
+    static func lastBoundary(of session: Session, intervalMinutes: Int, atOrBefore now: Timestamp, timeZone: TimeZone) -> Timestamp? {
         guard intervalMinutes > 0 else { return nil }
         let intervalMs = Int64(intervalMinutes) * 60_000
         let k = (now.epochMilliseconds - session.startTime.epochMilliseconds) / intervalMs
         guard k >= 1 else { return nil }
-        return Timestamp(epochMilliseconds: session.startTime.epochMilliseconds + k * intervalMs, utcOffsetSeconds: now.utcOffsetSeconds)
+        return ZonedClock.timestamp(session.startTime.epochMilliseconds + k * intervalMs, in: timeZone)
     }
 
     /// The entry with which the Waterline last rose from below `threshold` to it or above.

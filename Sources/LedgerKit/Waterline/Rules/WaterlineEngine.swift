@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Waterline state after a session's entries (seeds US-034: WaterlineState).
 public struct WaterlineState: Sendable, Hashable {
     /// Sum of the alcoholic entries' standard-drink estimates minus the number of water
@@ -190,36 +192,39 @@ public enum WaterlineEngine {
     // MARK: - Time-based reminders
 
     /// The time-based reminders of `session` up to `limit` (US-018, FR-6): every
-    /// `intervalMinutes` from the start; none at or after the end, and none more than
-    /// 90 minutes after the last log before it (a later log resumes them on the same grid).
-    public static func timeReminders(for session: Session, intervalMinutes: Int, through limit: Timestamp) -> [Timestamp] {
+    /// `intervalMinutes` of elapsed time from the start; none at or after the end, and none more
+    /// than 90 minutes after the last log before it (a later log resumes them on the same
+    /// grid). Each is the instant as the clock of `timeZone` shows it then — with the offset
+    /// it has at that instant, which need not be the start's on a night the clocks change.
+    public static func timeReminders(for session: Session, intervalMinutes: Int, through limit: Timestamp, timeZone: TimeZone) -> [Timestamp] {
         guard intervalMinutes > 0 else { return [] }
-        let logs = ordered(session.entries).map(\.timestamp)
-        let lastLog = session.lastActivity
-        let stop = min(limit, session.endTime ?? limit, lastLog.adding(minutes: Double(inactivityLimitMinutes)))
+        let logs = ordered(session.entries).map(\.timestamp.epochMilliseconds)
+        let start = session.startTime.epochMilliseconds, step = Int64(intervalMinutes) * 60_000
+        let quiet = Int64(inactivityLimitMinutes) * 60_000
+        let stop = min(limit.epochMilliseconds, session.endTime?.epochMilliseconds ?? .max, session.lastActivity.epochMilliseconds + quiet)
         var out: [Timestamp] = []
         var next = 0
-        var k = 1
-        while true {
-            let t = session.startTime.adding(minutes: Double(k * intervalMinutes))
-            guard t <= stop, !(session.endTime.map { t >= $0 } ?? false) else { break }
+        var t = start + step
+        while t <= stop, t < session.endTime?.epochMilliseconds ?? .max {
             while next < logs.count, logs[next] <= t { next += 1 }
-            let previous = next > 0 ? max(logs[next - 1], session.startTime) : session.startTime
-            if t.seconds(since: previous) <= Double(inactivityLimitMinutes * 60) { out.append(t) }
-            k += 1
+            let previous = next > 0 ? max(logs[next - 1], start) : start
+            if t - previous <= quiet { out.append(ZonedClock.timestamp(t, in: timeZone)) }
+            t += step
         }
         return out
     }
 
-    /// The next time-based reminder after `now`, if it will fire with no further logs: nil
-    /// when the session has ended, reminders are off, or it has been quiet too long.
-    public static func nextTimeReminder(for session: Session, settings: WaterlineSettings, now: Timestamp) -> Timestamp? {
+    /// The next time-based reminder after `now`, if it will fire with no further logs, on the
+    /// clock of `timeZone` (see `timeReminders`): nil when the session has ended, reminders
+    /// are off, or it has been quiet too long.
+    public static func nextTimeReminder(for session: Session, settings: WaterlineSettings, now: Timestamp, timeZone: TimeZone) -> Timestamp? {
         guard session.isActive, session.endTime == nil, settings.timeRemindersEnabled, settings.timeReminderIntervalMinutes > 0 else { return nil }
         let intervalMs = Int64(settings.timeReminderIntervalMinutes) * 60_000
         let elapsed = now.epochMilliseconds - session.startTime.epochMilliseconds
         let k = elapsed < 0 ? 1 : elapsed / intervalMs + 1
-        let t = Timestamp(epochMilliseconds: session.startTime.epochMilliseconds + k * intervalMs, utcOffsetSeconds: now.utcOffsetSeconds)
-        return t.seconds(since: session.lastActivity) <= Double(inactivityLimitMinutes * 60) ? t : nil
+        let t = session.startTime.epochMilliseconds + k * intervalMs
+        guard t - session.lastActivity.epochMilliseconds <= Int64(inactivityLimitMinutes) * 60_000 else { return nil }
+        return ZonedClock.timestamp(t, in: timeZone)
     }
 
     /// Whether time reminders have stopped because nothing was logged for 90 minutes.
@@ -230,9 +235,12 @@ public enum WaterlineEngine {
     // MARK: - Abandoned sessions
 
     /// Whether `session` has been active for more than the settings' `abandonedAfterHours`
-    /// (US-025: "running for more than 12 hours").
+    /// (US-025: "running for more than 12 hours") — counted from the person's last "Keep
+    /// Going" (`keptGoingAt`) when there was one, so that the question comes back only after
+    /// as long again.
     public static func isAbandoned(_ session: Session, now: Timestamp, afterHours hours: Int) -> Bool {
-        session.isActive && now.seconds(since: session.startTime) > Double(hours) * 3600
+        let since = max(session.keptGoingAt ?? session.startTime, session.startTime)
+        return session.isActive && now.seconds(since: since) > Double(hours) * 3600
     }
 
     /// Whole hours since the session started.

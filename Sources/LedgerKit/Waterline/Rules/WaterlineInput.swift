@@ -37,22 +37,26 @@ public struct Volume: Sendable, Equatable {
         self.unit = unit
     }
 
-    /// `250`, `250ml`, `8 oz`, `8.5oz`: a positive, finite amount; nil otherwise.
+    /// The units a volume may be written in, with what one of them is in a `VolumeUnit`: a
+    /// European menu's litres, centilitres and decilitres are millilitres.
+    static let writtenUnits: [(suffix: String, unit: VolumeUnit, factor: Double)] = [
+        ("ml", .ml, 1), ("cl", .ml, 10), ("dl", .ml, 100), ("l", .ml, 1000), ("oz", .oz, 1),
+    ]
+
+    /// `250`, `250ml`, `33cl`, `0.5l`, `8 oz`, `8.5oz`: a positive, finite amount; nil
+    /// otherwise. Litres, centilitres and decilitres are kept as millilitres (`33cl` is 330 ml).
     public init?(parsing text: String) {
         var t = text.trimmingCharacters(in: .whitespaces).lowercased()
         var unit: VolumeUnit?
-        for candidate in VolumeUnit.allCases where t.hasSuffix(candidate.rawValue) {
-            unit = candidate
-            t = String(t.dropLast(candidate.rawValue.count)).trimmingCharacters(in: .whitespaces)
+        var factor = 1.0
+        if let written = Self.writtenUnits.first(where: { t.hasSuffix($0.suffix) }) {
+            (unit, factor) = (written.unit, written.factor)
+            t = String(t.dropLast(written.suffix.count)).trimmingCharacters(in: .whitespaces)
         }
-        guard let v = Double(t), v.isFinite, v > 0 else { return nil }
-        self.init(v, unit)
+        guard let v = Double(t), v.isFinite, v > 0, (v * factor).isFinite else { return nil }
+        self.init(v * factor, unit)
     }
 
-    /// The amount in `unit`; a bare amount is taken to be in `units`.
-    func amount(in target: VolumeUnit, units: VolumeUnit) -> Double {
-        target.convert(amount, from: unit ?? units)
-    }
 }
 
 /// A drink's size as the person gives it: a volume, or a serving named for the drink type
@@ -115,7 +119,7 @@ public enum DrinkSize: Sendable, Equatable {
             return (s.sizeOz, s.standardDrinks, s.drinkType)
         case .volume(let v):
             // Converted sizes keep hundredths of an ounce, so that 25 ml reads back as 25 ml.
-            let oz = (v.unit ?? units) == .oz ? v.amount : (v.amount(in: .oz, units: units) * 100).rounded() / 100
+            let oz = (v.unit ?? units) == .oz ? v.amount : VolumeUnit.oz.kept(v.amount, from: v.unit ?? units)
             guard WaterMeta.withinLimit(oz, .oz) else { throw given.refused("must be \(WaterMeta.limit)") }
             return (oz, nil, type)
         }

@@ -1,8 +1,11 @@
 /// The text of a Waterline nudge, as a phone or watch would show it (US-018 – US-020, US-036).
 ///
 /// `body` is the preview shown on a lock screen: with discreet notifications (the default) it
-/// is the same neutral sentence for every kind — no counts, no mention of alcohol. `detail` is
-/// the full text, shown when the notification is expanded or the app is open.
+/// is a neutral sentence — no counts, no mention of alcohol — of its own for each kind, so that
+/// two nudges showing at once are two notifications (a notification server such as dunst
+/// stacks notifications whose texts are the same into one, and closing one would take the
+/// other down). `detail` is the full text, shown when the notification is expanded or the app
+/// is open.
 public struct WaterlineNotification: Sendable, Hashable {
     /// What triggered it.
     public enum Kind: Sendable, Hashable {
@@ -47,9 +50,19 @@ public struct WaterlineNotification: Sendable, Hashable {
     /// Their titles ("Log Water", "Dismiss").
     public var actions: [String] { actionChoices.map(\.title) }
 
-    /// The discreet preview, shared by every kind.
+    /// The discreet title, shared by every kind.
     public static let discreetTitle = "Waterline"
-    public static let discreetBody = "Time for a break"
+
+    /// The discreet preview of `kind`: "Time for a break" (the seed's words) for the
+    /// time-based reminder, "Time for some water" for the per-drink reminder, "Time to slow the
+    /// pace" for the pacing warning.
+    public static func discreetBody(_ kind: Kind) -> String {
+        switch kind {
+        case .timeReminder: "Time for a break"
+        case .perDrinkReminder: "Time for some water"
+        case .pacingWarning: "Time to slow the pace"
+        }
+    }
 
     /// The notification for `kind`, discreet or detailed.
     public init(_ kind: Kind, discreet: Bool) {
@@ -67,7 +80,7 @@ public struct WaterlineNotification: Sendable, Hashable {
             detail = "Your Waterline is high — drink water to return to center"
         }
         self.title = discreet ? Self.discreetTitle : title
-        body = discreet ? Self.discreetBody : detail
+        body = discreet ? Self.discreetBody(kind) : detail
     }
 
     /// The JSON form used by `--json` outputs, actions included (`[{"id", "title"}]`).
