@@ -48,6 +48,14 @@ extension Repository {
         var oid = original.raw
         try check(git_commit_lookup(&c, pointer, &oid), "git_commit_lookup")
         defer { git_commit_free(c) }
+        return try createCommit(tree: tree, parents: parents, message: message, author: git_commit_author(c), committer: git_commit_committer(c),
+                                encoding: git_commit_message_encoding(c), updating: nil)
+    }
+
+    /// A commit of `tree` with `parents`, signed by `author` and `committer`, its message in
+    /// `encoding` (nil: UTF-8); `reference` moved to it when given.
+    func createCommit(tree: ObjectID, parents: [ObjectID], message: String, author: UnsafePointer<git_signature>?,
+                      committer: UnsafePointer<git_signature>?, encoding: UnsafePointer<CChar>?, updating reference: String?) throws -> ObjectID {
         var t: OpaquePointer?
         var treeOID = tree.raw
         try check(git_tree_lookup(&t, pointer, &treeOID), "git_tree_lookup")
@@ -62,8 +70,7 @@ extension Repository {
         }
         var out = git_oid()
         try parentCommits.withUnsafeMutableBufferPointer { buf in
-            try check(git_commit_create(&out, pointer, nil, git_commit_author(c), git_commit_committer(c), git_commit_message_encoding(c),
-                                        message, t, parents.count, buf.baseAddress), "git_commit_create")
+            try check(git_commit_create(&out, pointer, reference, author, committer, encoding, message, t, parents.count, buf.baseAddress), "git_commit_create")
         }
         return ObjectID(out)
     }
