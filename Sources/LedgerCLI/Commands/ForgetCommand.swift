@@ -25,46 +25,38 @@ struct ForgetCommand: ParsableCommand {
     @Flag(help: "Forget every app.")
     var all = false
 
-    @Flag(help: "Show what would go, and change nothing.")
-    var dryRun = false
-
-    @Flag(help: "Do not ask for confirmation.")
-    var yes = false
-
-    @Flag(help: "Print what goes as JSON (with --dry-run or --yes).")
-    var json = false
+    @OptionGroup var change: ConfirmedChangeOptions
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let apps = try Self.apps(app, all: all)
-        if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what would go, or --yes to forget") }
         let env = try global.environment()
         let plan = try env.store.forgetPlan(apps)
         let names = plan.apps.map(\.title).joined(separator: ", ")
-        if json, dryRun {
+        if change.json, change.dryRun {
             Output.json(Self.json(plan, instant: nil))
             return
         }
-        if !json {
+        if !change.json {
             Console.print("Forgetting \(names) deletes here, and on every other device at its next `ledger sync`:")
             Self.printPlan(plan)
             Console.print(Style.dim("What another device recorded offline before now goes too when it syncs; what it records from now on stays. "
                 + "Earlier versions stay in the history: `ledger purge \(app ?? "APP")` removes them from every device's history."))
         }
-        if dryRun {
+        if change.dryRun {
             Console.print(Style.dim("Dry run: nothing was changed."))
             return
         }
         if let busy = RemoteActivity.syncInProgress(env.store) {
             throw LedgerError.failure(busy + "; forget again once it is done (nothing was changed)")
         }
-        guard try Console.confirm("Forget \(names)?", action: "Forgetting \(names)", yes: yes) else {
+        guard try Console.confirm("Forget \(names)?", action: "Forgetting \(names)", yes: change.yes) else {
             Console.print("Nothing was changed.")
             return
         }
         let done = try env.store.forget(plan.apps, now: env.now)
-        if json {
+        if change.json {
             Output.json(Self.json(done, instant: env.now))
             return
         }

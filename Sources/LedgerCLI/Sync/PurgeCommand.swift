@@ -21,42 +21,34 @@ struct PurgeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("What to purge: an app (waterline, brew, hydrate, moments), a file or folder of the ledger, or a document's id.", valueName: "path|id|app"))
     var target: String
 
-    @Flag(help: "Show what would go, and change nothing.")
-    var dryRun = false
-
-    @Flag(help: "Do not ask for confirmation.")
-    var yes = false
-
-    @Flag(help: "Print what goes, and what was done, as JSON (with --dry-run or --yes).")
-    var json = false
+    @OptionGroup var change: ConfirmedChangeOptions
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what would go, or --yes to purge") }
         let store = try global.store()
         let options = SyncOptions(transport: try SyncEnvironment.transport(), git: GitTool.find(in: CLIContext.current.environment))
         let plan = try Purge.plan(store, target: try Self.target(target, store: store), targetText: target, options: options)
-        if json, dryRun {
+        if change.json, change.dryRun {
             Output.json(Self.json(plan, done: nil))
             return
         }
-        if !json { Self.printPlan(plan) }
-        if dryRun {
+        if !change.json { Self.printPlan(plan) }
+        if change.dryRun {
             Console.print(Style.dim("Dry run: nothing was changed."))
             return
         }
         if let busy = RemoteActivity.syncInProgress(store) {
             throw LedgerError.failure(busy + "; purge again once it is done (nothing was changed)")
         }
-        guard try Console.confirm("Purge \(target) from the history of every device?", action: "Purging \(target)", yes: yes) else {
+        guard try Console.confirm("Purge \(target) from the history of every device?", action: "Purging \(target)", yes: change.yes) else {
             Console.print("Nothing was changed.")
             return
         }
         let done = try Purge.run(store, expected: plan, options: options, now: try CommandClock.current().now, checkpoint: Self.checkpoint())
         // Rewritten, but not everywhere gone: said, and a failure for scripts.
         let incomplete = !done.local.found.isEmpty || done.remote?.found.isEmpty == false
-        if json {
+        if change.json {
             Output.json(Self.json(plan, done: done))
             if incomplete { throw ExitCode(4) }
             return

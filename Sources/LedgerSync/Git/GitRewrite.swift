@@ -86,21 +86,8 @@ extension Repository {
 
     /// The commits reachable from `tips` and not from `hidden`, each after its parents.
     func commitsParentsFirst(from tips: [ObjectID], hiding hidden: [ObjectID]) throws -> [ObjectID] {
-        var walk: OpaquePointer?
-        try check(git_revwalk_new(&walk, pointer), "git_revwalk_new")
-        defer { git_revwalk_free(walk) }
-        try check(git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue), "git_revwalk_sorting")
-        for tip in tips {
-            var oid = tip.raw
-            try check(git_revwalk_push(walk, &oid), "git_revwalk_push")
-        }
-        for h in hidden {
-            var oid = h.raw
-            try check(git_revwalk_hide(walk, &oid), "git_revwalk_hide")
-        }
         var out: [ObjectID] = []
-        var next = git_oid()
-        while git_revwalk_next(&next, walk) == 0 { out.append(ObjectID(next)) }
+        try walkCommits(from: tips, hiding: hidden, parentsFirst: true) { out.append($0); return true }
         return out
     }
 
