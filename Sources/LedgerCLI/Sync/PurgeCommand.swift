@@ -28,7 +28,10 @@ struct PurgeCommand: ParsableCommand {
     func run() throws {
         let store = try global.store()
         let options = SyncOptions(transport: try SyncEnvironment.transport(), git: GitTool.find(in: CLIContext.current.environment))
-        let plan = try Purge.plan(store, target: try Self.target(target, store: store), targetText: target, options: options)
+        guard let named = try Self.target(target, store: store) else {
+            throw LedgerError.usage("name what to purge inside the ledger (an app, a file or folder of it, or a document id), not the ledger itself")
+        }
+        let plan = try Purge.plan(store, target: named, targetText: target, options: options)
         if change.json, change.dryRun {
             Output.json(Self.json(plan, done: nil))
             return
@@ -67,10 +70,13 @@ struct PurgeCommand: ParsableCommand {
         "\(Output.count(scan.objects)) objects scanned, purged content found: \(scan.found.count)" + (scan.keptBy.map { ", kept by \($0)" } ?? "") + "."
     }
 
-    /// What TARGET names: an app, a file or folder of the ledger, or a document id.
-    static func target(_ text: String, store: LedgerStore) throws -> Purge.Target {
+    /// What an APP|PATH|ID argument names (`purge`, `log`): an app (its folder or its name), a
+    /// file or folder of the ledger (relative to it or to where you stand), or a document id;
+    /// nil for the ledger's root itself.
+    static func target(_ text: String, store: LedgerStore) throws -> Purge.Target? {
         if let app = ForgetCommand.app(named: text) { return .app(app) }
         let absolute = CLIContext.current.absolutePath(text)
+        if absolute == store.root { return nil }
         if absolute.hasPrefix(store.root + "/"), FileSystem.exists(absolute) || text.hasPrefix("/") {
             return .path(String(absolute.dropFirst(store.root.count + 1)))
         }
