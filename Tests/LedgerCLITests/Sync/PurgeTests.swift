@@ -256,6 +256,35 @@ import Testing
         Self.expectClean([a, b])
     }
 
+    /// A ledger without a remote is purged here: its history, its tags and branches, the work a
+    /// reset kept; a photo another moment still shows stays, and the purge says so.
+    @Test func aLedgerWithoutARemoteIsPurgedHereWithEveryReference() throws {
+        let l = try TestLedger(now: "2026-11-21T08:00:00+01:00")
+        let photo = l.directory.path + "/shared.png"
+        try Data(Self.png("shared-bytes-4hd9")).write(to: URL(fileURLWithPath: photo))
+        let first = try #require(l.run("moments", "add", "--photo", photo, "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
+        #expect(l.run("moments", "add", "--photo", photo, env: Self.at("09:05:00")).status == 0)
+        let note = try #require(l.run("moments", "add", "a secret note t6pe0", "--json", env: Self.at("09:10:00")).json["path"]?.stringValue)
+        #expect(try GitCLI.run(["add", "-A"], in: l.root).status == 0)
+        #expect(try GitCLI.run(["commit", "-q", "-m", "moments"], in: l.root).status == 0)
+        #expect(try GitCLI.run(["tag", "-a", "-m", "a tag", "before"], in: l.root).status == 0)
+        #expect(try GitCLI.run(["branch", "side"], in: l.root).status == 0)
+        #expect(try GitCLI.run(["update-ref", "refs/ledger/unsynced/2026-11-21T09-20-00", "HEAD"], in: l.root).status == 0)
+
+        let shared = l.run("purge", first, "--yes", env: Self.at("10:00:00"))
+        #expect(shared.status == 0 && shared.stdout.contains("here (this ledger has no remote)") && shared.stdout.contains("(kept: moments/photos/"), "\(shared)")
+        #expect(l.files(under: "moments/photos").count == 1, "the other moment still shows the photo")
+        let r = l.run("purge", note, "--yes", env: Self.at("10:05:00"))
+        #expect(r.status == 0 && r.stdout.contains("purged content found: 0"), "\(r)")
+        #expect(try Self.objects(in: l.root, holding: "t6pe0").holding == 0, "not in the tag, the branch or the kept work either")
+        #expect(try Self.objects(in: l.root, holding: "shared-bytes-4hd9").holding >= 1)
+        for ref in ["refs/tags/before", "refs/heads/side", "refs/ledger/unsynced/2026-11-21T09-20-00"] {
+            #expect(try GitCLI.run(["rev-parse", "-q", "--verify", ref], in: l.root).status == 0, "\(ref) is kept, rewritten")
+        }
+        #expect(try GitCLI.run(["cat-file", "-t", "refs/tags/before"], in: l.root).stdout == "tag\n", "an annotated tag stays one")
+        Self.expectClean([l])
+    }
+
     /// Refusals: another device's sync holding the remote's lock, a ledger not in step,
     /// uncommitted changes to what goes — each says why, and changes nothing.
     @Test func aPurgeRefusesWhatWouldMakeItHalf() throws {
