@@ -53,7 +53,8 @@ extension Repository {
     }
 
     /// A commit of `tree` with `parents`, signed by `author` and `committer`, its message in
-    /// `encoding` (nil: UTF-8); `reference` moved to it when given.
+    /// `encoding` (nil: UTF-8); `reference` moved to it when given, once the new objects are on
+    /// the disk.
     func createCommit(tree: ObjectID, parents: [ObjectID], message: String, author: UnsafePointer<git_signature>?,
                       committer: UnsafePointer<git_signature>?, encoding: UnsafePointer<CChar>?, updating reference: String?) throws -> ObjectID {
         var t: OpaquePointer?
@@ -70,7 +71,15 @@ extension Repository {
         }
         var out = git_oid()
         try parentCommits.withUnsafeMutableBufferPointer { buf in
-            try check(git_commit_create(&out, pointer, reference, author, committer, encoding, message, t, parents.count, buf.baseAddress), "git_commit_create")
+            try check(git_commit_create(&out, pointer, nil, author, committer, encoding, message, t, parents.count, buf.baseAddress), "git_commit_create")
+        }
+        // The reference moves once the objects' folders are on the disk (`updateReference`),
+        // from the first parent only, as git_commit_create would move it.
+        if let reference {
+            let name = reference == "HEAD" ? headReferenceName ?? reference : reference
+            let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            try updateReference(name, to: ObjectID(out), expecting: parents.first,
+                                message: (parents.isEmpty ? "commit (initial): " : parents.count > 1 ? "commit (merge): " : "commit: ") + summary)
         }
         return ObjectID(out)
     }

@@ -25,18 +25,17 @@ package enum ObjectRemoval {
         guard let git else {
             throw LedgerError.failure("removing purged objects needs the git command, which is not installed (on Debian: `apt-get install git`)")
         }
-        // Every file git writes flushed before it is renamed into place (with git's defaults
-        // `packed-refs` is not), as maintenance runs it.
-        let durable = ["-c", "core.fsync=all", "-c", "core.fsyncMethod=fsync", "--git-dir=" + gitDirectory]
+        // Durably, as maintenance runs it: a removal a power cut could undo would bring the
+        // purged objects back.
         for arguments in [["reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"],
                           ["-c", "gc.autoDetach=false", "gc", "--quiet", "--prune=now"]] {
-            var outcome = try git.run(durable + arguments)
+            var outcome = try git.runDurably(in: gitDirectory, arguments)
             // Another `git gc` in the repository: waited for (a minute at most); one that was
             // killed and left its `gc.pid` behind is no obstacle.
             let deadline = Date().addingTimeInterval(60)
             while outcome.status != 0, let pid = runningGC(outcome.errors), Date() < deadline {
                 if isGone(pid) { unlink(gitDirectory + "/gc.pid") } else { usleep(200_000) }
-                outcome = try git.run(durable + arguments)
+                outcome = try git.runDurably(in: gitDirectory, arguments)
             }
             guard outcome.status == 0 else {
                 let reason = outcome.errors.isEmpty ? "exit status \(outcome.status)" : outcome.errors

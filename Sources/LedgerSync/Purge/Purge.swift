@@ -255,6 +255,7 @@ package enum Purge {
                         onTransfer: @escaping () -> Void = {}) throws {
         let remote = try Remote(repo, url: target.url, name: target.remoteName)
         let named = "\(target.remoteName) (\(Remote.redact(target.url)))"
+        let started = Durability.now()
         let outcome: Remote.Replacement
         do {
             outcome = try remote.replace(branch: target.remoteBranch, with: PurgeJournal.reference, expecting: journal.previousHead,
@@ -272,6 +273,8 @@ package enum Purge {
             try PurgeJournal.remove(store, repo)
             throw LedgerError(.unreachable, "\(named) refused to replace its branch: \(Remote.redact(reason)); the purge was given up and nothing was changed (a server that forbids rewriting a branch, such as a protected branch, must allow it for this push)")
         }
+        // A remote on a path has the new branch on its disk before the journal says published.
+        if let directory = try Remote.localGitDirectory(target.url) { Durability.flush(gitDirectory: directory, since: started) }
         try repo.setReference(target.trackingRef, to: journal.newHead, message: "ledger: purge")
         journal.published = true
         try journal.write(store, repo)

@@ -131,6 +131,7 @@ enum PurgeApply {
     /// writer lock.
     static func apply(_ repo: Repository, _ store: LedgerStore, records: [PurgeRecord], upstream: ObjectID?, device: Device,
                       git: GitTool?, afterBranch: () -> Void = {}, beforeRemoving: () -> Void = {}) throws -> Outcome {
+        let started = Durability.now()
         let signature = repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)"))
         let oldHead = repo.headCommit()
         var done = try rewrite(repo, records: records, upstream: upstream, signature: signature, device: device)
@@ -155,6 +156,9 @@ enum PurgeApply {
         for ref in try repo.allReferences() { repo.deleteReflog(ref.name) }
         repo.deleteReflog("HEAD")
         for name in ["ORIG_HEAD", "FETCH_HEAD"] { _ = try? FileSystem.remove(repo.gitDirectory + "/" + name) }
+        // Every reference on the disk where it now is before the objects it named go: a power
+        // cut never leaves one naming a removed commit.
+        Durability.flush(gitDirectory: repo.gitDirectory, since: started)
         beforeRemoving()
         var scan = try ObjectRemoval.prune(gitDirectory: repo.gitDirectory, git: git, blobs: blobs)
         if !scan.found.isEmpty {

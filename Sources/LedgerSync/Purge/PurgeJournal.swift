@@ -41,9 +41,12 @@ struct PurgeJournal: Equatable {
                             remote: json["remote"]?.stringValue, published: json["published"] == .bool(true))
     }
 
-    /// Writes the journal (atomically, flushed) and the reference keeping the new history.
+    /// Writes the reference keeping the new history, durably, then the journal (atomically,
+    /// flushed): after a power cut the journal never names a history that is gone.
     func write(_ store: LedgerStore, _ repo: Repository) throws {
+        let started = Durability.now()
         try repo.setReference(Self.reference, to: newHead, message: "ledger: purge \(record)")
+        Durability.flush(gitDirectory: repo.gitDirectory, since: started)
         var o: JSONObject = ["record": .string(record), "newHead": .string(newHead.description), "published": .bool(published)]
         if let previousHead { o["previousHead"] = .string(previousHead.description) }
         if let remote { o["remote"] = .string(remote) }
@@ -51,9 +54,11 @@ struct PurgeJournal: Equatable {
         try FileSystem.writeAtomically(Self.path(store), CanonicalJSON.encode(.object(o)))
     }
 
-    /// Removes the journal and its reference: the purge is finished, or given up.
+    /// Removes the journal and its reference, durably: the purge is finished, or given up.
     static func remove(_ store: LedgerStore, _ repo: Repository) throws {
+        let started = Durability.now()
         try repo.deleteReference(reference)
+        Durability.flush(gitDirectory: repo.gitDirectory, since: started)
         _ = try FileSystem.remove(path(store))
     }
 }
