@@ -204,6 +204,7 @@ package enum Purge {
             guard plan.head == expected.head, plan.upstream == expected.upstream, plan.scope.blobs == expected.scope.blobs else {
                 throw LedgerError.invalid("the ledger or its remote changed since the purge was shown; nothing was changed: run it again to see what it would do now")
             }
+            try PurgeJournal.removeAbandonedReference(store, repo)
             let device = try Device.current(in: store, defaultName: options.defaultDeviceName)
             let signature = repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)"))
             var record = PurgeRecord()

@@ -54,6 +54,13 @@ struct PurgeJournal: Equatable {
         try FileSystem.writeAtomically(Self.path(store), CanonicalJSON.encode(.object(o)))
     }
 
+    /// Removes the reference a purge killed before it wrote its journal left behind (that purge
+    /// never happened). The caller holds the writer lock.
+    static func removeAbandonedReference(_ store: LedgerStore, _ repo: Repository) throws {
+        guard repo.resolve(reference) != nil, read(store) == nil else { return }
+        try remove(store, repo)
+    }
+
     /// Removes the journal and its reference, durably: the purge is finished, or given up.
     static func remove(_ store: LedgerStore, _ repo: Repository) throws {
         let started = Durability.now()

@@ -455,6 +455,7 @@ private struct Run {
         // This device's own purge, not finished: published here if the remote still has what
         // the purge found there, given up if it moved on.
         var own = preview ? nil : PurgeJournal.read(store)
+        if !preview, own == nil { try PurgeJournal.removeAbandonedReference(store, repo) }
         if var journal = own, !journal.published {
             if fetched == journal.previousHead, fetched != journal.newHead {
                 let target = try SyncTarget(repo, root: store.root, remoteName: journal.remote)
