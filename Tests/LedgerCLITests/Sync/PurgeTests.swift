@@ -285,6 +285,40 @@ import Testing
         Self.expectClean([l])
     }
 
+    /// A device that has not synced for months is named in the plan, with what to do about it;
+    /// when it syncs at last, it honours the purge like any other and keeps its own work.
+    @Test func aDeviceSilentForMonthsIsNamedAndHonoursThePurgeWhenItSyncs() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin(now: "2026-11-21T08:00:00+01:00")
+        let note = try #require(a.run("moments", "add", "a secret note m4nt8", "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
+        #expect(a.run("sync").status == 0)
+        let b = try fixture.clone(now: "2026-11-21T09:10:00+01:00")
+        // Named as its person named it (`.git/ledger/device.json`).
+        let device = try #require(b.document(".git/ledger/device.json"))
+        try FileSystem.writeAtomically(b.root + "/.git/ledger/device.json", CanonicalJSON.encode(.object(["id": device["id"] ?? .null, "name": .string("old-phone")])))
+        #expect(b.run("moments", "add", "tea on the train", env: Self.at("09:15:00")).status == 0)
+        #expect(b.run("sync").status == 0)
+        #expect(a.run("sync").status == 0)
+
+        // A hundred days after b's last commit (commits carry the machine's clock).
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'+00:00'"
+        let later = ["LEDGER_NOW": formatter.string(from: Date().addingTimeInterval(100 * 86_400))]
+        let plan = a.run("purge", note, "--dry-run", env: later)
+        #expect(plan.status == 0 && plan.stdout.contains("Device old-phone (last synced")
+                && plan.stdout.contains("3 months ago) holds it until its next `ledger sync`: sync it, or if it is gone, delete that copy."), "\(plan)")
+        #expect(a.run("purge", note, "--yes", env: later).status == 0)
+        #expect(try Self.objects(in: b.root, holding: "m4nt8").holding >= 1, "b holds it until it syncs")
+
+        let synced = b.run("sync", env: later)
+        #expect(synced.status == 0 && synced.stdout.contains("Honoured the purge of \(note)"), "\(synced)")
+        #expect(try Self.objects(in: b.root, holding: "m4nt8").holding == 0)
+        #expect(b.files(under: "moments/experiences").compactMap { b.document($0)?["payload"]?.stringValue } == ["tea on the train"])
+        Self.expectClean([a, b])
+    }
+
     /// Refusals: another device's sync holding the remote's lock, a ledger not in step,
     /// uncommitted changes to what goes — each says why, and changes nothing.
     @Test func aPurgeRefusesWhatWouldMakeItHalf() throws {
