@@ -43,24 +43,15 @@ extension CutLedger {
         try fs.cut()
         row.cuts += 1
 
-        var lost = false, corrupt = false
+        var lost = false
         if run.status == 0 {
             for repo in [root, remote] where try objects(in: repo, holding: word) > 0 {
                 Issue.record("\(label) acknowledged, yet \(repo) holds the purged word after the cut")
                 lost = true
             }
         }
-        for repo in [root, remote] {
-            if let problem = try GitCLI.fsck(repo) {
-                Issue.record("\(label) git fsck of \(repo) after the cut: \(problem)")
-                corrupt = true
-            }
-        }
-        let next = try ledger(["sync"], in: root, clock: round, killAfter: nil)
-        if next.status != 0 {
-            Issue.record("\(label) the next `ledger sync` failed: \(next.output)")
-            row.manual += 1
-        }
+        let corrupt = try fsckAfterCut([root, remote], label: label)
+        let next = try nextSync(label: label, clock: round, row: &row)
         // Whole or nothing.
         let held = (local: try objects(in: root, holding: word), remote: try objects(in: remote, holding: word))
         let recorded = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/purges")) ?? []).contains {

@@ -47,6 +47,15 @@ import Testing
         return (holding, all.stdout.split(separator: "\n").count)
     }
 
+    /// A remote and its first device, which recorded a moment of `text` and synced it.
+    static func originWithNote(_ text: String) throws -> (fixture: SyncFixture, a: TestLedger, note: String) {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin(now: "2026-11-21T08:00:00+01:00")
+        let note = try #require(a.run("moments", "add", text, "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
+        #expect(a.run("sync").status == 0)
+        return (fixture, a, note)
+    }
+
     static func expectClean(_ ledgers: [TestLedger]) {
         for l in ledgers {
             let check = l.run("check", "--json")
@@ -186,10 +195,7 @@ import Testing
     /// history back and `git push` publishes it. ledger refuses to take it in, names the commit,
     /// and a new purge removes it again.
     @Test func plainGitBringingPurgedContentBackIsRefusedAndPurgedAgain() throws {
-        let fixture = try SyncFixture()
-        let a = try fixture.origin(now: "2026-11-21T08:00:00+01:00")
-        let note = try #require(a.run("moments", "add", "a secret note w8ej2", "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
-        #expect(a.run("sync").status == 0)
+        let (fixture, a, note) = try Self.originWithNote("a secret note w8ej2")
         let plain = fixture.directory.path + "/plain"
         #expect(try GitCLI.run(["clone", "-q", fixture.remote, plain], in: "/").status == 0)
         try "mine\n".write(toFile: plain + "/mine.txt", atomically: true, encoding: .utf8)
@@ -288,10 +294,7 @@ import Testing
     /// A device that has not synced for months is named in the plan, with what to do about it;
     /// when it syncs at last, it honours the purge like any other and keeps its own work.
     @Test func aDeviceSilentForMonthsIsNamedAndHonoursThePurgeWhenItSyncs() throws {
-        let fixture = try SyncFixture()
-        let a = try fixture.origin(now: "2026-11-21T08:00:00+01:00")
-        let note = try #require(a.run("moments", "add", "a secret note m4nt8", "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
-        #expect(a.run("sync").status == 0)
+        let (fixture, a, note) = try Self.originWithNote("a secret note m4nt8")
         let b = try fixture.clone(now: "2026-11-21T09:10:00+01:00")
         // Named as its person named it (`.git/ledger/device.json`).
         let device = try #require(b.document(".git/ledger/device.json"))
@@ -322,10 +325,7 @@ import Testing
     /// Refusals: another device's sync holding the remote's lock, a ledger not in step,
     /// uncommitted changes to what goes — each says why, and changes nothing.
     @Test func aPurgeRefusesWhatWouldMakeItHalf() throws {
-        let fixture = try SyncFixture()
-        let a = try fixture.origin(now: "2026-11-21T08:00:00+01:00")
-        let note = try #require(a.run("moments", "add", "secret", "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
-        #expect(a.run("sync").status == 0)
+        let (fixture, a, note) = try Self.originWithNote("secret")
         let b = try fixture.clone(now: "2026-11-21T09:10:00+01:00")
         let remoteHead = try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout
 
