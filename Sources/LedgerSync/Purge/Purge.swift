@@ -251,12 +251,16 @@ package enum Purge {
     /// Replaces the remote's branch with the journal's new history — only if it still holds
     /// what the purge found there — and marks the journal published. A remote that moved on
     /// gives the purge up (nothing of it reached the branch here); one that cannot be reached
-    /// leaves it waiting for the next sync.
+    /// leaves it waiting for the next sync. Returns the stale git locks it removed first from a
+    /// remote on a path (what a killed push left there), a sentence each.
+    @discardableResult
     static func publish(_ repo: Repository, _ store: LedgerStore, _ journal: inout PurgeJournal, target: SyncTarget, options: SyncOptions,
-                        onTransfer: @escaping () -> Void = {}) throws {
+                        onTransfer: @escaping () -> Void = {}) throws -> [String] {
         let remote = try Remote(repo, url: target.url, name: target.remoteName)
         let named = "\(target.remoteName) (\(Remote.redact(target.url)))"
         let started = Durability.now()
+        let localRemote = try Remote.localGitDirectory(target.url)
+        let removedLocks = try localRemote.map { try LocalRemoteLock.withStaleLocksCleared(in: $0) {}.removed } ?? []
         let outcome: Remote.Replacement
         do {
             outcome = try remote.replace(branch: target.remoteBranch, with: PurgeJournal.reference, expecting: journal.previousHead,
@@ -275,10 +279,11 @@ package enum Purge {
             throw LedgerError(.unreachable, "\(named) refused to replace its branch: \(Remote.redact(reason)); the purge was given up and nothing was changed (a server that forbids rewriting a branch, such as a protected branch, must allow it for this push)")
         }
         // A remote on a path has the new branch on its disk before the journal says published.
-        if let directory = try Remote.localGitDirectory(target.url) { Durability.flush(gitDirectory: directory, since: started) }
+        if let localRemote { Durability.flush(gitDirectory: localRemote, since: started) }
         try repo.setReference(target.trackingRef, to: journal.newHead, message: "ledger: purge")
         journal.published = true
         try journal.write(store, repo)
+        return removedLocks
     }
 
     /// Honours the journal's published record here (`PurgeApply`), removes the old objects from

@@ -459,7 +459,7 @@ private struct Run {
         if var journal = own, !journal.published {
             if fetched == journal.previousHead, fetched != journal.newHead {
                 let target = try SyncTarget(repo, root: store.root, remoteName: journal.remote)
-                try Purge.publish(repo, store, &journal, target: target, options: options)
+                report.housekeeping += try Purge.publish(repo, store, &journal, target: target, options: options)
                 upstream = journal.newHead
                 own = journal
             } else if fetched == journal.newHead {
