@@ -157,9 +157,17 @@ enum BranchMove {
         var first = true
         for change in changes {
             let path = change.path
-            guard repo.workTreeBlobID(path) == (try repo.entry(at: path, inTree: oldTree))?.id else { continue }
+            let target = try repo.entry(at: path, inTree: tree)
+            let current = repo.workTreeBlobID(path)
+            if current == target?.id {
+                // Already as `tree` has it (a move killed after it wrote the file, taken again):
+                // the index follows, or it would keep the old version staged.
+                if target == nil { try index.removeFromWorkTree(path) } else { try index.addFromWorkTree(path) }
+                continue
+            }
+            guard current == (try repo.entry(at: path, inTree: oldTree))?.id else { continue }
             if first { first = false; beforeWriting() }
-            if let entry = try repo.entry(at: path, inTree: tree) {
+            if let entry = target {
                 try store.write(path, bytes: repo.blob(entry.id), mode: entry.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644)
                 try index.addFromWorkTree(path)
             } else {

@@ -76,6 +76,26 @@ import Testing
         #expect(purged == (point != .afterRewrite), "\(point.rawValue)")
     }
 
+    /// Killed while it moved the branch, after it removed a purged file from the work tree and
+    /// before it wrote the index: the next command takes the move again, and the index follows
+    /// the file already gone — nothing staged is left to keep the content.
+    @Test func aPurgeKilledWhileItMovedTheBranchLeavesNothingStaged() throws {
+        let l = try TestLedger(now: "2026-11-21T08:00:00+01:00")
+        let note = try #require(l.run("moments", "add", "a secret note p2kd9", "--json", env: Self.at("09:00:00")).json["path"]?.stringValue)
+        #expect(try GitCLI.run(["add", "-A"], in: l.root).status == 0)
+        #expect(try GitCLI.run(["commit", "-q", "-m", "moments"], in: l.root).status == 0)
+        let killed = try l.runBinary("purge", note, "--yes", env: Self.at("10:00:00").merging(["LEDGER_PURGE_KILL_AT": PurgeCheckpoint.afterJournal.rawValue]) { $1 })
+        #expect(killed.status == SIGKILL, "\(killed)")
+        // What the move had done when it was killed: the file removed, the index not written yet.
+        try FileManager.default.removeItem(atPath: l.root + "/" + note)
+        let next = l.run("moments", "today", env: Self.at("10:01:00"))
+        #expect(next.status == 0 && next.stderr.contains("finished the purge"), "\(next)")
+        let status = try l.gitStatus()
+        #expect(status.isEmpty, "\(status)")
+        #expect(try Self.holding(l.root, "p2kd9") == 0)
+        #expect(l.run("check").status == 0)
+    }
+
     /// Kills at instants drawn from a seeded generator, over the whole length of a purge.
     @Test(arguments: 0..<12)
     func aPurgeKilledAtARandomInstantIsFinishedOrRolledBack(_ round: Int) throws {
