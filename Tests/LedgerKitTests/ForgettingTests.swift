@@ -4,7 +4,7 @@ import LedgerTestSupport
 import Testing
 
 /// The forget rule, kind by kind: what a device that had not seen a forget recorded keeps only
-/// what was recorded at or after the forget's instant (the README's "Deleting for good").
+/// what was recorded at or after the forget's instant (docs/deleting.md).
 @Suite struct ForgettingTests {
     /// The session of the fixture: started 21:00, entries every ten minutes from 21:05.
     let night = WaterlineFixture.session("DDWD")  // 21:05 drink, 21:15 drink, 21:25 water, 21:35 drink

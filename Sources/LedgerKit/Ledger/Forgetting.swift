@@ -69,7 +69,7 @@ package struct ForgottenApps: JSONRepresentable, Equatable {
 /// Forgetting an app: every document of it deleted at once, as one change that travels like
 /// any deletion, and the rule that decides what another device recorded offline meanwhile.
 ///
-/// The rule (the README's "Forgetting an app"): a forget is an instant, recorded in
+/// The rule (docs/deleting.md, "What another device recorded offline"): a forget is an instant, recorded in
 /// `ledger.json`. When a merge brings together a side that has seen the forget and one that has
 /// not, what the unaware side changed in that app since the two parted keeps only what was
 /// recorded at or after the instant (`StoredDocument.remainder`): a drink logged later than

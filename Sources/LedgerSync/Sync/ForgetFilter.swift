@@ -1,7 +1,7 @@
 import Foundation
 import LedgerKit
 
-/// The forget rule in a merge (`Forgetting`, the README's "Forgetting an app"): a side that
+/// The forget rule in a merge (`Forgetting`, docs/deleting.md): a side that
 /// had not seen a forget in force after the merge keeps, of what it changed in that app since
 /// the two sides parted, only what was recorded at or after the forget's instant. What it
 /// changed before is as if it had never changed it, so the other side's forget wins there.

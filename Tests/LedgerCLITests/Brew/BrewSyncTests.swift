@@ -99,7 +99,7 @@ import Testing
     /// Deleting a brew log and a recipe (BrewGuide US-023, US-027; "a user-visible way to
     /// delete synced data") syncs: the other machine, which had not changed them, deletes them
     /// at its next sync, and so does a plain `git pull` of the same remote. What remains is
-    /// git's history — until it is rewritten as the README says, after which a new clone holds
+    /// git's history — until it is rewritten as docs/brewguide.md says, after which a new clone holds
     /// no trace of them.
     @Test func deletionsSyncAndOnlyHistoryKeepsThemUntilTheyArePurged() throws {
         let fixture = try SyncFixture()
@@ -140,7 +140,7 @@ import Testing
         let blob = try GitCLI.run(["rev-parse", "\(deletion)^:\(logPath)"], in: b.root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try GitCLI.run(["cat-file", "-p", blob], in: fixture.remote).stdout.contains("a secret"))
 
-        // Removed for good, as the README says: `ledger purge`, which the other device honours.
+        // Removed for good, as docs/brewguide.md says: `ledger purge`, which the other device honours.
         for target in [log, id] {
             let purge = a.run("purge", target, "--yes", env: Self.at("09:10:00"))
             #expect(purge.status == 0, "\(purge)")

@@ -6,7 +6,7 @@ import Testing
 
 /// `ledger forget`: an app's documents deleted at once, as one change that syncs like any
 /// deletion, and the forget's instant honoured by the merge for what another device recorded
-/// offline (the README's "Forgetting an app").
+/// offline (docs/deleting.md).
 @Suite struct ForgetTests {
     static func at(_ time: String) -> [String: String] { ["LEDGER_NOW": "2026-11-21T\(time)+01:00"] }
 
@@ -75,7 +75,7 @@ import Testing
         #expect(l.run("check").status == 0)
     }
 
-    /// The README's rule, across devices: phone logs offline, the laptop forgets Waterline in
+    /// The rule of docs/deleting.md, across devices: phone logs offline, the laptop forgets Waterline in
     /// between. What the phone recorded before the forget goes; what it recorded after stays.
     @Test func whatAnotherDeviceLoggedOfflineLaterThanTheForgetSurvives() throws {
         let fixture = try SyncFixture()

@@ -86,7 +86,7 @@ import Testing
         #expect(history.count == 2, "added, then deleted")
         #expect(try GitCLI.run(["show", "\(history[1]):\(note)"], in: a.root).stdout.contains("a secret note"))
 
-        // The README's way to remove it for good, photo included: `ledger purge`, which the
+        // The manual's way to remove it for good, photo included: `ledger purge`, which the
         // other device honours at its next sync.
         let blob = try GitCLI.run(["rev-parse", "\(history[1]):\(image)"], in: a.root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         for target in [note, shotPath] {

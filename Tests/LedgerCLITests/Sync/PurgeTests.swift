@@ -226,7 +226,7 @@ import Testing
 
     /// Over smart HTTP (git http-backend): the branch is replaced only if it is still where the
     /// purge found it (the lease, checked against what the server advertises); the server keeps
-    /// the old objects until its own garbage collection, as the purge says, and the README's
+    /// the old objects until its own garbage collection, as the purge says, and the manual's
     /// commands for a bare repository remove them.
     @Test func overSmartHTTPTheBranchIsReplacedOnlyIfItDidNotMove() throws {
         let fixture = try SyncFixture()
