@@ -29,11 +29,7 @@ def run(bench):
     work = tempfile.mkdtemp(prefix="ledger-bench-purge-")
     try:
         start = time.perf_counter()
-        h = sync.History(bench.data(1), work)
-        h.make_clone()
-        h.generate(sync.SYNCS)
-        h.extend_clone()
-        sync.git("gc", "-q", cwd=h.clone)
+        h = sync.maintained_history(bench.data(1), work, sync.SYNCS)
         sync.git("gc", "-q", cwd=h.remote)
         # The generator's own references go (a ledger's remote has its branch alone; ledger
         # replaces only that, as the recipe pushes only main); A's clone in step with the

@@ -138,8 +138,10 @@ enum BranchMove {
     ///
     /// Only the files that differ between `workTree` (the tree the work tree holds; by default
     /// `old`'s) and `tree` are written, and only where the work tree still holds that version:
-    /// a hand edit made meanwhile is kept (the next sync commits it). Their index entries are
-    /// updated, so the cost follows the changes, not the size of the ledger. Nothing is
+    /// a hand edit made meanwhile is kept (the next sync commits it); a file already as `tree`
+    /// has it (a move killed half-way, taken again) only has its index entry brought along.
+    /// Their index entries are updated, so the cost follows the changes, not the size of the
+    /// ledger. Nothing is
     /// checked out through a symbolic link (libgit2 1.5's checkout writes through one; git
     /// removes an ignored link or refuses): refused before anything is written.
     static func run(_ repo: Repository, _ store: LedgerStore, branchRef: String, to commit: ObjectID, tree: ObjectID, from old: ObjectID?,
