@@ -191,6 +191,43 @@ import Testing
         Self.expectClean([a, phone])
     }
 
+    /// Waterline's account deletion from the history too (`ledger purge waterline`): every
+    /// session, preset and setting of it in no object of any repository, its defaults back,
+    /// the forget's instant recorded; a drink another device logged offline after the purge
+    /// survives it, the other apps are untouched.
+    @Test func anAppIsPurgedFromEveryDevice() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin(now: "2026-11-21T20:00:00+01:00")
+        #expect(a.run("waterline", "start", env: Self.at("21:00:00")).status == 0)
+        #expect(a.run("waterline", "drink", "--preset", "beer", env: Self.at("21:10:00")).status == 0)
+        #expect(a.run("waterline", "presets", "add", "Stout x9pq", "--type", "beer", env: Self.at("21:15:00")).status == 0)
+        #expect(a.run("moments", "add", "coffee with Sam", env: Self.at("21:20:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let phone = try fixture.clone(now: "2026-11-21T21:25:00+01:00")
+        #expect(try Self.objects(in: fixture.remote, holding: "x9pq").holding >= 1)
+
+        let purge = a.run("purge", "waterline", "--yes", env: Self.at("22:00:00"))
+        #expect(purge.status == 0 && purge.stdout.contains("purged content found: 0"), "\(purge)")
+        #expect(a.files(under: "waterline/sessions").isEmpty && a.files(under: "waterline/presets").count == 5)
+        #expect(a.document("ledger.json")?["forgotten"]?["waterline"] == .string("2026-11-21T22:00:00+01:00"))
+        // The phone, offline, logs a drink after the purge, then syncs.
+        #expect(phone.run("waterline", "drink", "--preset", "shot", env: Self.at("22:05:00")).status == 0)
+        let r = phone.run("sync", env: Self.at("22:10:00"))
+        #expect(r.status == 0 && r.stdout.contains("Honoured the purge of waterline"), "\(r)")
+        #expect(a.run("sync", env: Self.at("22:11:00")).status == 0)
+        for repo in [a.root, phone.root, fixture.remote] {
+            #expect(try Self.objects(in: repo, holding: "x9pq").holding == 0, "\(repo)")
+            #expect(try Self.objects(in: repo, holding: "\"presetId\": \"beer\"").holding == 0, "the night before the purge is in no object of \(repo)")
+        }
+        for l in [a, phone] {
+            let entries = l.run("waterline", "entries", "--json").json.arrayValue ?? []
+            #expect(entries.map { $0["alcoholMeta"]?["presetId"]?.stringValue } == ["shot"], "the drink logged after the purge survives: \(entries)")
+            #expect(l.files(under: "moments/experiences").count == 1)
+        }
+        #expect(try a.headTree() == phone.headTree())
+        Self.expectClean([a, phone])
+    }
+
     /// A clone used with plain git does not honour a purge: its `git pull` merges the old
     /// history back and `git push` publishes it. ledger refuses to take it in, names the commit,
     /// and a new purge removes it again.
