@@ -18,9 +18,9 @@ package final class GnuPGHome: @unchecked Sendable {
     package var environment: [String: String] { ["GNUPGHOME": path] }
 
     package init() throws {
-        let gpg = try Processes.require("gpg", package: "gpg")
-        let gpgAgent = try Processes.require("gpg-agent", package: "gpg-agent")
-        let gpgconf = try Processes.require("gpgconf", package: "gpgconf")
+        let gpg = try Processes.require("gpg", package: "gnupg")
+        let gpgAgent = try Processes.require("gpg-agent", package: "gnupg")
+        let gpgconf = try Processes.require("gpgconf", package: "gnupg")
         directory = TemporaryDirectory("ledger-gnupg")
         path = directory.path + "/home"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])

@@ -52,6 +52,13 @@ extension Repository {
         return try filterUses(paths)
     }
 
+    /// Refuses (`FilterUse.refusal`, exit 1) when a filter driver applies to the ledger's files
+    /// (`filterUses(changes:)`): before a command commits or checks out anything.
+    package func refuseFilterDrivers(changes: [PathChange] = [], consequence: String) throws {
+        let uses = try filterUses(changes: changes)
+        if !uses.isEmpty { throw FilterUse.refusal(uses, consequence: consequence) }
+    }
+
     /// The filter drivers git would run on `paths` (relative to the work tree).
     package func filterUses(_ paths: [String]) throws -> [FilterUse] {
         guard try mentionsFilters() else { return [] }

@@ -351,8 +351,7 @@ private struct Run {
     mutating func commitLocalChanges() throws {
         var leftovers: [String] = [], emptied: [String] = []
         let changes = try repo.workTreeChanges(leftovers: { leftovers.append($0) }, emptied: { emptied.append($0) })
-        let filters = try repo.filterUses(changes: changes)
-        if !filters.isEmpty { throw FilterUse.refusal(filters, consequence: "nothing was committed or pushed") }
+        try repo.refuseFilterDrivers(changes: changes, consequence: "nothing was committed or pushed")
         if !preview {
             report.housekeeping += WriteLeftovers.remove(leftovers, in: store.root).map { "removed \($0), the temporary file of a write that was interrupted" }
             try restoreEmptied(emptied)
