@@ -98,4 +98,24 @@ import Testing
         #expect(try ledger.gitStatus().isEmpty)
         #expect(try GitCLI.everythingStored(in: fixture.remote).contains(Self.note))
     }
+
+    @Test func aDriverConfiguredForNoFileOfTheLedgerIsNoObstacleButOneNamedInInfoAttributesIs() throws {
+        let (fixture, ledger) = try unpublished()
+        // What `git lfs install` sets for every repository: a driver, and no file names it here.
+        try git(ledger, "config", "filter.lfs.clean", "git-lfs clean -- %f")
+        try git(ledger, "config", "filter.lfs.required", "true")
+        #expect(ledger.run("moments", "add", Self.note).status == 0)
+        let r = ledger.run("sync")
+        #expect(r.status == 0, "\(r)")
+        // A line in .git/info/attributes (this clone only) counts as much as .gitattributes.
+        try "*.json filter=lfs\n".write(toFile: ledger.root + "/.git/info/attributes", atomically: true, encoding: .utf8)
+        #expect(ledger.run("moments", "add", "a second one").status == 0)
+        let head = try GitCLI.run(["rev-parse", "HEAD"], in: ledger.root).stdout
+        let refused = ledger.run("sync")
+        #expect(refused.status == 1 && refused.stderr.contains("the filter lfs (filter.lfs.clean = git-lfs clean -- %f)"), "\(refused)")
+        #expect(try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout == head)
+        #expect(try GitCLI.run(["rev-parse", "HEAD"], in: ledger.root).stdout == head)
+        // Plain git agrees that the filter applies.
+        #expect(try GitCLI.run(["check-attr", "filter", "--", "ledger.json"], in: ledger.root).stdout == "ledger.json: filter: lfs\n")
+    }
 }
