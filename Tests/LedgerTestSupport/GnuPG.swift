@@ -3,8 +3,9 @@ import LedgerKit
 
 /// A throwaway GnuPG home for encrypted remotes: private (mode 0700, in a temporary
 /// directory), non-interactive (a key without a passphrase, no pinentry, no smart-card daemon),
-/// with its own gpg-agent started here and stopped by its PID. gpg may not start an agent of
-/// its own (`no-autostart`), so nothing outlives the value.
+/// with its own gpg-agent started here and stopped by its PID (which the agent itself tells:
+/// `gpg-agent --daemon` forks and its first process exits). gpg may not start an agent of its
+/// own (`no-autostart`), so nothing outlives the value.
 package final class GnuPGHome: @unchecked Sendable {
     // @unchecked: owned by one test.
     let directory: TemporaryDirectory
@@ -12,7 +13,8 @@ package final class GnuPGHome: @unchecked Sendable {
     package let path: String
     /// The key's fingerprint: it signs and encrypts (an ed25519 key with a cv25519 subkey).
     package private(set) var fingerprint = ""
-    private var agent: BackgroundProcess?
+    /// The agent's process.
+    private var agent: pid_t = 0
 
     /// The variables that point gpg (and git-remote-gcrypt, through it) at this home.
     package var environment: [String: String] { ["GNUPGHOME": path] }
@@ -20,22 +22,20 @@ package final class GnuPGHome: @unchecked Sendable {
     package init() throws {
         let gpg = try Processes.require("gpg", package: "gnupg")
         let gpgAgent = try Processes.require("gpg-agent", package: "gnupg")
-        let gpgconf = try Processes.require("gpgconf", package: "gnupg")
+        let connect = try Processes.require("gpg-connect-agent", package: "gnupg")
         directory = TemporaryDirectory("ledger-gnupg")
         path = directory.path + "/home"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try "no-autostart\n".write(toFile: path + "/gpg.conf", atomically: true, encoding: .utf8)
         try "disable-scdaemon\n".write(toFile: path + "/gpg-agent.conf", atomically: true, encoding: .utf8)
         let env = ["GNUPGHOME": path, "PATH": "/usr/bin:/bin"]
-        agent = try BackgroundProcess(gpgAgent, ["--homedir", path, "--daemon", "--no-detach"], environment: env,
-                                      log: directory.path + "/agent.log")
-        let socket = try Processes.run(gpgconf, ["--homedir", path, "--list-dirs", "agent-socket"], environment: env)
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket), agent?.isRunning == true, Date() < deadline { usleep(20_000) }
-        guard FileManager.default.fileExists(atPath: socket) else {
-            throw LedgerError.failure("gpg-agent did not start: \(agent?.output ?? "")")
-        }
+        // Returns once the agent listens.
+        let started = try Processes.run(gpgAgent, ["--homedir", path, "--daemon"], environment: env)
+        guard started.status == 0 else { throw LedgerError.failure("gpg-agent did not start: \(started)") }
+        let pid = try Processes.run(connect, ["--homedir", path, "--no-autostart", "getinfo pid", "/bye"], environment: env).stdout
+            .split(separator: "\n").first { $0.hasPrefix("D ") }.flatMap { pid_t($0.dropFirst(2)) }
+        guard let pid, pid > 0 else { throw LedgerError.failure("gpg-agent does not tell its process id") }
+        agent = pid
         let made = try Processes.run(gpg, ["--batch", "--passphrase", "", "--quick-gen-key", "Ledger Test <ledger-test@example.invalid>",
                                            "future-default", "default", "never"], environment: env)
         guard made.status == 0 else { throw LedgerError.failure("gpg could not make a key: \(made)") }
@@ -44,7 +44,21 @@ package final class GnuPGHome: @unchecked Sendable {
         guard !fingerprint.isEmpty else { throw LedgerError.failure("gpg lists no secret key: \(listed)") }
     }
 
-    deinit { agent?.stop() }
+    /// Stops the agent by its PID: SIGTERM, then SIGKILL if it still runs after two seconds.
+    deinit {
+        guard agent > 0 else { return }
+        kill(agent, SIGTERM)
+        let deadline = Date().addingTimeInterval(2)
+        while Self.isRunning(agent), Date() < deadline { usleep(20_000) }
+        if Self.isRunning(agent) { kill(agent, SIGKILL) }
+    }
+
+    /// Whether `pid` runs (exists and is not a zombie waiting for its parent).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(after: close)...].hasPrefix(" Z")
+    }
 }
 
 extension GitCLI {

@@ -12,9 +12,9 @@ branch once more before pushing (gcrypt replaces it whatever it holds), which gi
 import itertools
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
-import time
 
 from importlib import util as _util
 
@@ -35,20 +35,16 @@ class GnuPG:
         with open(os.path.join(self.home, "gpg-agent.conf"), "w") as f:
             f.write("disable-scdaemon\n")
         env = dict(os.environ, GNUPGHOME=self.home)
-        self.agent = subprocess.Popen(["gpg-agent", "--homedir", self.home, "--daemon", "--no-detach"], env=env,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        socket = subprocess.run(["gpgconf", "--homedir", self.home, "--list-dirs", "agent-socket"], env=env,
-                                capture_output=True, text=True, check=True).stdout.strip()
-        for _ in range(200):
-            if os.path.exists(socket):
-                break
-            time.sleep(0.05)
+        # `--daemon` forks and returns once the agent listens; the agent tells its own PID.
+        subprocess.run(["gpg-agent", "--homedir", self.home, "--daemon"], env=env, check=True, capture_output=True)
+        said = subprocess.run(["gpg-connect-agent", "--homedir", self.home, "--no-autostart", "getinfo pid", "/bye"], env=env,
+                              check=True, capture_output=True, text=True).stdout
+        self.pid = int(next(line[2:] for line in said.splitlines() if line.startswith("D ")))
         subprocess.run(["gpg", "--batch", "--passphrase", "", "--quick-gen-key", "Ledger Bench <bench@example.invalid>",
                         "future-default", "default", "never"], env=env, check=True, capture_output=True)
 
     def stop(self):
-        self.agent.terminate()
-        self.agent.wait()
+        os.kill(self.pid, signal.SIGTERM)
 
 
 def run(bench):
