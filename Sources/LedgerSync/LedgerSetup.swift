@@ -152,7 +152,7 @@ public struct RepositoryStatus: Sendable {
     package var conflictFiles: [String] = []
     /// What keeps `ledger sync` from working on this setup, one sentence each: a filter driver
     /// git would run on the ledger's files (`FilterUse`), a remote helper that is not installed.
-    public var unsupported: [String] = []
+    package var unsupported: [String] = []
 
     /// Reads the status of the ledger repository at `path`; `environment` (the command's) says
     /// where git's remote helpers are found.

@@ -42,10 +42,15 @@ struct RemoteHelper {
         self.transport = transport
     }
 
-    /// Why git could not reach a remote through `transport` on this machine (its program is not
-    /// on the `PATH`), or nil when it can.
+    /// Why git could not reach a remote through `transport` on this machine (its program is
+    /// neither on the `PATH` nor in git's own programs, `git --exec-path`), or nil when it can.
     static func missingProgram(_ transport: String, environment: [String: String]) -> String? {
-        guard ProgramPath.find("git-remote-" + transport, path: environment["PATH"]) == nil else { return nil }
+        let program = "git-remote-" + transport
+        guard ProgramPath.find(program, path: environment["PATH"]) == nil else { return nil }
+        if let git = GitTool.find(in: environment), let own = try? git.capture(["--exec-path"], in: "/"), own.status == 0,
+           ProgramPath.find(program, path: own.output.trimmingCharacters(in: .whitespacesAndNewlines)) != nil {
+            return nil
+        }
         let package = transport == "gcrypt" ? " (Debian and Ubuntu: `apt install git-remote-gcrypt`)" : ""
         return "remotes named \(transport)::… are reached through git's remote helper git-remote-\(transport), which is not installed (not on the PATH)\(package)"
     }
