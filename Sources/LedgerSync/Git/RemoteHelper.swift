@@ -84,13 +84,26 @@ struct RemoteHelper {
         let destination = String(refspec[refspec.index(after: refspec.lastIndex(of: ":")!)...])
         let now = try tip(of: String(destination.dropFirst("refs/heads/".count)))
         if now != expected { return .rejected("\(destination) has moved on since the fetch (fetch first)") }
+        return try send(refspec).map { .rejected($0) } ?? .pushed
+    }
+
+    /// Replaces the remote's `branch` with the local reference `source` if it is still at
+    /// `expected` (`Remote.replace`; read just before, as for `push`).
+    func replace(branch: String, with source: String, expected: ObjectID?) throws -> Remote.Replacement {
+        let now = try tip(of: branch)
+        guard now == expected else { return .moved(now) }
+        return try send("+\(source):refs/heads/\(branch)").map { .refused($0) } ?? .replaced
+    }
+
+    /// `git push` of one refspec: nil when it was pushed, else the reason the remote refused it.
+    private func send(_ refspec: String) throws -> String? {
         let run = try git.capture(["push", "--porcelain", "--quiet", remote, refspec], in: directory)
         // `--porcelain`: "!<TAB>src:dst<TAB>[rejected] (fetch first)" for each refused reference.
         for line in run.output.split(separator: "\n") where line.hasPrefix("!") {
-            return .rejected(line.split(separator: "\t").dropFirst(2).joined(separator: " "))
+            return line.split(separator: "\t").dropFirst(2).joined(separator: " ")
         }
         guard run.status == 0 else { throw unreachable("push to", run.errors) }
-        return .pushed
+        return nil
     }
 
     /// A `LedgerError` (exit 3) for a transfer git could not make: its last words (gpg's
