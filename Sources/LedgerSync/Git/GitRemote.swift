@@ -68,6 +68,23 @@ package final class Remote {
         return tip
     }
 
+    /// The remote's branches and tags and the commits they point at, asked without fetching
+    /// anything (`git ls-remote`). Throws as a fetch does when the remote cannot be reached.
+    package func heads(options: TransportOptions) throws -> [String: ObjectID] {
+        var heads: [String: ObjectID] = [:]
+        try fetch([], options: options, onTransfer: nil) { remote, _, opts in
+            try check(git_remote_connect(remote, GIT_DIRECTION_FETCH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers), "git_remote_connect")
+            defer { git_remote_disconnect(remote) }
+            var list: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+            var count = 0
+            try check(git_remote_ls(&list, &count, remote), "git_remote_ls")
+            for i in 0..<count {
+                if let h = list?[i]?.pointee { heads[String(cString: h.name)] = ObjectID(h.oid) }
+            }
+        }
+        return heads
+    }
+
     /// A fetch's transfer: `body` runs libgit2's call with the remote, the refspecs and the
     /// options (callbacks, proxy, headers; no tags, no pruning).
     private func fetch(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)?,
@@ -149,5 +166,15 @@ package final class Remote {
             var arr = git_strarray(strings: buf.baseAddress, count: strings.count)
             return try body(&arr)
         }
+    }
+}
+
+extension Repository {
+    /// The names of the remotes in the repository's configuration (`git remote`).
+    package func remoteNames() throws -> [String] {
+        var list = git_strarray()
+        try check(git_remote_list(&list, pointer), "git_remote_list")
+        defer { git_strarray_dispose(&list) }
+        return (0..<list.count).compactMap { list.strings[$0].map { String(cString: $0) } }
     }
 }
