@@ -7,7 +7,10 @@ git init -q --bare -b main "$remote"
 export GIT_AUTHOR_NAME="Demo" GIT_AUTHOR_EMAIL="demo@example.org" GIT_COMMITTER_NAME="Demo" GIT_COMMITTER_EMAIL="demo@example.org"
 LEDGER_NOW="2026-11-21T23:35:00+01:00" step ledger waterline start
 step git -C "$laptop" remote add origin "$remote"
-step ledger sync
+# A step whose long list is cut to its last line.
+brief_step() { printf '\n%s$ %s%s   (its list left out)\n' "$bold" "$*" "$plain"; "$@" | tail -n 1; }
+printf '\n# the first sync publishes the ledger: every document of the tour so far\n'
+brief_step ledger sync
 step ledger clone "$remote" "$desktop"
 on_desktop() { LEDGER_REPO="$desktop" step "$@"; }
 recipe=$(ledger brew recipes --json | python3 -c 'import json,sys; print(next(r["id"] for r in json.load(sys.stdin) if not r["starter"]))')
@@ -23,6 +26,7 @@ on_desktop ledger sync
 step ledger sync
 on_desktop ledger sync
 printf '\n# Waterline entries from both devices, unioned, and the Waterline recomputed from them\n'
+export LEDGER_NOW="2026-11-21T23:45:00+01:00"
 step ledger waterline entries
 step ledger waterline status
 printf '\n# the recipe edited on both survives twice: the laptop'"'"'s keeps its id, the other is a copy\n'
@@ -41,3 +45,8 @@ step ledger check
 step ledger waterline status
 step ledger log --limit 4
 step ledger status
+printf '\n# the next sync shares the merge git made; both devices end with the same files again\n'
+brief_step ledger sync
+on_desktop ledger sync
+step git -C "$laptop" rev-parse HEAD^{tree}
+on_desktop git -C "$desktop" rev-parse HEAD^{tree}
