@@ -32,7 +32,9 @@ let package = Package(
         // Benchmark data generator and runner (`make bench`).
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerKit"]),
         // Helpers shared by the test targets: temporary ledgers, in-process and binary CLI runs.
-        .target(name: "LedgerTestSupport", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync", "ProcessRunner"], path: "Tests/LedgerTestSupport"),
+        // (`PowerCut/powercutfs.c` is the power-cut file system the tests compile and mount.)
+        .target(name: "LedgerTestSupport", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync", "ProcessRunner"], path: "Tests/LedgerTestSupport",
+                exclude: ["PowerCut/powercutfs.c"]),
         .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit", "LedgerTestSupport"]),
         .testTarget(name: "LedgerSyncTests", dependencies: ["LedgerSync", "LedgerKit", "LedgerTestSupport"]),
         .testTarget(name: "LedgerCLITests", dependencies: ["LedgerCLI", "LedgerKit", "LedgerSync", "LedgerTestSupport", "ProcessRunner"]),

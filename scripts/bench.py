@@ -94,7 +94,8 @@ class Bench:
     def compare(self, name, candidates, runs=5, setup=None, target=None, note=""):
         """Times each (label, cmd, kwargs) in `candidates`, interleaved `runs` times (after
         `setup()` each round when given). The first candidate is ledger; the ratio is its
-        median over each other's. `target` is the ratio it should stay under (for the report)."""
+        median over each other's. `target` is the ratio it should stay under (for the report):
+        one for every other candidate, or a dict of them by label (the others have none)."""
         times = {label: [] for label, _, _ in candidates}
         rss = {label: 0.0 for label, _, _ in candidates}
         # One untimed round first, for every candidate alike: freshly written data is still
@@ -116,7 +117,8 @@ class Bench:
         mins = {k: min(v) for k, v in times.items()}
         for label, _, _ in candidates:
             ratio = med[first] / med[label] if label != first else None
-            self.rows.append((name, label, med[label], mins[label], rss[label], ratio, target if ratio is not None else None, note))
+            goal = target.get(label) if isinstance(target, dict) else target
+            self.rows.append((name, label, med[label], mins[label], rss[label], ratio, goal if ratio is not None else None, note))
         self.print_rows(name)
         return med
 

@@ -16,6 +16,9 @@ if [ "$what" = test ]; then
     # lighttpd-mod-openssl for the HTTPS remote, tinyproxy-bin (the proxy alone, no service) for
     # http.proxy and https_proxy, git-filter-repo for the README's "deleting for good".
     for p in openssh-server openssh-client lighttpd lighttpd-mod-openssl tinyproxy-bin tmux jq openssl procps time git-filter-repo; do have_pkg "$p" || need+=("$p"); done
+    # Power cuts: the tests' own FUSE file system (compiled with cc against fuse3, mounted and
+    # unmounted with fusermount3), and strace to see which writes are flushed.
+    for p in fuse3 libfuse3-dev gcc strace; do have_pkg "$p" || need+=("$p"); done
     # Reminders: a private session bus (dbus-daemon, dbus-send), a notification server (dunst,
     # read back with dunstctl, which calls busctl) on an X display (Xvfb), systemd-analyze to
     # verify the user unit.

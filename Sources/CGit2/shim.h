@@ -6,6 +6,7 @@
 #include <git2/sys/mempack.h>
 #include <git2/sys/transport.h>
 #include <git2/sys/remote.h>
+#include <git2/sys/repository.h>
 #include <git2/sys/stream.h>
 #include <errno.h>
 #include <signal.h>
@@ -29,8 +30,18 @@ static inline int ledger_git_set_ssl_cert_locations(const char *file, const char
     return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
 }
 
+/* fsync of what libgit2 writes inside a git directory: objects, packs, refs, the index. */
+static inline int ledger_git_enable_fsync_gitdir(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, enabled);
+}
+
 static inline int ledger_git_set_cache_object_limit(git_object_t type, size_t size) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, size);
+}
+
+/* syncfs(2), which Swift's Glibc module leaves out: flushes the file system holding `fd`. */
+static inline int ledger_syncfs(int fd) {
+    return (int)syscall(SYS_syncfs, fd);
 }
 
 /* A smart subtransport and its stream, each followed by the Swift object serving it (the

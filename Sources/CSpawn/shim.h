@@ -14,13 +14,19 @@
  * blocked signal (a test's worker thread blocks most) unless `keep_signals` is set (then it
  * keeps the caller's signal mask and ignored signals), and, when `die_with_parent` is set,
  * gets SIGKILL when the thread that started it ends (so no child outlives ledger, even when
- * ledger is killed). Returns its PID, or -errno when fork fails; a failed exec exits 127. */
+ * ledger is killed), and, when `new_group` is set, leads a process group of its own (so that
+ * killpg reaches whatever it starts). Returns its PID, or -errno when fork fails; a failed exec
+ * exits 127. */
 static inline pid_t ledger_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
-                                 int in, int out, int err, int die_with_parent, int keep_signals) {
+                                 int in, int out, int err, int die_with_parent, int keep_signals, int new_group) {
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) return -errno;
-    if (pid > 0) return pid;
+    if (pid > 0) {
+        if (new_group) setpgid(pid, pid); /* as the child does: whichever runs first */
+        return pid;
+    }
+    if (new_group) setpgid(0, 0);
     if (die_with_parent) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(127);

@@ -14,7 +14,7 @@ extension LedgerStore {
 
     /// The git directory of the work tree at `root`: `.git`, or where a `.git` file's
     /// `gitdir:` line points.
-    static func gitDirectory(ofWorkTree root: String) -> String {
+    package static func gitDirectory(ofWorkTree root: String) -> String {
         let dotGit = root + "/.git"
         guard FileSystem.stamp(dotGit)?.type == .file, let bytes = try? FileSystem.read(dotGit, limit: 4096) else { return dotGit }
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

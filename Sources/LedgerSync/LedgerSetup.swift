@@ -45,7 +45,9 @@ public enum LedgerSetup {
                 throw LedgerError.invalid("\(path) has a ledger.json but is not a git repository; run `git init -b main` there, then `ledger init` again")
             }
             let repo = try Repository.open(path)
-            return .alreadyInitialized(restored: try configure(repo, remote: remote))
+            let restored = try configure(repo, remote: remote)
+            Durability.flush(gitDirectory: repo.gitDirectory)
+            return .alreadyInitialized(restored: restored)
         }
         if let entries = try FileSystem.list(path) {
             let emptyGitRepo = entries.map(\.name) == [".git"] && Repository.exists(at: path)
@@ -62,6 +64,7 @@ public enum LedgerSetup {
         try FileSystem.writeAtomically(path + "/.gitignore", Array(gitignore.utf8))
         _ = try configure(repo, remote: remote)
         try repo.commitAll(message: "ledger: new ledger", signature: repo.signature(fallback: signature))
+        Durability.flush(gitDirectory: repo.gitDirectory)
         return .created
     }
 

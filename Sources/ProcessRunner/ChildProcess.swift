@@ -100,10 +100,11 @@ package final class ChildProcess {
     /// Starts `executable` (a path) with `arguments` and exactly `environment`, in `directory`
     /// when given. `diesWithThread`: SIGKILL when the thread that started it ends (false for a
     /// server a test keeps across threads). `keepsSignals`: the child keeps the calling
-    /// thread's signal mask and ignored signals instead of the defaults.
+    /// thread's signal mask and ignored signals instead of the defaults. `newProcessGroup`: it
+    /// leads a process group of its own (`killpg(pid, …)` then reaches what it starts).
     package init(_ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
                  input: Input = .pipe, output: Output = .pipe, errors: Errors = .kept, diesWithThread: Bool = true,
-                 keepsSignals: Bool = false) throws(ProcessError) {
+                 keepsSignals: Bool = false, newProcessGroup: Bool = false) throws(ProcessError) {
         var opened: [Int32] = []
         func fail(_ what: String) -> ProcessError {
             let e = ProcessError("\(what): \(String(cString: strerror(errno)))")
@@ -161,7 +162,8 @@ package final class ChildProcess {
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
         let pid = argv.withUnsafeBufferPointer { a in
             envp.withUnsafeBufferPointer { e in
-                ledger_spawn(executable, a.baseAddress, e.baseAddress, directory, childIn, childOut, childErr, diesWithThread ? 1 : 0, keepsSignals ? 1 : 0)
+                ledger_spawn(executable, a.baseAddress, e.baseAddress, directory, childIn, childOut, childErr, diesWithThread ? 1 : 0,
+                             keepsSignals ? 1 : 0, newProcessGroup ? 1 : 0)
             }
         }
         // The child's ends are the child's now.

@@ -106,13 +106,20 @@ package final class BackgroundProcess: @unchecked Sendable {
     package let log: String
     private let child: ChildProcess
 
-    /// Starts `executable` with its output appended to `log`.
-    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String) throws {
+    /// Starts `executable` with its output appended to `log`, in `directory` when given; with
+    /// `newProcessGroup`, as the leader of a process group of its own (so that
+    /// `killpg(pid, …)` reaches what it starts).
+    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
+                 log: String, newProcessGroup: Bool = false) throws {
         child = try ChildProcess(executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment,
-                                 input: .null, output: .appending(log), errors: .likeOutput, diesWithThread: false)
+                                 directory: directory, input: .null, output: .appending(log), errors: .likeOutput, diesWithThread: false,
+                                 newProcessGroup: newProcessGroup)
         pid = child.handle.pid
         self.log = log
     }
+
+    /// How it ended (128 + N for signal N), once it has (nil while it runs).
+    package var exitStatus: Int32? { child.handle.reap(blocking: false) }
 
     /// What the process wrote so far.
     package var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }

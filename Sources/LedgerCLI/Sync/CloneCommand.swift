@@ -24,23 +24,36 @@ struct CloneCommand: ParsableCommand {
     func run() throws {
         let ctx = CLIContext.current
         let target = path.map { ctx.absolutePath($0) } ?? global.repositoryPath()
+        // A local path is cloned as given; relative ones against the working directory.
+        let source = url.contains("://") || Self.looksLikeSCP(url) ? url : ctx.absolutePath(url)
+        let shown = Remote.redact(url)
+        var interrupted = InterruptedClone.none
         if let entries = try FileSystem.list(target), !entries.isEmpty {
-            throw LedgerError.invalid("\(target) already exists and is not empty; choose a new directory")
+            interrupted = InterruptedClone(at: target, of: source, entries: entries.map(\.name))
+            if case .none = interrupted {
+                throw LedgerError.invalid("\(target) already exists and is not empty; choose a new directory")
+            }
         } else if FileSystem.exists(target), FileSystem.stamp(target)?.type != .directory {
             throw LedgerError.invalid("\(target) exists and is not a directory")
         }
-        // A local path is cloned as given; relative ones against the working directory.
-        let source = url.contains("://") || Self.looksLikeSCP(url) ? url : ctx.absolutePath(url)
+        if case .resumable(let repo) = interrupted {
+            try finish(repo, shown: shown)
+            return
+        }
+        if case .startOver = interrupted {
+            // Nothing of it can be used (no commit arrived): cloned again from the start.
+            try FileManager.default.removeItem(atPath: target + "/.git")
+            Console.error("ledger: \(target) held a clone of \(shown) interrupted before anything arrived; cloning it again")
+        }
         let existed = FileSystem.exists(target)
         let repo: Repository
         do {
-            repo = try Repository.clone(source, to: target, options: try SyncEnvironment.transport())
+            repo = try Repository.clone(source, to: target, options: try SyncEnvironment.transport()) { try LedgerSetup.registerMergeDriver($0) }
         } catch {
             if !existed { try? FileManager.default.removeItem(atPath: target) }
             throw error
         }
         let store = GlobalOptions.store(at: target)
-        let shown = Remote.redact(url)
         if shown != url {
             Console.error("ledger: the password in the URL stays in plain text in \(target)/.git/config (remote.origin.url); to keep it in a git credential helper instead, set one up (`git config --global credential.helper store`, or libsecret, cache, `gh auth setup-git`), run `git -C \(target) remote set-url origin \(Remote.withoutPassword(url))`, and sync once on a terminal to type it")
         }
@@ -49,10 +62,39 @@ struct CloneCommand: ParsableCommand {
             _ = try LedgerSetup.initialize(at: target, remote: nil, now: clock.now, signature: LedgerSetup.fallbackSignature())
             Console.print("Cloned \(shown) into \(target): the remote is empty, so this is a new ledger (branch main); `ledger sync` publishes it.")
         } else {
-            try LedgerSetup.registerMergeDriver(repo)
             Console.print("Cloned \(shown) into \(target) (branch \(repo.headReferenceName.map { String($0.dropFirst(11)) } ?? "main")).")
         }
         _ = try Device.current(in: store, defaultName: Device.hostName)
+        // Its configuration (the remote, the merge driver) on the disk before it says "cloned".
+        Durability.flush(gitDirectory: repo.gitDirectory)
+        try checkClone(store)
+    }
+
+    /// Finishes a clone of the same remote that was interrupted (killed, or cut by a power
+    /// loss) after its commit arrived: repairs what the cut left, writes the files the
+    /// checkout had not written yet, registers the merge driver. A clone that was whole is
+    /// left as it is.
+    func finish(_ repo: Repository, shown: String) throws {
+        let store = GlobalOptions.store(at: repo.workdir)
+        let notes = try store.withWriterLock { () -> [String] in
+            var notes = try RepositoryRepair.repairLedger(repo)
+            if let head = repo.headCommit(), !FileSystem.exists(repo.gitDirectory + "/index") {
+                try repo.populateWorkTree(from: repo.treeOf(commit: head))
+                notes.append("wrote the files the interrupted checkout had not written")
+            }
+            if repo.config("merge.ledger.driver") == nil { try LedgerSetup.registerMergeDriver(repo) }
+            _ = try Device.current(in: store, defaultName: Device.hostName)
+            Durability.flush(gitDirectory: repo.gitDirectory)
+            return notes
+        }
+        for note in notes { Console.error("ledger: " + note) }
+        Console.print(notes.isEmpty ? "\(repo.workdir) already holds a clone of \(shown); nothing was missing (`ledger sync` brings it up to date)."
+                                    : "Finished the interrupted clone of \(shown) into \(repo.workdir).")
+        try checkClone(store)
+    }
+
+    /// `check` over what was received: problems are listed, the clone is kept either way.
+    func checkClone(_ store: LedgerStore) throws {
         let report = try Checker(store: store).check()
         if report.problems.isEmpty {
             Console.print("Checked \(Output.plural(report.filesChecked, "file")): no problems.")
@@ -66,5 +108,28 @@ struct CloneCommand: ParsableCommand {
     static func looksLikeSCP(_ url: String) -> Bool {
         guard let colon = url.firstIndex(of: ":") else { return false }
         return !url[..<colon].contains("/") && url[..<colon].count > 1
+    }
+}
+
+/// What a non-empty target directory of `ledger clone` holds.
+enum InterruptedClone {
+    /// Something else: the clone is refused.
+    case none
+    /// Only the `.git` of a clone of the same remote that no commit reached, or of one whose
+    /// configuration a power cut emptied before anything was checked out: cloned again.
+    case startOver
+    /// A clone of the same remote with its commit: finished where it stopped.
+    case resumable(Repository)
+
+    init(at target: String, of source: String, entries: [String]) {
+        self = .none
+        guard entries.contains(".git"), FileSystem.stamp(target + "/.git")?.type == .directory else { return }
+        let repo = try? Repository.open(target)
+        let origin = repo?.config("remote.origin.url")
+        if let repo, origin == source, repo.headCommit() != nil || RepositoryRepair.historyExisted(gitDirectory: repo.gitDirectory, branch: "refs/heads/main") {
+            self = .resumable(repo)
+        } else if entries == [".git"], origin == source ? repo?.headCommit() == nil : (FileSystem.stamp(target + "/.git/config")?.size ?? 0) == 0 {
+            self = .startOver
+        }
     }
 }

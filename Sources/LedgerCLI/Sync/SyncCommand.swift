@@ -35,18 +35,18 @@ struct SyncCommand: ParsableCommand {
     func run() throws {
         if dryRun, resetToRemote { throw LedgerError.usage("--dry-run and --reset-to-remote do not go together") }
         if yes, !resetToRemote { throw LedgerError.usage("--yes answers the confirmation of --reset-to-remote; a sync asks none") }
-        let store = try global.store()
-        let options = SyncOptions(remoteName: remote, transport: try SyncEnvironment.transport(),
-                                  git: GitTool.find(in: CLIContext.current.environment), checkpoint: SyncEnvironment.checkpoint())
-        if resetToRemote { return try reset(store, options: options) }
+        let store: LedgerStore
         let report: SyncReport
         do {
+            store = try global.store()
+            let options = SyncOptions(remoteName: remote, transport: try SyncEnvironment.transport(),
+                                      git: GitTool.find(in: CLIContext.current.environment), checkpoint: SyncEnvironment.checkpoint())
+            if resetToRemote { return try reset(store, options: options) }
             report = try dryRun ? Sync.preview(store, options: options) : Sync.run(store, options: options)
-        } catch let e as LedgerError where output.json {
+        } catch where output.json {
             // Scripts get one JSON value whatever happened; the sentence still goes to stderr.
-            Output.json(.object(["outcome": .string("refused"), "error": .string(e.commandLineMessage),
-                                 "problems": .array(e.problems.map(\.json))]))
-            throw e
+            Output.json(Self.failureJSON(error))
+            throw error
         }
         if output.json {
             Output.json(report.json(ledgerRoot: store.root))
@@ -60,6 +60,20 @@ struct SyncCommand: ParsableCommand {
             Console.error("ledger: " + (report.error ?? "the remote cannot be reached"))
             throw ExitCode(3)
         }
+    }
+
+    /// The `--json` object of a sync that stopped: `outcome` is `refused` (exit 1 or 2: the
+    /// data or the request), `offline` (exit 3) or `failed` (exit 4: git, the disk, a damaged
+    /// repository), with the sentence printed on stderr and the documents at fault.
+    static func failureJSON(_ error: any Error) -> JSONValue {
+        let e = error as? LedgerError
+        let outcome = switch e?.exitStatus ?? 4 {
+        case 1, 2: "refused"
+        case 3: "offline"
+        default: "failed"
+        }
+        return .object(["outcome": .string(outcome), "error": .string(e?.commandLineMessage ?? "\(error)"),
+                        "problems": .array((e?.problems ?? []).map(\.json))])
     }
 }
 

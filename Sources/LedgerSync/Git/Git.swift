@@ -32,6 +32,7 @@ enum Libgit2 {
     static let initialized: Void = {
         _ = git_libgit2_init()
         _ = ledger_git_set_cache_object_limit(GIT_OBJECT_TREE, 1 << 24)
+        _ = ledger_git_enable_fsync_gitdir(1)
     }()
 }
 
@@ -116,10 +117,16 @@ package struct Signature: Sendable {
 /// use one per thread.
 package final class Repository {
     let pointer: OpaquePointer
+    /// This process's link of the index, once libgit2 works with the index through it
+    /// (`indexHandle()`).
+    var stagedIndex: String?
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
-    deinit { git_repository_free(pointer) }
+    deinit {
+        git_repository_free(pointer)
+        if let stagedIndex { unlink(stagedIndex) }
+    }
 
     /// Opens the repository whose work tree is `path` (exactly; no discovery upwards).
     package static func open(_ path: String) throws -> Repository {
@@ -349,8 +356,7 @@ package final class Repository {
     /// commit, or nil when there was nothing to commit.
     @discardableResult
     package func commitAll(message: String, signature: Signature) throws -> ObjectID? {
-        var index: OpaquePointer?
-        try check(git_repository_index(&index, pointer), "git_repository_index")
+        let index = try indexHandle()
         defer { git_index_free(index) }
         var star = strdup("*")
         defer { free(star) }
@@ -360,6 +366,7 @@ package final class Repository {
             try check(git_index_update_all(index, &spec, nil, nil), "git_index_update_all")
         }
         try check(git_index_write(index), "git_index_write")
+        try publishIndex()
         var treeID = git_oid()
         try check(git_index_write_tree(&treeID, index), "git_index_write_tree")
         let parent = headCommit()
@@ -397,7 +404,15 @@ package final class Repository {
         }
         var out = git_oid()
         try parentCommits.withUnsafeMutableBufferPointer { buf in
-            try check(git_commit_create(&out, pointer, reference, sig, sig, nil, message, t, parents.count, buf.baseAddress), "git_commit_create")
+            try check(git_commit_create(&out, pointer, nil, sig, sig, nil, message, t, parents.count, buf.baseAddress), "git_commit_create")
+        }
+        // The reference moves once the objects' folders are on the disk (`updateReference`),
+        // from the first parent only, as git_commit_create would move it.
+        if let reference {
+            let name = reference == "HEAD" ? headReferenceName ?? reference : reference
+            let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            try updateReference(name, to: ObjectID(out), expecting: parents.first,
+                                message: (parents.isEmpty ? "commit (initial): " : parents.count > 1 ? "commit (merge): " : "commit: ") + summary)
         }
         return ObjectID(out)
     }

@@ -3,9 +3,11 @@ import Foundation
 import LedgerKit
 
 extension Repository {
-    /// Clones `url` into `path` (which must not exist or be empty). HEAD ends on
+    /// Clones `url` into `path` (which must not exist or be empty); `configure` sets the clone
+    /// up (the merge driver) before its files are checked out. HEAD ends on
     /// `refs/heads/main` even when the remote is empty.
-    package static func clone(_ url: String, to path: String, options: TransportOptions) throws -> Repository {
+    package static func clone(_ url: String, to path: String, options: TransportOptions,
+                              configure: (Repository) throws -> Void = { _ in }) throws -> Repository {
         _ = Libgit2.initialized
         let session = try TransportSession(url: url, options: options, gitDirectory: nil)
         var opts = git_clone_options()
@@ -13,6 +15,7 @@ extension Repository {
         opts.fetch_opts.callbacks = try session.callbacks()
         session.applyHTTPSettings(&opts.fetch_opts.proxy_opts, &opts.fetch_opts.custom_headers)
         opts.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        opts.fetch_opts.update_fetchhead = 0
         // The work tree is written afterwards by `populateWorkTree`, much faster than
         // libgit2's checkout for a new, empty work tree.
         opts.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue
@@ -44,6 +47,11 @@ extension Repository {
             try r.setConfig("branch.main.remote", "origin")
             try r.setConfig("branch.main.merge", "refs/heads/main")
         }
+        // The configuration (the remote, and what `configure` adds) and HEAD on the disk before
+        // any file is checked out: a clone cut short is then known by its remote, and
+        // `ledger clone` finishes it; the configuration is not written again afterwards.
+        if r.headCommit() != nil { try configure(r) }
+        Durability.flush(gitDirectory: r.gitDirectory)
         if let head = r.headCommit() { try r.populateWorkTree(from: r.treeOf(commit: head)) }
         return r
     }

@@ -165,8 +165,7 @@ extension Repository {
     /// are deleted, and the new ones among `changes`. A pass over the index's names instead of
     /// a listing of every folder.
     package func conflictFiles(changes: [PathChange]) throws -> [String] {
-        var index: OpaquePointer?
-        try check(git_repository_index(&index, pointer), "git_repository_index")
+        let index = try indexHandle()
         defer { git_index_free(index) }
         var out: Set<String> = []
         for i in 0..<git_index_entrycount(index) {

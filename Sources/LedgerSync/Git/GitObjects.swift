@@ -181,8 +181,10 @@ extension Repository {
     // MARK: - References
 
     /// Moves `reference` to `target` only if it still points at `expected` (nil: only if it
-    /// does not exist yet), so a concurrent writer is never overwritten.
+    /// does not exist yet), so a concurrent writer is never overwritten. The object folders are
+    /// flushed first, so that the reference never names an object a power cut could take back.
     package func updateReference(_ reference: String, to target: ObjectID, expecting expected: ObjectID?, message: String) throws {
+        flushObjectFolders()
         var ref: OpaquePointer?
         var t = target.raw
         if var e = expected?.raw {
@@ -195,6 +197,7 @@ extension Repository {
 
     /// Sets or moves `reference` to `target` unconditionally (remote-tracking refs).
     package func setReference(_ reference: String, to target: ObjectID, message: String) throws {
+        flushObjectFolders()
         var ref: OpaquePointer?
         var t = target.raw
         try check(git_reference_create(&ref, pointer, reference, &t, 1, message), "git_reference_create")
@@ -230,8 +233,10 @@ extension Repository {
             }
             opts.progress_payload = box.map { Unmanaged.passUnretained($0).toOpaque() }
         }
+        try stageIndexOnce()
         guard let paths else {
             try withExtendedLifetime(box) { try check(git_checkout_tree(pointer, t, &opts), "git_checkout_tree") }
+            try publishIndex()
             return
         }
         guard !paths.isEmpty else { return }
@@ -242,13 +247,12 @@ extension Repository {
                 try check(git_checkout_tree(pointer, t, &opts), "git_checkout_tree")
             }
         }
+        try publishIndex()
     }
 
     /// The repository's index (the staging area).
     package func index() throws -> Index {
-        var index: OpaquePointer?
-        try check(git_repository_index(&index, pointer), "git_repository_index")
-        return Index(index!, owner: self)
+        Index(try indexHandle(), owner: self)
     }
 
     /// Work-tree changes against HEAD through libgit2's status (see `workTreeChanges`).
@@ -259,6 +263,7 @@ extension Repository {
         opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
         var list: OpaquePointer?
+        try stageIndexOnce()
         try check(git_status_list_new(&list, pointer, &opts), "git_status_list_new")
         defer { git_status_list_free(list) }
         var out: [PathChange] = []
@@ -313,6 +318,11 @@ package final class Index {
     package func entry(at path: String) -> ObjectID? {
         guard let e = git_index_get_bypath(pointer, path, 0) else { return nil }
         return ObjectID(e.pointee.id)
+    }
+
+    /// Whether the entry at `path` (stage 0) is an executable file.
+    func isExecutable(_ path: String) -> Bool {
+        git_index_get_bypath(pointer, path, 0)?.pointee.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue)
     }
 
     /// Stages `blob` at `path` as a regular file.
@@ -372,9 +382,10 @@ package final class Index {
         return paths.count
     }
 
-    /// Writes the repository index to disk.
+    /// Writes the repository index to disk, durably (see `Repository.publishIndex()`).
     package func write() throws {
         try check(git_index_write(pointer), "git_index_write")
+        try owner.publishIndex()
     }
 
     /// Writes the index's tree into the repository's object database.

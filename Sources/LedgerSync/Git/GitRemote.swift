@@ -97,6 +97,8 @@ package final class Remote {
         session.applyHTTPSettings(&opts.proxy_opts, &opts.custom_headers)
         opts.prune = GIT_FETCH_NO_PRUNE
         opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        // No FETCH_HEAD: nothing of ledger's reads it, and libgit2 writes it unflushed.
+        opts.update_fetchhead = 0
         do {
             try withRemote(session) { remote in
                 try session.transfer {

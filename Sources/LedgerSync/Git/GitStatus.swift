@@ -16,16 +16,17 @@ extension Repository {
     ///
     /// A file removed from the index but kept in the work tree (`git rm --cached`) counts as
     /// deleted: that removal is what the user staged. `leftovers` is told of the temporary
-    /// files of killed atomic writes (`WriteLeftovers`) that the walk meets.
-    package func workTreeChanges(leftovers: ((String) -> Void)? = nil) throws -> [PathChange] {
-        try fastWorkTreeChanges(leftovers: leftovers) ?? statusWorkTreeChanges()
+    /// files of killed atomic writes (`WriteLeftovers`) that the walk meets, and `emptied` of
+    /// the files a power cut emptied after a checkout wrote them (see `EntryState.emptied`),
+    /// which are then not counted as changes.
+    package func workTreeChanges(leftovers: ((String) -> Void)? = nil, emptied: ((String) -> Void)? = nil) throws -> [PathChange] {
+        try fastWorkTreeChanges(leftovers: leftovers, emptied: emptied) ?? statusWorkTreeChanges()
     }
 
     /// The comparison with the index described above, or nil when it does not apply.
-    func fastWorkTreeChanges(leftovers: ((String) -> Void)? = nil) throws -> [PathChange]? {
+    func fastWorkTreeChanges(leftovers: ((String) -> Void)? = nil, emptied: ((String) -> Void)? = nil) throws -> [PathChange]? {
         guard let head = headCommit() else { return nil }
-        var index: OpaquePointer?
-        try check(git_repository_index(&index, pointer), "git_repository_index")
+        let index = try indexHandle()
         defer { git_index_free(index) }
         try check(git_index_read(index, 0), "git_index_read")
         guard git_index_has_conflicts(index) == 0 else { return nil }
@@ -69,13 +70,14 @@ extension Repository {
         for (i, e) in entries.enumerated() {
             switch states.get(i) {
             case .clean: continue
-            case .modified: changes.append(PathChange(String(cString: e.pointee.path), .modified))
+            case .emptied where emptied != nil: emptied?(String(cString: e.pointee.path))
+            case .modified, .emptied: changes.append(PathChange(String(cString: e.pointee.path), .modified))
             case .deleted:
                 changes.append(PathChange(String(cString: e.pointee.path), .deleted))
                 filesPerDirectory[directoryHash(e.pointee.path), default: 0] -= 1
             }
         }
-        changes += try untrackedFiles(index: index!, expected: filesPerDirectory, leftovers: leftovers)
+        changes += try untrackedFiles(index: index, expected: filesPerDirectory, leftovers: leftovers)
         return changes
     }
 
@@ -97,6 +99,13 @@ extension Repository {
             && Int64(c.tv_sec) == Int64(e.ctime.seconds) && UInt32(c.tv_nsec) == e.ctime.nanoseconds
             && (st.st_mode & 0o100 != 0) == (e.mode == 0o100755 as UInt32)
         if sameStat, mtime < racyBefore { return .clean }
+        // The same file, untouched since it was recorded (inode, modification and change
+        // times), yet empty: a checkout wrote it unflushed and a power cut took its contents.
+        if !isLink, st.st_size == 0, e.file_size > 0, UInt32(truncatingIfNeeded: st.st_ino) == e.ino,
+           Int64(m.tv_sec) == Int64(e.mtime.seconds), UInt32(m.tv_nsec) == e.mtime.nanoseconds,
+           Int64(c.tv_sec) == Int64(e.ctime.seconds), UInt32(c.tv_nsec) == e.ctime.nanoseconds {
+            return .emptied
+        }
         // Something moved, or it changed in the instant the index was written: compare contents.
         var oid = git_oid()
         var indexed = e.id
@@ -129,7 +138,7 @@ extension Repository {
                     guard git_index_get_bypath(index, path, 0) == nil else { continue }
                     if !ignored(path) {
                         out.append(PathChange(path, .added))
-                    } else if let leftovers, WriteLeftovers.writer(of: name) != nil {
+                    } else if let leftovers, WriteLeftovers.isTemporaryName(name) {
                         leftovers(path)
                     }
                 }
@@ -225,8 +234,10 @@ private struct DirectoryHandle {
     }
 }
 
-/// How an indexed file compares with the work tree.
-private enum EntryState: UInt8 { case clean, modified, deleted }
+/// How an indexed file compares with the work tree. `emptied`: a file whose stat data match
+/// its entry's but for a size of zero — no edit can do that (writing or truncating a file
+/// changes its times), a power cut after an unflushed checkout does.
+private enum EntryState: UInt8 { case clean, modified, deleted, emptied }
 
 /// Per-entry results written by worker threads, each to its own index.
 private final class StatusStates: @unchecked Sendable {

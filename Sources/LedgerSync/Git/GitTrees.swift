@@ -85,8 +85,11 @@ extension Repository {
 
     /// Writes every file of `tree` into the new, empty work tree and records each in the index
     /// with its stat data, so that the first status needs to read nothing. Names a tree may
-    /// hold but a work tree must not (`..`, `.git`, slashes) are refused. Like git's own
-    /// checkout, files are not flushed one by one (the repository's objects are durable).
+    /// hold but a work tree must not (`..`, `.git`, slashes) are refused. Files are not flushed
+    /// one by one (thousands of flushes; git's own checkout does not flush them at all): the
+    /// whole file system is, once, before the index is written (`syncfs`). Where that does not
+    /// reach the disk, a power cut may still empty them, and the next command writes them
+    /// again from git (`emptiedFiles()`).
     ///
     /// A file already in the work tree (a checkout finished after it was interrupted) is kept
     /// as it is: recorded with its stat data when it holds the tree's version, else without,
@@ -96,8 +99,7 @@ extension Repository {
         var oid = tree.raw
         try check(git_tree_lookup(&t, pointer, &oid), "git_tree_lookup")
         defer { git_tree_free(t) }
-        var index: OpaquePointer?
-        try check(git_repository_index(&index, pointer), "git_repository_index")
+        let index = try indexHandle()
         defer { git_index_free(index) }
         try check(git_index_clear(index), "git_index_clear")
         final class Writer {
@@ -116,7 +118,7 @@ extension Repository {
                 try Repository.writeBlob(repo: repo, index: index, root: root, path: path, entry: entry)
             }
         }
-        let writer = Writer(repo: pointer, index: index!, root: workdir)
+        let writer = Writer(repo: pointer, index: index, root: workdir)
         try withExtendedLifetime(writer) {
             let rc = git_tree_walk(t, GIT_TREEWALK_PRE, { parent, entry, payload in
                 guard let entry, let payload else { return 0 }
@@ -142,7 +144,48 @@ extension Repository {
             if let failure = writer.failure { throw failure }
             try check(rc, "git_tree_walk")
         }
+        Durability.flushFileSystem(of: workdir)
         try check(git_index_write(index), "git_index_write")
+        try publishIndex()
+    }
+
+    /// Writes the files a power cut emptied (`emptiedFiles()`) again from the index's blobs —
+    /// durably, through `store` — and records them in the index (which the caller writes);
+    /// returns what was done, or nil when nothing was.
+    func restoreEmptied(_ paths: [String], in store: LedgerStore) throws -> String? {
+        guard !paths.isEmpty else { return nil }
+        let index = try index()
+        var restored: [String] = []
+        for path in paths {
+            guard let id = index.entry(at: path), let bytes = try? blob(id), !bytes.isEmpty else { continue }
+            try store.write(path, bytes: bytes, mode: index.isExecutable(path) ? 0o755 : 0o644)
+            try index.addFromWorkTree(path)
+            restored.append(path)
+        }
+        guard !restored.isEmpty else { return nil }
+        let files = restored.count == 1 ? restored[0] : "\(restored.count) files (\(restored.prefix(3).joined(separator: ", "))\(restored.count > 3 ? ", …" : ""))"
+        return "wrote \(files) again from git: a power cut had emptied \(restored.count == 1 ? "it" : "them") after a checkout"
+    }
+
+    /// The files of the work tree that a power cut emptied after a checkout wrote them
+    /// unflushed: each has its index entry's inode, modification and change times, yet no
+    /// contents where the entry has some (no edit can do that: writing or truncating a file
+    /// changes its times). A walk of the index with a `stat` per file — for repairs only.
+    func emptiedFiles() throws -> [String] {
+        let index = try indexHandle()
+        defer { git_index_free(index) }
+        var out: [String] = []
+        for i in 0..<git_index_entrycount(index) {
+            guard let e = git_index_get_byindex(index, i)?.pointee, e.file_size > 0, e.mode & 0o170000 == 0o100000 else { continue }
+            var st = stat()
+            let path = String(cString: e.path)
+            guard lstat(workdir + "/" + path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size == 0,
+                  UInt32(truncatingIfNeeded: st.st_ino) == e.ino,
+                  Int64(st.st_mtim.tv_sec) == Int64(e.mtime.seconds), UInt32(st.st_mtim.tv_nsec) == e.mtime.nanoseconds,
+                  Int64(st.st_ctim.tv_sec) == Int64(e.ctime.seconds), UInt32(st.st_ctim.tv_nsec) == e.ctime.nanoseconds else { continue }
+            out.append(path)
+        }
+        return out
     }
 
     /// The blob id the work tree's file at `path` would have, or nil when there is no file.
@@ -175,7 +218,13 @@ extension Repository {
                 unverified = true
             }
         } else {
-            let fd = createFile(full, mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644)
+            let fileMode: mode_t = mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644
+            var fd = createFile(full, fileMode)
+            // An empty file where the tree has contents is what a power cut leaves of a checkout
+            // that wrote it (unflushed, as git's own checkout writes): written again.
+            if fd < 0, errno == EEXIST, size > 0, let s = FileSystem.stamp(full), s.type == .file, s.size == 0, unlink(full) == 0 {
+                fd = createFile(full, fileMode)
+            }
             if fd < 0 {
                 guard errno == EEXIST else { throw LedgerError.failure("cannot create \(full): \(String(cString: strerror(errno)))") }
                 var oid = git_oid()

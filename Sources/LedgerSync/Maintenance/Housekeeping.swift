@@ -28,13 +28,62 @@ package enum Housekeeping {
         let gitDirectory = LedgerStore.gitDirectory(ofWorkTree: store.root)
         let repairDue = FileSystem.exists(staleIndexMarker(store)) || !FileSystem.exists(gitDirectory + "/index")
         let registrationDue = store.exists && !configurationNamesTheDriver(gitDirectory)
-        guard repairDue || registrationDue, let repo = try? Repository.open(store.root) else { return [] }
+        // An empty ledger.json is what a power cut leaves of a checkout it caught unflushed
+        // (every file of it emptied): written again from git before anything reads them.
+        let emptiedDue = FileSystem.stamp(store.root + "/" + LedgerManifest.kind.path())?.size == 0
+        guard repairDue || registrationDue || emptiedDue, let repo = try? Repository.open(store.root) else { return [] }
         var notes: [String] = []
         if repairDue, let note = repairAfterCrash(repo, store) { notes.append(note) }
+        if emptiedDue, let note = restoreEmptied(repo, store) { notes.append(note) }
         if registrationDue, repo.config("merge.ledger.driver") == nil, (try? LedgerSetup.registerMergeDriver(repo)) != nil {
+            Durability.flush(gitDirectory: repo.gitDirectory)
             notes.append("registered ledger's merge driver in \(repo.gitDirectory)/config (merge.ledger.driver = \(LedgerSetup.mergeDriverCommand)), so that plain `git pull` and `git merge` merge documents the way `ledger sync` does")
         }
         return notes
+    }
+
+    /// Writes again the files a power cut emptied after a checkout (`Repository.emptiedFiles()`),
+    /// holding the writer lock; nil when there were none (or another process holds the lock).
+    static func restoreEmptied(_ repo: Repository, _ store: LedgerStore) -> String? {
+        guard let lock = try? FileLock.attempt(path: store.localState("lock"), holder: store.lockHolder) else { return nil }
+        defer { lock.release() }
+        guard let note = try? repo.restoreEmptied(repo.emptiedFiles(), in: store) else { return nil }
+        try? repo.index().write()
+        return note
+    }
+
+    /// What `repairRepository` found and did.
+    package struct RepositoryCondition: Sendable {
+        /// A sentence per repair made.
+        package var repairs: [String] = []
+        /// What remains damaged, a phrase each ("refs/heads/main holds only zeros").
+        package var damage: [String] = []
+        /// The sentence of a repair that cannot be made safely, naming the command that makes
+        /// it; nil otherwise.
+        package var refusal: String?
+    }
+
+    /// For the commands that read git (`status`): the damage a power cut left in the ledger's
+    /// repository (`RepositoryRepair`), repaired when no other process holds the writer lock
+    /// (otherwise what a glance found is returned, for whoever comes next to repair). Costs a
+    /// few small reads when the repository is healthy.
+    package static func repairRepository(_ store: LedgerStore) -> RepositoryCondition {
+        let gitDirectory = LedgerStore.gitDirectory(ofWorkTree: store.root)
+        var condition = RepositoryCondition(damage: RepositoryRepair.examine(gitDirectory: gitDirectory))
+        guard !condition.damage.isEmpty, let lock = try? FileLock.attempt(path: store.localState("lock"), holder: store.lockHolder) else {
+            return condition
+        }
+        defer { lock.release() }
+        do {
+            let repo = try Repository.open(store.root)
+            condition.repairs = try RepositoryRepair.repairLedger(repo, remote: RepositoryRepair.pathRemote(of: repo, named: nil))
+            condition.damage = RepositoryRepair.examine(gitDirectory: gitDirectory)
+        } catch let e as LedgerError {
+            condition.refusal = e.message
+        } catch {
+            condition.refusal = "\(error)"
+        }
+        return condition
     }
 
     /// Whether the repository's own configuration file has the driver's section — a read of
@@ -52,14 +101,16 @@ package enum Housekeeping {
     /// The file a sync keeps while HEAD is ahead of the index on disk.
     static func staleIndexMarker(_ store: LedgerStore) -> String { store.localStateDirectory + "/index-stale" }
 
-    /// Marks (or clears) the window in which HEAD is ahead of the index on disk. The marker
-    /// is not flushed: it guards against a killed process, whose writes the system keeps.
+    /// Marks (or clears) the window in which HEAD is ahead of the index on disk. The marker is
+    /// on the disk before HEAD moves (its folder is flushed), so that it survives a power cut
+    /// too; its removal need not be (a marker that comes back costs a reset of the index).
     static func markIndexStale(_ store: LedgerStore, _ stale: Bool) {
         let path = staleIndexMarker(store)
         if stale {
             try? FileSystem.makeDirectories(store.localStateDirectory)
             let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
             if fd >= 0 { close(fd) }
+            Durability.flush(store.localStateDirectory)
         } else {
             unlink(path)
         }

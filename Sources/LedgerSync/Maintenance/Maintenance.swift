@@ -36,10 +36,16 @@ public enum Maintenance {
         let before = ObjectStoreUsage.measure(gitDirectory: gitDirectory)
         let start = ContinuousClock.now
         // In the foreground (git would otherwise finish in the background, after the lock is
-        // released), quietly, with the repository named on the command line.
-        var arguments = ["-c", "gc.autoDetach=false", "--git-dir=" + gitDirectory, "gc", "--quiet"]
+        // released), quietly, with the repository named on the command line; every file it
+        // writes flushed before it is renamed into place — with git's defaults `packed-refs` is
+        // not, and a power cut after the loose references are removed leaves no branch at all.
+        var arguments = ["-c", "gc.autoDetach=false", "-c", "core.fsync=all", "-c", "core.fsyncMethod=fsync",
+                         "--git-dir=" + gitDirectory, "gc", "--quiet"]
         if onlyIfDue { arguments.append("--auto") }
+        let started = Durability.now()
         let outcome = try git.run(arguments)
+        // git flushes files, not folders: its renames and removals are made durable here.
+        Durability.flush(gitDirectory: gitDirectory, since: started)
         guard outcome.status == 0 else {
             let reason = outcome.errors.isEmpty ? "exit status \(outcome.status)" : outcome.errors
             throw LedgerError.failure("`git gc` failed in \(gitDirectory): \(reason)")
@@ -93,6 +99,9 @@ extension Maintenance {
             let repo = try Repository.open(store.root)
             var outcome = LedgerOutcome()
             outcome.notes += try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
+            // git gc stops at a damaged reference ("bad object"): what a power cut left is
+            // repaired first, here and in the remote on a path.
+            outcome.notes += try RepositoryRepair.repairLedger(repo, remote: RepositoryRepair.pathRemote(of: repo, named: remoteName))
             if let r = try run(gitDirectory: repo.gitDirectory, policy: MaintenancePolicy(repository: repo), git: git, onlyIfDue: onlyIfDue) {
                 outcome.reports.append(r)
             }
@@ -103,8 +112,13 @@ extension Maintenance {
                 outcome.notes.append("skipped the remote \(name) (\(path)): nothing is there (is the disk mounted?)")
                 return outcome
             }
+            let remoteBranch = repo.config("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 } ?? branch
+            let known = repo.resolve("refs/remotes/\(name)/\(remoteBranch)")
+            let (locks, repairs) = try LocalRemoteLock.withStaleLocksCleared(in: remote) {
+                try RepositoryRepair.repairRemote(gitDirectory: remote, branch: remoteBranch, known: known, ledger: repo)
+            }
             let (r, removed) = try runOnRemote(gitDirectory: remote, git: git, onlyIfDue: onlyIfDue)
-            outcome.notes += removed
+            outcome.notes += locks + repairs + removed
             if let r { outcome.reports.append(r) }
             return outcome
         }

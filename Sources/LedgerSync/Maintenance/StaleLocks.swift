@@ -7,6 +7,13 @@ package enum LocalRemoteLock {
     /// Its file name in the remote's git directory.
     package static let fileName = "ledger-push.lock"
 
+    /// Runs `body` holding the push lock of the remote whose git directory is `gitDirectory`.
+    static func with<T>(in gitDirectory: String, _ body: () throws -> T) throws -> T {
+        let lock = try FileLock(path: gitDirectory + "/" + fileName)
+        defer { lock.release() }
+        return try body()
+    }
+
     /// Runs `body` holding the push lock of the remote whose git directory is `gitDirectory`,
     /// once stale git locks there are cleared (`StaleLocks`); returns what was removed, one
     /// sentence each, and what `body` returned.

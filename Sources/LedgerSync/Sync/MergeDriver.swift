@@ -44,8 +44,9 @@ package enum MergeDriver {
                 throw LedgerError.invalidArgument("\(name) (\(input)) is \(type == .directory ? "a directory" : type == .symlink ? "a symbolic link" : "not a regular file (a FIFO or a device?)"); git passes the merge driver three regular temporary files (%O %A %B)")
             }
         }
+        // Nothing larger than a document may be (4 MiB) is merged: git reports a conflict.
         func read(_ path: String) throws -> [UInt8] {
-            guard let bytes = try FileSystem.read(path, limit: LedgerStore.maximumDocumentBytes * 4) else {
+            guard let bytes = try FileSystem.read(path, limit: LedgerStore.maximumDocumentBytes) else {
                 throw LedgerError.invalidArgument("\(path) does not exist; git passes the merge driver three temporary files (%O %A %B)")
             }
             return bytes
@@ -61,8 +62,9 @@ package enum MergeDriver {
         }
         let created = resolution.created.filter { $0.path != pathname }
         try store.refuseSymbolicLinks(writing: created.map(\.path))
-        let unmerged: Bool
-        if case .document = PathRole(path: pathname) { unmerged = resolution.conflictFile != nil } else { unmerged = false }
+        // A conflict file — for a document or any other file — means two versions stand: git
+        // must report the conflict, not take the merge as clean.
+        let unmerged = resolution.conflictFile != nil
         // Unmerged, OURS keeps this machine's version: as it is, or (in a rebase, where %A holds
         // the upstream's) written there.
         if !unmerged || rebasing { try FileSystem.writeAtomically(ours, result) }

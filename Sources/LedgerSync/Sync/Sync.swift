@@ -113,6 +113,11 @@ private struct Run {
     var indexUnsaved = false
     /// Paths this sync has validated as they are in HEAD, so the push does not check them again.
     var validated: Set<String> = []
+    /// What this ledger knew of the remote's branch before the sync (its tracking reference):
+    /// a push never replaces a branch the remote lost with a history that lacks it.
+    let knownRemote: ObjectID?
+    /// When the sync began (nanoseconds since 1970): what changed since is flushed at the end.
+    let started = Durability.now()
 
     var branchRef: String { "refs/heads/\(branch)" }
     var trackingRef: String { "refs/remotes/\(remoteName)/\(remoteBranch)" }
@@ -122,6 +127,10 @@ private struct Run {
         self.options = options
         self.preview = preview
         repo = try Repository.open(store.root)
+        // What a crash or a power cut left (here and in a remote on a path) is put right first;
+        // a preview changes nothing, and works on what it finds.
+        let repairs = preview ? [] : try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
+            + RepositoryRepair.repairLedger(repo, remote: RepositoryRepair.pathRemote(of: repo, named: options.remoteName))
         scratch = preview ? try ScratchObjects(repo) : nil
         head = repo.headCommit()
         let target = try SyncTarget(repo, root: store.root, remoteName: options.remoteName)
@@ -133,8 +142,16 @@ private struct Run {
         report = SyncReport(remote: remoteName, url: Remote.redact(url), branch: branch, device: device)
         report.preview = preview ? SyncReport.Preview() : nil
         signature = repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)"))
+        knownRemote = repo.resolve("refs/remotes/\(remoteName)/\(remoteBranch)")
         guard !preview else { return }
-        report.housekeeping += try StaleLocks.clear(in: repo.gitDirectory, repositoryName: store.root)
+        report.housekeeping += repairs
+        if let localRemote {
+            let (branch, known, ledger) = (remoteBranch, knownRemote, repo)
+            // (Its stale git locks are dealt with before the push, where one held is reported.)
+            report.housekeeping += try LocalRemoteLock.with(in: localRemote) {
+                try RepositoryRepair.repairRemote(gitDirectory: localRemote, branch: branch, known: known, ledger: ledger)
+            }
+        }
         report.housekeeping += WriteLeftovers.sweep(store.localStateDirectory).map { "removed \($0), left in .git/ledger by a write that was interrupted" }
     }
 
@@ -142,8 +159,12 @@ private struct Run {
         do {
             return try steps()
         } catch {
-            // A refusal after the commit or the merge leaves them in place, with an index to match.
-            if indexUnsaved, !preview { try? saveIndex() }
+            // A refusal after the commit or the merge leaves them in place, with an index to
+            // match, on the disk.
+            if !preview {
+                if indexUnsaved { try? saveIndex() }
+                makeDurable()
+            }
             throw error
         }
     }
@@ -176,6 +197,7 @@ private struct Run {
             options.checkpoint(.afterFetch)
             try integrate(upstream)
             guard let head, head != upstream else { break }
+            try refuseToDropRemoteHistory(upstream: upstream, head: head)
             try validateOutgoing(from: upstream, to: head)
             if preview {
                 try previewPush(from: upstream, to: head)
@@ -226,7 +248,27 @@ private struct Run {
         }
         if indexUnsaved { try saveIndex() }
         maintain()
+        makeDurable()
         return report
+    }
+
+    /// Before the sync says what it did: every folder it changed, here and in a remote on a
+    /// path, is on the disk (the files in them were flushed as they were written).
+    func makeDurable() {
+        Durability.flush(gitDirectory: repo.gitDirectory, since: started)
+        if let localRemote { Durability.flush(gitDirectory: localRemote, since: started) }
+    }
+
+    /// A remote whose branch is gone (a damaged remote this sync could not repair) gets it back
+    /// only with a history that holds what this ledger last fetched of it: never a history
+    /// that would leave the other devices' commits behind.
+    func refuseToDropRemoteHistory(upstream: ObjectID?, head: ObjectID) throws {
+        guard upstream == nil, let knownRemote, knownRemote != head, !(try repo.isAncestor(knownRemote, of: head)) else { return }
+        throw LedgerError.failure("""
+            the branch \(remoteBranch) of \(report.remote) (\(report.url)) is gone, and this ledger's history does not hold what it \
+            last fetched from there (\(knownRemote.short)), so pushing would drop commits; restore it first: `git -C \(store.root) \
+            push \(remoteName) \(knownRemote):refs/heads/\(remoteBranch)`, then sync again; nothing was pushed
+            """)
     }
 
     /// What the push would send: the files, and the commits the remote lacks.
@@ -294,7 +336,12 @@ private struct Run {
         if let committed, let head = report.head, committed != head {
             report.pulled = (try? repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)) ?? []
         }
-        if preview { try tellPreview(committed: committed) } else { maintain() }
+        if preview {
+            try tellPreview(committed: committed)
+        } else {
+            maintain()
+            makeDurable()
+        }
         return report
     }
 
@@ -302,10 +349,11 @@ private struct Run {
 
     /// Validates the changed documents and commits every change in the work tree.
     mutating func commitLocalChanges() throws {
-        var leftovers: [String] = []
-        let changes = try repo.workTreeChanges { leftovers.append($0) }
+        var leftovers: [String] = [], emptied: [String] = []
+        let changes = try repo.workTreeChanges(leftovers: { leftovers.append($0) }, emptied: { emptied.append($0) })
         if !preview {
             report.housekeeping += WriteLeftovers.remove(leftovers, in: store.root).map { "removed \($0), the temporary file of a write that was interrupted" }
+            try restoreEmptied(emptied)
         }
         guard !changes.isEmpty else { return }
         let present = changes.filter { $0.change != .deleted }.map(\.path)
@@ -322,12 +370,25 @@ private struct Run {
         indexUnsaved = true
         let parent = head
         if let parent, try repo.treeOf(commit: parent) == tree { return }
+        if parent == nil, knownRemote != nil || RepositoryRepair.historyExisted(gitDirectory: repo.gitDirectory, branch: branchRef) {
+            // Never a new first commit where history existed: it would be pushed as the whole
+            // history, leaving every earlier commit behind.
+            throw LedgerError.failure("the branch \(branch) of \(store.root) has no commit although its history existed (a damaged repository); nothing was committed or pushed: run `git -C \(store.root) fsck --lost-found` to find its last commit, `git -C \(store.root) update-ref \(branchRef) COMMIT` to restore it, then sync again")
+        }
         if !preview { Housekeeping.markIndexStale(store, true) }
         let documents = changes.map(DocumentChange.init)
         report.localChanges = documents
         report.committed = try repo.commit(tree: tree, parents: parent.map { [$0] } ?? [], message: commitMessage(documents),
                                            signature: signature, updating: preview ? nil : "HEAD")
         head = report.committed
+    }
+
+    /// Writes again, from git, the files a power cut emptied after a checkout wrote them
+    /// unflushed (`Repository.restoreEmptied`).
+    mutating func restoreEmptied(_ paths: [String]) throws {
+        guard let note = try repo.restoreEmptied(paths, in: store) else { return }
+        indexUnsaved = true
+        report.housekeeping.append(note)
     }
 
     /// Invalid documents never leave the machine: what the push would publish is validated —

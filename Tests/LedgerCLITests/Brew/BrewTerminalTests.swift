@@ -296,7 +296,7 @@ import Testing
             #expect(countdowns.contains { shows($0, in: screen) }, "the countdown in large type:\n\(screen)")
             #expect(screen.contains("pour \(number == 3 ? "45" : "100") g"), "\(screen)")
             try term.send("p")
-            term.waitFor("[░")
+            term.waitUntil("the pause to end") { !$0.contains("PAUSED") }
             try term.send("Enter")
         }
         try term.leaveTheBrew()

@@ -123,4 +123,48 @@ import Testing
         #expect(r.stdout == "Nothing was due.\n")
         #expect(ledger.run("gc", "--auto", "--json").json["maintenance"] == .array([]))
     }
+
+    /// A `ledger gc` killed with SIGKILL (its process alone, as `kill -9 PID` does) takes its
+    /// `git gc` with it, which would otherwise go on working in the repository without the
+    /// locks ledger held for it. Plain `git gc` started by a shell that is killed goes on.
+    @Test func aKilledGcLeavesNoGitGcRunning() throws {
+        let ledger = try TestLedger()
+        // Enough to pack that git gc takes a while: 32 MiB that does not compress.
+        let big = ledger.root + "/big.bin"
+        var random = SplitMix64(seed: 1)
+        _ = FileManager.default.createFile(atPath: big, contents: Data((0..<(4 << 20)).flatMap { _ in withUnsafeBytes(of: random.next()) { Array($0) } }))
+        try GitCLI.run(["add", "big.bin"], in: ledger.root)
+        try GitCLI.run(["commit", "-q", "-m", "big"], in: ledger.root)
+        func gitGc(in repository: String) -> [pid_t] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }.filter { pid in
+                let argv = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.split(separator: "\0").map(String.init) ?? []
+                return argv.first.map { ($0 as NSString).lastPathComponent == "git" } == true && argv.contains("gc")
+                    && (argv.contains("--git-dir=" + repository + "/.git") || (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) == repository)
+            }
+        }
+        func waitFor(_ condition: () -> Bool, seconds: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !condition(), Date() < deadline { usleep(10_000) }
+            return condition()
+        }
+        // (Its output to a file: a pipe would keep the test waiting for whoever still holds it.)
+        let gc = try BackgroundProcess(LedgerBinary.path, ["--repo", ledger.root, "gc"], environment: ledger.environment, log: ledger.directory.url("gc.log"))
+        #expect(waitFor({ !gitGc(in: ledger.root).isEmpty }, seconds: 20), "git gc never started")
+        kill(gc.pid, SIGKILL)
+        _ = waitFor({ !gc.isRunning }, seconds: 5)
+        #expect(waitFor({ gitGc(in: ledger.root).isEmpty }, seconds: 0.3), "git gc is still running after ledger gc was killed: \(gitGc(in: ledger.root))")
+
+        // Plain git, for the comparison (in a clone: the killed gc left its gc.pid here): a
+        // shell running `git gc`, killed the same way.
+        let copy = ledger.directory.url("copy")
+        try GitCLI.run(["clone", "-q", ledger.root, copy], in: ledger.directory.path)
+        let shell = try BackgroundProcess("/bin/sh", ["-c", "cd '\(copy)' && git gc --aggressive -q; true"], environment: GitCLI.gitEnvironment,
+                                          log: ledger.directory.url("git-gc.log"))
+        #expect(waitFor({ !gitGc(in: copy).isEmpty }, seconds: 20))
+        kill(shell.pid, SIGKILL)
+        _ = waitFor({ !shell.isRunning }, seconds: 5)
+        let orphans = gitGc(in: copy)
+        print("a killed ledger gc left 0 git gc running; a killed shell running git gc left \(orphans.count)")
+        for pid in orphans { kill(pid, SIGKILL) }
+    }
 }

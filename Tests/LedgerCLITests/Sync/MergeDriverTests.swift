@@ -66,14 +66,32 @@ import Testing
         for l in [a, b] { try GitCLI.run(["commit", "-q", "-am", "edit"], in: l.root) }
         #expect(try GitCLI.run(["push", "-q", "origin", "main"], in: a.root).status == 0)
         let pull = try GitCLI.run(["pull", "--no-rebase", "--no-edit", "origin", "main"], in: b.root)
-        #expect(pull.status == 0, "\(pull)")
-        #expect(pull.stderr.contains("conflict"))
+        // Not a document: the driver keeps both versions and exits 1, so git reports the
+        // conflict instead of taking the merge as clean (no conflict markers in the file).
+        #expect(pull.status == 1, "\(pull)")
+        #expect(pull.stdout.contains("CONFLICT (content): Merge conflict in waterline/notes.json"), "\(pull)")
         #expect(b.read("waterline/notes.json") == "{\"v\": \"b\"}\n")
         let conflict = FileMerge.conflictPath("waterline/notes.json", theirs: Array("{\"v\": \"a\"}\n".utf8))
         #expect(b.read(conflict) == "{\"v\": \"a\"}\n")
-        // The next `ledger sync` publishes the conflict file; check reports it until resolved.
+        // Resolved as git says (keep this version, add it, commit); the next `ledger sync`
+        // publishes the conflict file, which check reports until it is removed.
+        try GitCLI.run(["add", "waterline/notes.json"], in: b.root)
+        #expect(try GitCLI.run(["commit", "-q", "--no-edit"], in: b.root).status == 0)
         #expect(b.run("sync").status == 0)
         #expect(b.run("check").stdout.contains("\(conflict): /: error: unresolved sync conflict"))
+    }
+
+    @Test func theDriverMergesNothingLargerThanADocumentMayBe() throws {
+        let ledger = try TestLedger()
+        let dir = TemporaryDirectory()
+        let base = dir.url("base"), ours = dir.url("ours"), theirs = dir.url("theirs")
+        let big = "{\"v\": \"" + String(repeating: "x", count: LedgerStore.maximumDocumentBytes) + "\"}\n"
+        for (path, text) in [(base, "{}\n"), (ours, "{\"v\": 1}\n"), (theirs, big)] { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+        let r = ledger.run("merge-driver", base, ours, theirs, "waterline/notes.json")
+        // Over 4 MiB (the README's limit for documents): not merged, git reports a conflict.
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("larger than the 4.0 MiB a ledger document may be"), "\(r)")
+        #expect(try String(contentsOfFile: ours, encoding: .utf8) == "{\"v\": 1}\n")
     }
 
     @Test func theDriverWritesTheResultToOursAndExitsZero() throws {
