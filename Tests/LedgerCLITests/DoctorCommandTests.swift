@@ -110,6 +110,16 @@ import Testing
         #expect(git.stdout == "ledger.json: \(attribute): \(gitValue)\n", "\(git)")
     }
 
+    /// Without git on the PATH, ledger still syncs, but git's credential helpers and `git gc`
+    /// are out of reach: a warning.
+    @Test func gitMissingIsAWarning() throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("doctor", "--json", "--offline", env: Self.userClock.merging(["PATH": ledger.directory.path]) { $1 })
+        #expect(r.status == 1, "\(r)")
+        let git = try #require(Self.finding(r, "git"))
+        #expect(git["status"] == .string("warning") && git["fix"] == .string("sudo apt-get install git"), "\(git)")
+    }
+
     @Test func noLedgerIsAnError() throws {
         let ledger = try TestLedger(initialize: false)
         let r = ledger.run("doctor", "--json", "--offline", env: Self.userClock)
