@@ -22,8 +22,10 @@ import Testing
         let types = LedgerSchema.documentTypes
         // One valid document of every kind (the first in file order), and its mutations.
         var cases: [Case] = []
+        // Kinds sample-data has no document of: one written as ledger writes it.
+        for (path, text) in Self.extraSamples { try ledger.write(path, text) }
         for t in types {
-            let path = try #require((t.kind.app == .ledger ? ["ledger.json"] : ledger.files(under: t.kind.app.rawValue))
+            let path = try #require((t.kind.app == .ledger ? ["ledger.json"] + ledger.files(under: "purges") : ledger.files(under: t.kind.app.rawValue))
                 .first { LedgerSchema.standard.documentType(forPath: $0)?.kind.name == t.kind.name }, "no sample of \(t.kind.name)")
             let json = try #require(ledger.document(path))
             cases.append(Case(name: "\(cases.count)", kind: t.kind.name, path: path, text: CanonicalJSON.string(json), json: json))
@@ -110,6 +112,31 @@ import Testing
         let r = ledger.run("check", "--json", path)
         #expect(r.json["problems"]?.arrayValue?.contains { $0["pointer"]?.stringValue == pointer && $0["severity"]?.stringValue == "error" } == true, "\(r)")
     }
+
+    /// Documents of the kinds sample-data holds none of, by path: the record a purge of the
+    /// Waterline leaves (`ledger purge waterline`).
+    static let extraSamples: [(String, String)] = [
+        ("purges/p0rg3rec01.json", """
+            {
+              "blobs": [
+                "0123456789abcdef0123456789abcdef01234567"
+              ],
+              "commitsRewritten": 3,
+              "createdAt": "2026-11-21T22:00:00+01:00",
+              "deviceId": "k3f9x2ab7q",
+              "deviceName": "laptop-k3f9",
+              "folders": [
+                "waterline"
+              ],
+              "id": "p0rg3rec01",
+              "paths": [],
+              "previousHead": "89abcdef0123456789abcdef0123456789abcdef",
+              "target": "waterline",
+              "updatedAt": "2026-11-21T22:00:00+01:00"
+            }
+
+            """),
+    ]
 
     // MARK: - Mutations
 
