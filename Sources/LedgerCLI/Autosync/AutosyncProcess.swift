@@ -121,13 +121,19 @@ final class AutosyncProcess {
             try? autosync.save(record)
         }
         var wasPaused = schedule.settings.paused
+        var saved: AutosyncRecord?
         while true {
             let now = clock.now
             if let due = schedule.due(calendar: calendar), due <= now {
                 round(&schedule, at: now)
             }
-            record.nextAttempt = schedule.due(calendar: calendar)
-            try? autosync.save(record)
+            let next = schedule.due(calendar: calendar)
+            if next != record.nextAttempt || record != saved {
+                // Written only when it changed: its own write would wake the loop again.
+                record.nextAttempt = next
+                try? autosync.save(record)
+                saved = record
+            }
             let events = try loop.next(wakingAt: record.nextAttempt)
             if events.contains(.terminate) { return loop.wakeUps }
             for case .ledgerChanged(let paths) in events {
@@ -203,7 +209,7 @@ final class AutosyncProcess {
         case .offline(let why, _), .failed(let why, _):
             let credentials = if case .offline(_, true) = result { true } else { false }
             let wait = schedule.failed(at: done, random: random)
-            say("not synced: \(why); trying again within \(AutosyncSettings.durationText(wait.rounded()))")
+            say("not synced: \(why)", then: "; trying again within \(AutosyncSettings.durationText(wait.rounded())), and at once when the ledger changes")
             if credentials {
                 notify("credentials", "ledger: the remote refused the credentials", why)
             } else if let since = record.failingSince, done.timeIntervalSince(since) >= schedule.settings.notifyAfter {
@@ -212,11 +218,12 @@ final class AutosyncProcess {
         }
     }
 
-    /// Logs `line` unless it is what was said last (a state is said once, not every round).
-    private func say(_ line: String) {
+    /// Logs `line` (and `then`) unless `line` is what was said last: a state is said once, not
+    /// every round.
+    private func say(_ line: String, then more: String = "") {
         guard line != said else { return }
         said = line
-        AutosyncFormat.log(line)
+        AutosyncFormat.log(line + more)
     }
 
     /// Shows a notification once per `key` until a sync succeeds again.

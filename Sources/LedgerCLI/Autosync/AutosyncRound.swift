@@ -33,7 +33,9 @@ struct AutosyncRound {
             }
             return .synced(report)
         } catch let e as LedgerError where e.exitStatus == 1 {
-            return .waiting(e.commandLineMessage + "; syncing once it is fixed")
+            let problems = e.problems.prefix(3).map(\.commandLineDescription)
+            let why = problems.isEmpty ? e.commandLineMessage : "a changed document fails `ledger check`: " + problems.joined(separator: "; ")
+            return .waiting(why + "; syncing once it is fixed")
         } catch let e as LedgerError where e.exitStatus == 3 {
             return .offline(e.commandLineMessage, credentials: refusedCredentials(e.commandLineMessage))
         } catch let e as LedgerError {
