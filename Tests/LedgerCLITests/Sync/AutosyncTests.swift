@@ -20,15 +20,6 @@ import Testing
                               log: l.directory.url("autosync-\(UUID().uuidString.prefix(8)).log"))
     }
 
-    /// Waits (bounded: 60 s) until `condition` holds.
-    static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
-        for _ in 0..<600 {
-            if try condition() { return true }
-            usleep(100_000)
-        }
-        return try condition()
-    }
-
     /// The tree of the remote's main branch, as plain git sees it.
     static func remoteTree(_ fixture: SyncFixture) throws -> [String: String] {
         let r = try GitCLI.run(["ls-tree", "-r", "main"], in: fixture.remote)
@@ -56,16 +47,16 @@ import Testing
         defer { pa.stop(); pb.stop() }
         #expect(a.run("waterline", "start").status == 0)
         #expect(a.run("waterline", "drink", "--type", "beer", "--size", "12").status == 0)
-        #expect(Self.eventually { b.run("waterline", "status", "--json").json["totalAlcoholCount"] == .number(1) }, "\(pa.output)\n\(pb.output)")
+        #expect(eventually(60) { b.run("waterline", "status", "--json").json["totalAlcoholCount"] == .number(1) }, "\(pa.output)\n\(pb.output)")
         // An editor's save: a new file renamed over the document (atomic-rename saves).
         let settings = try #require(b.read("waterline/settings.json"))
         let edited = settings.replacingOccurrences(of: "\"waterEveryNDrinks\": 1", with: "\"waterEveryNDrinks\": 3")
         try #require(edited != settings, "\(settings)")
         try edited.write(toFile: b.root + "/waterline/.settings.json.swp", atomically: false, encoding: .utf8)
         #expect(rename(b.root + "/waterline/.settings.json.swp", b.root + "/waterline/settings.json") == 0)
-        #expect(Self.eventually { a.read("waterline/settings.json") == edited }, "\(pa.output)\n\(pb.output)")
+        #expect(eventually(60) { a.read("waterline/settings.json") == edited }, "\(pa.output)\n\(pb.output)")
         // Plain git sees the same tree on the remote as on each device.
-        #expect(try Self.eventually { try Self.remoteTree(fixture) == a.headTree() && a.headTree() == b.headTree() })
+        #expect(try eventually(60) { try Self.remoteTree(fixture) == a.headTree() && a.headTree() == b.headTree() })
         #expect(try a.gitStatus().isEmpty && b.gitStatus().isEmpty)
         // A second autosync on one ledger is refused, naming the first.
         let second = try a.runBinary("autosync")
@@ -84,13 +75,13 @@ import Testing
         let p = try Self.start(a)
         defer { p.stop() }
         try a.write("waterline/offline.json", "{}\n")
-        #expect(Self.eventually { p.output.contains("not synced:") })
+        #expect(eventually(60) { p.output.contains("not synced:") })
         sleep(3)
         // Said once, however many rounds failed.
         #expect(p.output.components(separatedBy: "not synced:").count == 2, "\(p.output)")
         #expect(a.run("status", "--json").json["autosync"]?["outcome"] == .string("offline"))
         #expect(rename(gone, fixture.remote) == 0)
-        #expect(Self.eventually { (try? Self.remoteTree(fixture)["waterline/offline.json"]) != nil }, "\(p.output)")
+        #expect(eventually(60) { (try? Self.remoteTree(fixture)["waterline/offline.json"]) != nil }, "\(p.output)")
         p.stop()
         // Some ten seconds of rounds every 2 s: a few dozen wake-ups, not thousands.
         let wakeUps = try #require(Self.wakeUps(p), "\(p.output)")
@@ -106,7 +97,7 @@ import Testing
         let p = try Self.start(a)
         defer { p.stop() }
         try a.write("waterline/settings.json", "{ \"waterEveryNDrinks\": \n")
-        #expect(Self.eventually { p.output.contains("waiting: a changed document fails `ledger check`: waterline/settings.json") }, "\(p.output)")
+        #expect(eventually(60) { p.output.contains("waiting: a changed document fails `ledger check`: waterline/settings.json") }, "\(p.output)")
         sleep(3)
         #expect(p.output.components(separatedBy: "waiting:").count == 2, "said more than once: \(p.output)")
         #expect(try GitCLI.run(["status", "--porcelain"], in: a.root).stdout.contains("waterline/settings.json"))
@@ -114,7 +105,7 @@ import Testing
         let remoteBlob = try GitCLI.run(["show", "main:waterline/settings.json"], in: fixture.remote).stdout
         #expect(remoteBlob == good)
         try a.write("waterline/settings.json", good.replacingOccurrences(of: "\"waterEveryNDrinks\": 1", with: "\"waterEveryNDrinks\": 4"))
-        #expect(Self.eventually { (try? GitCLI.run(["show", "main:waterline/settings.json"], in: fixture.remote).stdout.contains("\"waterEveryNDrinks\": 4")) == true }, "\(p.output)")
+        #expect(eventually(60) { (try? GitCLI.run(["show", "main:waterline/settings.json"], in: fixture.remote).stdout.contains("\"waterEveryNDrinks\": 4")) == true }, "\(p.output)")
     }
 
     @Test func killedMidSyncTheNextRoundRecovers() throws {
@@ -123,12 +114,12 @@ import Testing
         Self.quick(a)
         try a.write("waterline/during-push.json", "{}\n")
         let killed = try Self.start(a, env: ["LEDGER_SYNC_KILL_AT": "during-push"])
-        #expect(Self.eventually { !killed.isRunning })
+        #expect(eventually(60) { !killed.isRunning })
         #expect(killed.exitStatus == 128 + SIGKILL)
         let p = try Self.start(a)
         defer { p.stop() }
-        #expect(Self.eventually { (try? Self.remoteTree(fixture)["waterline/during-push.json"]) != nil }, "\(p.output)")
-        #expect(Self.eventually { (try? Self.remoteTree(fixture)) == (try? a.headTree()) })
+        #expect(eventually(60) { (try? Self.remoteTree(fixture)["waterline/during-push.json"]) != nil }, "\(p.output)")
+        #expect(eventually(60) { (try? Self.remoteTree(fixture)) == (try? a.headTree()) })
         #expect(try GitCLI.fsck(fixture.remote) == nil && GitCLI.fsck(a.root) == nil)
     }
 
