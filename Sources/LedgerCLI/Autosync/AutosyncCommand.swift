@@ -61,7 +61,11 @@ struct AutosyncCommand: ParsableCommand {
             Console.print("Quiet hours (\(settings.quietHours!)) until \(AutosyncFormat.when(end, clock.timeZone)): nothing synced.")
             return
         }
-        let result = AutosyncRound.run(store, options: try AutosyncProcessOptions.sync(), now: now)
+        // The round's fetch and push share one ssh connection, closed as it ends.
+        let environment = CLIContext.current.environment
+        let sharing = SSHConnectionSharing.makeDirectory(environment: environment)
+        defer { if let sharing { SSHConnectionSharing.stop(sharing, environment: environment) } }
+        let result = AutosyncRound.run(store, options: try AutosyncProcessOptions.sync(sharing: sharing), now: now)
         var record = autosync.record()
         AutosyncRound.update(&record, with: result, at: now.date)
         if autosync.runningProcess() == nil { record.nextAttempt = nil }
@@ -87,9 +91,11 @@ struct AutosyncCommand: ParsableCommand {
 
 /// The sync options autosync uses: those of `ledger sync`, without a progress line.
 enum AutosyncProcessOptions {
-    static func sync() throws -> SyncOptions {
+    /// `sharing`: the directory where ssh runs share their connection (`SSHConnectionSharing`).
+    static func sync(sharing: String?) throws -> SyncOptions {
         var transport = try SyncEnvironment.transport()
         transport.progress = nil
+        transport.sshControlDirectory = sharing
         return SyncOptions(transport: transport, git: GitTool.find(in: CLIContext.current.environment), checkpoint: SyncEnvironment.checkpoint())
     }
 }

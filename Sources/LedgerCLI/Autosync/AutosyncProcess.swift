@@ -59,11 +59,14 @@ final class AutosyncProcess {
     let calendar: Calendar
     /// The desktop's notification server, when there is a session bus.
     let notifications: NotificationClient?
+    /// Where ssh runs share their connection (`SSHConnectionSharing`).
+    let sharing: String?
     private var said: String?
     private var notified: Set<String> = []
     private var record: AutosyncRecord
 
-    init(store: LedgerStore, autosync: AutosyncStore, clock: ReminderClock, notifications: NotificationClient?) {
+    init(store: LedgerStore, autosync: AutosyncStore, clock: ReminderClock, notifications: NotificationClient?, sharing: String?) {
+        self.sharing = sharing
         self.store = store
         self.autosync = autosync
         self.clock = clock
@@ -99,7 +102,10 @@ final class AutosyncProcess {
         // Notifications when a desktop is there; autosync runs without one too (a server, a
         // login over ssh), and says in its log what it would have shown.
         let client = try? NotificationClient(environment: ctx.environment)
-        let process = AutosyncProcess(store: store, autosync: autosync, clock: clock, notifications: client)
+        // Every round's ssh runs share one connection per server while this process runs.
+        let sharing = SSHConnectionSharing.makeDirectory(environment: ctx.environment)
+        defer { if let sharing { SSHConnectionSharing.stop(sharing, environment: ctx.environment) } }
+        let process = AutosyncProcess(store: store, autosync: autosync, clock: clock, notifications: client, sharing: sharing)
         AutosyncFormat.log("syncing \(store.root) by itself" + (client.map { "; notifications through \($0.server.name)" } ?? "; no desktop notifications (no session bus or notification server)"))
         let wakeUps: Int
         do {
@@ -138,7 +144,7 @@ final class AutosyncProcess {
             if events.contains(.terminate) { return loop.wakeUps }
             for case .ledgerChanged(let paths) in events {
                 if paths.contains(settingsPath) {
-                    schedule.settings = autosync.settings()
+                    schedule.update(autosync.settings(), at: clock.now)
                     if schedule.settings.paused != wasPaused {
                         wasPaused = schedule.settings.paused
                         AutosyncFormat.log(wasPaused ? "paused" : "resumed")
@@ -186,7 +192,7 @@ final class AutosyncProcess {
         }
         let result: AutosyncRound.Result
         do {
-            result = AutosyncRound.run(store, options: try AutosyncProcessOptions.sync(), now: Timestamp(now, in: clock.timeZone))
+            result = AutosyncRound.run(store, options: try AutosyncProcessOptions.sync(sharing: sharing), now: Timestamp(now, in: clock.timeZone))
         } catch {
             result = .failed((error as? LedgerError)?.commandLineMessage ?? "\(error)", exitStatus: 2)
         }

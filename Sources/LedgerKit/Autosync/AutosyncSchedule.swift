@@ -28,6 +28,13 @@ public struct AutosyncSchedule: Sendable, Equatable {
         intervalAt = start
     }
 
+    /// New settings at `now` (changed by `ledger autosync settings`, pause, resume): a shorter
+    /// interval applies at once.
+    public mutating func update(_ settings: AutosyncSettings, at now: Date) {
+        self.settings = settings
+        intervalAt = min(intervalAt, now.addingTimeInterval(settings.interval))
+    }
+
     /// The ledger changed at `instant`: a sync is due once it stays quiet for the debounce.
     public mutating func changed(at instant: Date) {
         changedAt = instant

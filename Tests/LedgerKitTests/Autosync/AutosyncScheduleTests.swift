@@ -77,6 +77,12 @@ import Testing
         #expect(s.due(calendar: paris) == noon)
         s.settings.paused = true
         #expect(s.due(calendar: paris) == nil)
+        // A shorter interval applies at once.
+        var fast = AutosyncSettings()
+        fast.interval = 60
+        s.synced(at: noon, random: 0.5)
+        s.update(fast, at: noon.addingTimeInterval(10))
+        #expect(s.due(calendar: paris) == noon.addingTimeInterval(70))
     }
 
     @Test func settingsTakeDurationsAndRefuseWhatIsNotOne() throws {
