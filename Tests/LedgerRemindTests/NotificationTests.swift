@@ -132,7 +132,12 @@ extension EventLoopSuites {
             let bus = server.bus
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { bus.stop() }
             let error = #expect(throws: RemindError.self) { try loop.events() }
-            #expect(error == RemindError(.noSessionBus, "the session bus at \(server.bus.address) closed the connection"))
+            // The daemon may drop dunst's connection (and announce it) before ours: either way
+            // the wait ends with what went away.
+            let closed = RemindError(.noSessionBus, "the session bus at \(server.bus.address) closed the connection")
+            let serverLeft = RemindError(.noNotificationServer, "the notification server (dunst) left the session bus: "
+                + "org.freedesktop.Notifications is no longer its, and what it showed went with it")
+            #expect(error == closed || error == serverLeft, "\(String(describing: error))")
         }
 
         @Test func withoutASessionBusTheErrorSaysSo() throws {

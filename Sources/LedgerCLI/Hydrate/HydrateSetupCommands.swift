@@ -47,7 +47,7 @@ extension HydrateCommand {
                 Console.print("Unchanged: " + Self.describe(schedule) + ".")
             case .saved(let schedule):
                 Console.print("Saved: " + Self.describe(schedule) + ".")
-                Console.print(Style.dim("To be notified, run `ledger hydrate due` every minute (see the README's crontab line), or import `ledger hydrate export --ics FILE` into a calendar."))
+                Console.print(Style.dim("To be notified, run `ledger hydrate due` every minute (docs/hydrate.md gives a crontab line), or import `ledger hydrate export --ics FILE` into a calendar."))
             }
         }
 

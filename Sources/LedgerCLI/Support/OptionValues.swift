@@ -58,7 +58,7 @@ extension OptionValue {
 
 /// `--json`: print one JSON value on stdout instead of text.
 struct JSONOption: ParsableArguments {
-    @Flag(help: "Print the result as one JSON value on stdout (the README gives each command's fields).")
+    @Flag(help: "Print the result as one JSON value on stdout (the manual in docs/ gives each command's fields).")
     var json = false
 }
 

@@ -232,7 +232,7 @@ enum WaterlineText {
         case .listEntries: "`ledger waterline entries`"
         case .listPresets: "`ledger waterline presets` lists them"
         case .editPreset(let id): "change it with `ledger waterline presets edit \(id)`"
-        case .mergeActiveSessions: "the next `ledger waterline` command merges them (see the README)"
+        case .mergeActiveSessions: "the next `ledger waterline` command merges them (docs/waterline.md says how)"
         }
     }
 

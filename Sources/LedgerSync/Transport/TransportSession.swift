@@ -56,6 +56,10 @@ final class TransportSession {
     private var triedEnvironmentPassword = false
     /// The credential git's helpers gave, until the transfer says whether it worked.
     private var helperCredential: GitCredential?
+    /// Whether the helpers were asked during the current attempt; the credential to give
+    /// again, unasked, when the attempt is retried (see `transfer`).
+    private var filledInThisAttempt = false
+    private var retryCredential: GitCredential?
     /// A clear message about why the transfer gave up (authentication, a missing program).
     var failure: String?
     /// What ssh (or the server through it) said when the conversation ended early.
@@ -113,8 +117,25 @@ final class TransportSession {
 
     /// Runs the blocking libgit2 transfer `body`, with the stall watchdog for network remotes;
     /// then tells git's credential helpers whether their credential worked.
+    ///
+    /// A server may close its idle connection while git's credential helper asks a person
+    /// (lighttpd after 5 s, nginx after 75 s): libgit2 then reads the closed connection and
+    /// fails, where git's curl reconnects. So a network failure right after a credential was
+    /// filled is tried once more, with the credential already typed (nobody is asked twice).
     func transfer<T>(_ body: () throws -> T) rethrows -> T {
-        try withExtendedLifetime(self) {
+        do {
+            return try attempt(body)
+        } catch let e as GitError where e.isNetwork && e.code != GIT_EAUTH.rawValue && failure == nil
+            && !(stall?.stalled ?? false) && filledInThisAttempt {
+            retryCredential = helperCredential
+            helperCredential = nil
+            return try attempt(body)
+        }
+    }
+
+    private func attempt<T>(_ body: () throws -> T) rethrows -> T {
+        filledInThisAttempt = false
+        return try withExtendedLifetime(self) {
             do {
                 // libgit2 tunnels only https:// through a proxy by itself.
                 let plainHTTPProxy = effectiveURL.lowercased().hasPrefix("http://") ? proxy?.url : nil
@@ -157,6 +178,11 @@ final class TransportSession {
             failure = "\(Remote.redact(url)) refused the user name and password from LEDGER_HTTP_USER and LEDGER_HTTP_PASSWORD"
             return GIT_EAUTH.rawValue
         }
+        if let typed = retryCredential {
+            retryCredential = nil
+            helperCredential = typed
+            return git_credential_userpass_plaintext_new(out, typed.username, typed.password)
+        }
         if let refused = helperCredential {
             refused.report(false, environment: options.environment)
             helperCredential = nil
@@ -167,6 +193,7 @@ final class TransportSession {
             let c = try GitCredential.fill(for: effectiveURL, environment: options.environment)
             stall?.alive()  // a person may have typed for a while
             helperCredential = c
+            filledInThisAttempt = true
             return git_credential_userpass_plaintext_new(out, c.username, c.password)
         } catch {
             failure = (error as? LedgerError)?.message ?? "\(error)"

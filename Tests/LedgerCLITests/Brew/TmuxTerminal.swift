@@ -128,14 +128,21 @@ final class TmuxTerminal {
     /// nil after recording a failure that shows the last screen.
     @discardableResult
     func waitFor(_ text: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        waitUntil("\"\(text)\"", timeout: timeout, sourceLocation: sourceLocation) { $0.contains(text) }
+    }
+
+    /// Waits until the screen satisfies `condition` (at most `timeout` seconds); the screen
+    /// then, or nil after recording a failure that names `what` and shows the last screen.
+    @discardableResult
+    func waitUntil(_ what: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         repeat {
             last = screen()
-            if last.contains(text) { return last }
+            if condition(last) { return last }
             Thread.sleep(forTimeInterval: 0.1)
         } while Date() < deadline
-        Issue.record("waited \(Int(timeout)) s for \"\(text)\"; the screen shows:\n\(last)", sourceLocation: sourceLocation)
+        Issue.record("waited \(Int(timeout)) s for \(what); the screen shows:\n\(last)", sourceLocation: sourceLocation)
         return nil
     }
 

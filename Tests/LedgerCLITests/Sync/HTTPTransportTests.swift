@@ -69,6 +69,35 @@ import Testing
         #expect(FileSystem.exists(plain + "/waterline/from-c.json"))
     }
 
+    /// A person slower than the server: lighttpd closes an idle connection after 5 s, so a
+    /// password typed in 6 s arrives after the connection that asked for it is gone. git's curl
+    /// reconnects; ledger tries once more with what was typed — each command asks once (the
+    /// helper counts its questions), for clone and for sync's fetch and push alike.
+    @Test func aPasswordTypedSlowerThanTheServersKeepAlive() throws {
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        let server = try HTTPGitServer(root: fixture.directory.path, directory: fixture.directory.url("http"), users: ["me:slowly-typed"])
+        defer { server.stop() }
+        let user = try User(fixture.directory.url("home"))
+        let helper = fixture.directory.url("slow-helper"), asked = fixture.directory.url("asked")
+        try "#!/bin/sh\n[ \"$1\" = get ] || exit 0\necho . >> '\(asked)'\nsleep 6\necho username=me\necho password=slowly-typed\n"
+            .write(toFile: helper, atomically: true, encoding: .utf8)
+        _ = chmod(helper, 0o755)
+        try user.write(".gitconfig", "[credential]\n\thelper = \(helper)\n")
+        func questions() -> Int { ((try? String(contentsOfFile: asked, encoding: .utf8)) ?? "").count { $0 == "." } }
+        let url = server.url("remote.git")
+
+        let (clone, sync) = try user.cloneAndSync(url)
+        #expect(clone.status == 0, "\(clone)")
+        #expect(sync.status == 0, "\(sync)")
+        #expect(sync.json["pushed"]?.arrayValue?.count == 1, "\(sync)")
+        #expect(questions() == 3)  // clone, fetch, push
+
+        let gitClone = try user.git(["clone", "-q", url, fixture.directory.url("plain")], in: fixture.directory.path)
+        #expect(gitClone.status == 0, "\(gitClone)")
+        #expect(questions() == 4)
+    }
+
     /// A wrong stored password: refused, reported, and dropped from the helper (`reject`),
     /// as git does; with no helper at all, the message names credential.helper.
     @Test func aWrongStoredPasswordIsRejected() throws {
