@@ -160,11 +160,10 @@ final class AutosyncProcess {
         }
     }
 
-    /// A change worth a sync: a document (`*.json`), a folder, the guided brew's file — not an
-    /// editor's swap or backup file (`x.json~`, `#x.json#`, vim's `4913`); dot files are
-    /// never reported.
+    /// A change worth a sync: a document (`AutosyncSchedule.isDocumentChange`), or a folder
+    /// (what is written into a new one is seen once it is watched).
     static func isLedgerChange(_ path: String) -> Bool {
-        path.hasSuffix(".json") || FileSystem.stamp(path)?.type == .directory
+        AutosyncSchedule.isDocumentChange((path as NSString).lastPathComponent) || FileSystem.stamp(path)?.type == .directory
     }
 
     /// The work tree's folders (not `.git`, not hidden ones), the settings and the brew file.

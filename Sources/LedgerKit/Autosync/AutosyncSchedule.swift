@@ -28,6 +28,13 @@ public struct AutosyncSchedule: Sendable, Equatable {
         intervalAt = start
     }
 
+    /// Whether a file named `name` changing in the work tree is a change worth a sync: a
+    /// document (`*.json`) — not an editor's swap or backup file (`x.json~`, `#x.json#`,
+    /// `.x.json.swp`, vim's `4913`) nor a dot file (an atomic write's temporary file).
+    public static func isDocumentChange(_ name: String) -> Bool {
+        name.hasSuffix(".json") && !name.hasPrefix(".") && !name.hasPrefix("#")
+    }
+
     /// New settings at `now` (changed by `ledger autosync settings`, pause, resume): a shorter
     /// interval applies at once.
     public mutating func update(_ settings: AutosyncSettings, at now: Date) {

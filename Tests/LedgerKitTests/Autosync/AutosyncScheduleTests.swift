@@ -85,6 +85,13 @@ import Testing
         #expect(s.due(calendar: paris) == noon.addingTimeInterval(70))
     }
 
+    @Test func editorsSwapAndBackupFilesAreNotChanges() {
+        for name in ["settings.json", "2026-11-21-a1b2.json"] { #expect(AutosyncSchedule.isDocumentChange(name), "\(name)") }
+        for name in ["settings.json~", "#settings.json#", ".settings.json.swp", "4913", ".settings.json.tmp-x1", "notes.txt"] {
+            #expect(!AutosyncSchedule.isDocumentChange(name), "\(name)")
+        }
+    }
+
     @Test func settingsTakeDurationsAndRefuseWhatIsNotOne() throws {
         var s = AutosyncSettings()
         try s.set("debounce", "300ms")
