@@ -54,6 +54,27 @@ import Testing
 
     // MARK: - Each app's intents
 
+    /// Account deletion (Waterline PRD FR-11): every document of the app deleted at once, its
+    /// defaults back, the rest of the ledger untouched, the ledger clean.
+    @Test func forgettingAnAppDeletesAllItsData() throws {
+        try store.create(now: at(0))
+        try waterline()
+        try moments()
+        let plan = try store.forgetPlan([.waterline])
+        #expect(plan.apps == [.waterline] && plan.removed.contains { $0.hasPrefix("waterline/sessions/") })
+        #expect(try WaterlineStore(store).allSessions().count == 1, "a plan changes nothing")
+        let done = try store.forget([.waterline], now: at(2000))
+        #expect(done == plan)
+        let w = WaterlineStore(store)
+        #expect(try w.allSessions().isEmpty)
+        #expect(try w.presetList().map(\.id).sorted() == ["beer", "cocktail", "double", "glass-of-wine", "shot"])
+        #expect(try w.settings().waterEveryNDrinks == 1)
+        #expect(try !MomentsStore(store).experiences(in: MomentBucket("2026-11-22")!).isEmpty, "another app is untouched")
+        #expect(store.finishInterruptedForget().isEmpty, "nothing was left to finish")
+        let report = try Checker(store: store, useCache: false).check()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+    }
+
     func waterline() throws {
         let w = WaterlineStore(store)
         try w.changeSettings(now: at(1)) { $0.waterEveryNDrinks = 2 }

@@ -33,12 +33,8 @@ def log(bench):
     work = tempfile.mkdtemp(prefix="ledger-bench-log-")
     try:
         start = time.perf_counter()
-        h = sync.History(bench.data(1), work)
-        h.make_clone()
-        h.generate(sync.SYNCS)
-        h.extend_clone()
+        h = sync.maintained_history(bench.data(1), work, sync.SYNCS)
         a = h.clone
-        sync.git("gc", "-q", cwd=a)  # as ledger keeps a clone: maintained
         print(f"  generated {sync.SYNCS:,} syncs and device A's clone in {time.perf_counter() - start:.1f} s", flush=True)
         out = subprocess.run([bench.ledger, "--repo", a, "log", "--limit", "50", "--json"], env=bench.env, capture_output=True, text=True, check=True).stdout
         assert out.count('"commit":') == 50, "ledger log did not list 50 commits"

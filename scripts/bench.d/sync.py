@@ -371,6 +371,17 @@ class History:
         git("reset", "-q", "--hard", "main", cwd=self.clone)
 
 
+def maintained_history(src, work, syncs):
+    """A remote with `syncs` generated syncs and device A's clone in step, its clone garbage
+    collected (as ledger keeps a clone: maintained)."""
+    h = History(src, work)
+    h.make_clone()
+    h.generate(syncs)
+    h.extend_clone()
+    git("gc", "-q", cwd=h.clone)
+    return h
+
+
 def objects_now(git_dir):
     """Every file under objects/ (to remove what a timed sync added)."""
     out = set()

@@ -111,7 +111,7 @@ extension MomentsCommand {
             discussion: "REF is the experience's id, at least 4 characters of it, or the path `add` printed "
                 + "(`ledger moments show BUCKET --json` lists ids). The deletion syncs: another machine's "
                 + "unchanged copy does not bring it back. Git keeps it in the history until you remove it "
-                + "for good (the README's \"Deleting for good\" says how).")
+                + "for good with `ledger purge ID`, on every device (docs/deleting.md).")
 
         @Argument(help: ArgumentHelp("The experience: its id, a 4-character prefix or more, or its file's path.", valueName: "ref"))
         var reference: String
@@ -136,7 +136,7 @@ extension MomentsCommand {
                 Console.print("Deleted the invalid experience \(deleted.path) (\(deleted.problems.first.map { Words.text($0.issue.sentence) } ?? "it could not be read")).")
             }
             if let photo = deleted.photo { Console.print("Removed its photo, which no other experience shows: \(photo).") }
-            Console.print(Style.dim("Git keeps it in the history; the README's \"Deleting for good\" says how to remove it from there."))
+            Console.print(Style.dim("Git keeps it in the history; `ledger purge \(deleted.id)` removes it from there, on every device."))
         }
     }
 }

@@ -68,6 +68,24 @@ struct YesOption: ParsableArguments {
     var yes = false
 }
 
+/// `--dry-run`, `--yes` and `--json` of a command that shows what it will change and asks
+/// first (`undo`, `forget`, `purge`): a dry run shows and changes nothing; `--json` prints no
+/// question, so it goes with one of the other two.
+struct ConfirmedChangeOptions: ParsableArguments {
+    @Flag(help: "Show what it would change, and change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Do not ask for confirmation (for scripts).")
+    var yes = false
+
+    @Flag(help: "Print the result as JSON (with --dry-run or --yes).")
+    var json = false
+
+    func validate() throws {
+        if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what it would change, or --yes to go ahead") }
+    }
+}
+
 /// `--time`: when something happened, if not now (Waterline's `start`, `end`, `drink`,
 /// `water` and `edit`), in the forms `TimeArgument` reads.
 struct TimeOption: ParsableArguments {

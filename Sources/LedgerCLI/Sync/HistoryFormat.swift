@@ -43,6 +43,7 @@ enum HistoryFormat {
         case .merge: what = e.device == nil ? "git merge: \(e.commit.subject)" : "merge"
         case .undo: what = e.undoes.map { "undo of \($0.short)" } ?? "undo: brought back kept work"
         case .initial: what = "new ledger"
+        case .purge: what = "purge"
         case .commit: what = "git commit: \(e.commit.subject)"
         }
         return Style.yellow(e.commit.id.short) + "  " + time(e.commit.time) + "  " + Style.bold(who) + "  " + what

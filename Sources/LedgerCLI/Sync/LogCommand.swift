@@ -70,23 +70,14 @@ struct LogCommand: ParsableCommand {
     /// The history of `target`: an app's folder, a file or folder of the ledger, or the
     /// document whose id it is (in the ledger now; else any file of that name in the history).
     static func filter(_ target: String, store: LedgerStore, repo: Repository) throws -> HistoryFilter? {
-        let lower = target.lowercased()
-        if let app = AppID.allCases.first(where: { $0 != .ledger && ($0.rawValue == lower || $0.title.lowercased() == lower) }) {
-            return HistoryFilter(paths: [app.rawValue])
+        guard let named = try PurgeCommand.target(target, store: store) else { return nil }
+        switch named {
+        case .app(let app): return HistoryFilter(paths: [app.rawValue])
+        case .path(let path): return HistoryFilter(paths: [path])
+        case .id(let id):
+            let paths = try repo.headCommit().map { try HistoryFilter.documents(withID: id, in: repo, tree: repo.treeOf(commit: $0)) } ?? []
+            return paths.isEmpty ? HistoryFilter(fileNames: [id + ".json"]) : HistoryFilter(paths: paths)
         }
-        let absolute = CLIContext.current.absolutePath(target)
-        if absolute == store.root { return nil }
-        if absolute.hasPrefix(store.root + "/"), FileSystem.exists(absolute) || target.hasPrefix("/") {
-            return HistoryFilter(paths: [String(absolute.dropFirst(store.root.count + 1))])
-        }
-        if target.contains("/") || target.hasSuffix(".json") {
-            return HistoryFilter(paths: [target.hasSuffix("/") ? String(target.dropLast()) : target])
-        }
-        guard DocumentID.isValid(target) else {
-            throw LedgerError.usage("\(target) is not an app (waterline, brew, hydrate, moments), a file or folder of the ledger, or a document id")
-        }
-        let paths = try repo.headCommit().map { try HistoryFilter.documents(withID: target, in: repo, tree: repo.treeOf(commit: $0)) } ?? []
-        return paths.isEmpty ? HistoryFilter(fileNames: [target + ".json"]) : HistoryFilter(paths: paths)
     }
 
     /// `--since`: a date (from its start, on this clock) or a time in `TimeArgument`'s forms.

@@ -39,8 +39,11 @@ enum SyncEnvironment {
     /// A testing aid: when `LEDGER_SYNC_KILL_AT` names a checkpoint (`after-commit`,
     /// `during-fetch`, … see `SyncCheckpoint`), the process kills itself with SIGKILL there,
     /// to prove that a crash at that point loses nothing.
-    static func checkpoint() -> (SyncCheckpoint) -> Void {
-        guard let target = CLIContext.current.environment["LEDGER_SYNC_KILL_AT"], !target.isEmpty else { return { _ in } }
+    static func checkpoint() -> (SyncCheckpoint) -> Void { killer(at: "LEDGER_SYNC_KILL_AT") }
+
+    /// Kills the process with SIGKILL at the point the environment variable `variable` names.
+    static func killer<Point: RawRepresentable<String>>(at variable: String) -> (Point) -> Void {
+        guard let target = CLIContext.current.environment[variable], !target.isEmpty else { return { _ in } }
         let out = CLIContext.current.stdout, err = CLIContext.current.stderr
         return { point in
             guard point.rawValue == target else { return }
@@ -107,6 +110,7 @@ extension SyncReport {
         })
         o["reconciled"] = .array(reconciled.map(JSONValue.string))
         o["housekeeping"] = .array(housekeeping.map(JSONValue.string))
+        o["purges"] = .array(purges.map(JSONValue.string))
         o["maintenance"] = .array(maintenance.map { $0.json(ledgerRoot: ledgerRoot) })
         o["warnings"] = .array(warnings.map(JSONValue.string))
         o["dryRun"] = .bool(preview != nil)
@@ -134,6 +138,7 @@ extension SyncReport {
             HistoryFormat.printChanges(preview.documents, indent: "    ")
         }
         for r in reconciled { Console.print("  adjust: \(r).") }
+        for p in purges { Console.print("  \(p).") }
         if !conflictFiles.isEmpty {
             Console.print("  leave \(Output.plural(conflictFiles.count, "conflict file")): " + conflictFiles.joined(separator: ", "))
         }
@@ -148,6 +153,7 @@ extension SyncReport {
     func printText(ledgerRoot: String) {
         let target = "\(remote) (\(url))"
         for note in housekeeping { Console.print(Output.sentence(note)) }
+        for note in purges { Console.print(Output.sentence(note)) }
         if !localChanges.isEmpty {
             Console.print("Committed \(Output.plural(localChanges.count, "change")) on \(device.name):")
             Self.printChanges(localChanges)

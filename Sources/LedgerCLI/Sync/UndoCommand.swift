@@ -20,29 +20,21 @@ struct UndoCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The commit to take back (an id or its start, as `ledger log` shows; default: the last sync's).", valueName: "commit"))
     var commit: String?
 
-    @Flag(help: "Show what it would change, and change nothing.")
-    var dryRun = false
-
-    @Flag(help: "Do not ask for confirmation.")
-    var yes = false
-
-    @Flag(help: "Print what it changes as JSON (with --dry-run or --yes).")
-    var json = false
+    @OptionGroup var change: ConfirmedChangeOptions
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what the undo would do, or --yes to undo") }
         let env = try global.environment()
         let plan = try Undo.plan(env.store, revision: commit)
         let what = Self.describe(plan)
         let nothing = plan.changes.isEmpty
-        if json, dryRun || nothing {
+        if change.json, change.dryRun || nothing {
             Output.json(Self.json(plan, commit: nil, dryRun: true))
             if nothing { throw ExitCode(1) }
             return
         }
-        if !json {
+        if !change.json {
             Console.print(what + (nothing ? "." : ", which changes here:"))
             HistoryFormat.printChanges(plan.changes)
             for r in plan.resolutions { Console.print("  Merged with what changed since, \(r.document.path): " + (r.notes.isEmpty ? "merged both." : r.notes.joined(separator: "; ") + ".")) }
@@ -53,17 +45,17 @@ struct UndoCommand: ParsableCommand {
                 ?? "that changes nothing in the documents as they are now") + "; nothing was changed")
             throw ExitCode(1)
         }
-        if dryRun {
+        if change.dryRun {
             Console.print(Style.dim("Dry run: nothing was changed."))
             return
         }
-        guard try Console.confirm("Undo it?", action: "Undoing \(plan.target.id.short)", yes: yes) else {
+        guard try Console.confirm("Undo it?", action: "Undoing \(plan.target.id.short)", yes: change.yes) else {
             Console.print("Nothing was changed.")
             return
         }
         let device = try Device.current(in: env.store, defaultName: Device.hostName)
         let done = try Undo.run(env.store, revision: commit, expected: plan, device: device)
-        if json {
+        if change.json {
             Output.json(Self.json(done.plan, commit: done.commit, dryRun: false))
             return
         }

@@ -9,6 +9,8 @@ package struct LedgerManifest: SingletonDocument, Equatable {
     package var format = LedgerManifest.currentFormat
     package var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     package var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
+    /// When each app was last forgotten (absent until one is): see `Forgetting`.
+    package var forgotten: ForgottenApps?
     package var unknownFields = JSONObject()
 
     package init() {}
@@ -23,7 +25,18 @@ package struct LedgerManifest: SingletonDocument, Equatable {
         .required("format", \.format),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
+        .optional("forgotten", \.forgotten),
     ]
+
+    /// Field by field, as every settings-like document; the forgets made on both sides are
+    /// merged app by app (the later instant), so that no device's forget is lost.
+    package static func merge(base: LedgerManifest?, ours: LedgerManifest, theirs: LedgerManifest, context: MergeContext) -> Merged<LedgerManifest> {
+        var merged = FieldwiseMerge.merge(base: base, ours: ours, theirs: theirs)
+        let forgotten = ForgottenApps.merged(base: base?.forgotten ?? ForgottenApps(), ours: ours.forgotten ?? ForgottenApps(),
+                                             theirs: theirs.forgotten ?? ForgottenApps())
+        merged.document.forgotten = forgotten.isEmpty ? nil : forgotten
+        return merged
+    }
 
     package static var defaultValue: LedgerManifest { LedgerManifest() }
 

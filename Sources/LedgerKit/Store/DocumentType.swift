@@ -44,6 +44,7 @@ package struct DocumentType: Sendable {
     package let narrator: Narrator?
     private let inspectJSON: @Sendable (JSONValue) -> Inspection
     private let mergeDecoded: @Sendable (JSONValue?, JSONValue, JSONValue, MergeContext) -> MergeResolution?
+    private let remainderDecoded: @Sendable (JSONValue, Timestamp) -> JSONValue?
 
     package init<D: StoredDocument>(_ type: D.Type) {
         self.init(type, narrator: nil)
@@ -60,6 +61,20 @@ package struct DocumentType: Sendable {
         self.narrator = narrator
         inspectJSON = { json in DocumentType.inspect(D.self, json) }
         mergeDecoded = { base, ours, theirs, context in DocumentType.merge(D.self, base, ours, theirs, context) }
+        remainderDecoded = { json, instant in
+            var ignored: [DocumentIssue] = []
+            // A version that cannot be read cannot be dated: it is kept, for `check` to report.
+            guard let model = D.decode(json, at: .root, issues: &ignored) else { return json }
+            guard let kept = model.remainder(afterForgetAt: instant) else { return nil }
+            return kept.json == model.json ? json : kept.recomputed.json
+        }
+    }
+
+    /// What of `json`, a document of this kind, outlives a forget of its app at `instant` for
+    /// a device that had not seen the forget (`StoredDocument.remainder`): the document as it
+    /// is, a part of it, or nil. A version that cannot be read is kept as it is.
+    package func remainder(of json: JSONValue, afterForgetAt instant: Timestamp) -> JSONValue? {
+        remainderDecoded(json, instant)
     }
 
     /// Decodes, validates and recomputes one parsed document.

@@ -10,7 +10,7 @@ package enum LedgerSchema {
 
     /// Everything a ledger holds: the manifest and every app's kinds and rules.
     package static let standard = DocumentSchema(
-        documentTypes: [DocumentType(LedgerManifest.self)] + apps.flatMap { $0.documentTypes },
+        documentTypes: [DocumentType(LedgerManifest.self), DocumentType(PurgeRecord.self)] + apps.flatMap { $0.documentTypes },
         attachmentTypes: apps.flatMap { $0.attachmentTypes },
         crossDocumentRules: apps.flatMap { $0.crossDocumentRules })
 

@@ -30,6 +30,13 @@ package protocol StoredDocument: JSONModel {
     /// deleted on one side and unchanged on the other stays deleted, and an edit beats a
     /// deletion. The default is the field-wise last-write-wins rule (`FieldwiseMerge`).
     static func merge(base: Self?, ours: Self, theirs: Self, context: MergeContext) -> Merged<Self>
+
+    /// What of this document outlives a forget of its app at `instant`, for a device that
+    /// recorded it without having seen the forget (`Forgetting`): what was recorded at or after
+    /// the instant, or nil when nothing was. The default keeps a collection's document recorded
+    /// (`createdAt`) at or after it, and a singleton changed (`updatedAt`) at or after it; kinds
+    /// made of many records (a session's entries, a day's confirmations) keep those records.
+    func remainder(afterForgetAt instant: Timestamp) -> Self?
 }
 
 /// A document of which a ledger holds many, one file per `id`.
@@ -91,13 +98,36 @@ extension StoredDocument {
     }
 }
 
+extension StoredDocument {
+    /// The remainder of a document made of records (a session's entries, a day's
+    /// confirmations) recorded before a forget at `instant`: the records timed at or after it
+    /// (`time`), nil when there are none; the document is then as recorded at the instant, its
+    /// derived values recomputed. A document recorded after the forget stays whole.
+    package func remainder<Record>(afterForgetAt instant: Timestamp, records: WritableKeyPath<Self, [Record]>,
+                                   time: (Record) -> Timestamp) -> Self? {
+        guard createdAt < instant else { return self }
+        let kept = self[keyPath: records].filter { time($0) >= instant }
+        guard !kept.isEmpty else { return nil }
+        var copy = self
+        copy[keyPath: records] = kept
+        copy.createdAt = instant
+        copy.updatedAt = max(updatedAt, instant)
+        copy.recomputeDerived()
+        return copy
+    }
+}
+
 extension CollectionDocument {
+    package func remainder(afterForgetAt instant: Timestamp) -> Self? { createdAt >= instant ? self : nil }
+
     package var shardDate: LocalDate? { nil }
     /// This document's path relative to the ledger root.
     package var path: String { Self.kind.path(id: id, date: shardDate) }
 }
 
 extension SingletonDocument {
+    package func remainder(afterForgetAt instant: Timestamp) -> Self? { updatedAt >= instant ? self : nil }
+
     /// This document's path relative to the ledger root.
     package var path: String { Self.kind.path() }
 }

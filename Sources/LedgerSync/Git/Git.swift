@@ -390,30 +390,6 @@ package final class Repository {
         var sig: UnsafeMutablePointer<git_signature>?
         try check(git_signature_now(&sig, signature.name, signature.email), "git_signature_now")
         defer { git_signature_free(sig) }
-        var t: OpaquePointer?
-        var treeOID = tree.raw
-        try check(git_tree_lookup(&t, pointer, &treeOID), "git_tree_lookup")
-        defer { git_tree_free(t) }
-        var parentCommits: [OpaquePointer?] = []
-        defer { parentCommits.forEach { git_commit_free($0) } }
-        for p in parents {
-            var c: OpaquePointer?
-            var oid = p.raw
-            try check(git_commit_lookup(&c, pointer, &oid), "git_commit_lookup")
-            parentCommits.append(c)
-        }
-        var out = git_oid()
-        try parentCommits.withUnsafeMutableBufferPointer { buf in
-            try check(git_commit_create(&out, pointer, nil, sig, sig, nil, message, t, parents.count, buf.baseAddress), "git_commit_create")
-        }
-        // The reference moves once the objects' folders are on the disk (`updateReference`),
-        // from the first parent only, as git_commit_create would move it.
-        if let reference {
-            let name = reference == "HEAD" ? headReferenceName ?? reference : reference
-            let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-            try updateReference(name, to: ObjectID(out), expecting: parents.first,
-                                message: (parents.isEmpty ? "commit (initial): " : parents.count > 1 ? "commit (merge): " : "commit: ") + summary)
-        }
-        return ObjectID(out)
+        return try createCommit(tree: tree, parents: parents, message: message, author: sig, committer: sig, encoding: nil, updating: reference)
     }
 }

@@ -34,12 +34,15 @@ extension Repository {
     }
 
     /// Walks the commits reachable from `tips` and not from `hidden`, newest first (by commit
-    /// time, parents after their children), until `body` returns false.
-    package func walkCommits(from tips: [ObjectID], hiding hidden: [ObjectID] = [], _ body: (ObjectID) throws -> Bool) throws {
+    /// time, parents after their children) — or, `parentsFirst`, each after its parents —
+    /// until `body` returns false.
+    package func walkCommits(from tips: [ObjectID], hiding hidden: [ObjectID] = [], parentsFirst: Bool = false,
+                             _ body: (ObjectID) throws -> Bool) throws {
         var walk: OpaquePointer?
         try check(git_revwalk_new(&walk, pointer), "git_revwalk_new")
         defer { git_revwalk_free(walk) }
-        try check(git_revwalk_sorting(walk, GIT_SORT_TIME.rawValue), "git_revwalk_sorting")
+        let sorting = parentsFirst ? GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue : GIT_SORT_TIME.rawValue
+        try check(git_revwalk_sorting(walk, sorting), "git_revwalk_sorting")
         for tip in tips {
             var oid = tip.raw
             try check(git_revwalk_push(walk, &oid), "git_revwalk_push")
@@ -132,7 +135,8 @@ extension Repository {
         }
     }
 
-    /// The references whose names start with `prefix` (`refs/ledger/unsynced/`), with their commits.
+    /// The references whose names start with `prefix` (`refs/ledger/unsynced/`), with the
+    /// object each points at (a commit, or for an annotated tag the tag); symbolic ones left out.
     package func references(under prefix: String) throws -> [(name: String, commit: ObjectID)] {
         var iterator: OpaquePointer?
         try check(git_reference_iterator_glob_new(&iterator, pointer, prefix + "*"), "git_reference_iterator_glob_new")

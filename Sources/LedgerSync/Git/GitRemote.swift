@@ -17,6 +17,10 @@ package final class Remote {
     /// The remote's name: its `remote.<name>.pushurl` settings, if any, take the pushes.
     package let name: String?
 
+    /// The references the remote advertised on the last connection that listed them
+    /// (`download`, `replace`), peeled tags left out.
+    package private(set) var advertised: [String] = []
+
     /// A remote of `repository` at `url`, named `name` in git's configuration (nil for a URL
     /// alone).
     package init(_ repository: Repository, url: String, name: String? = nil) throws {
@@ -60,12 +64,23 @@ package final class Remote {
             var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
             var count = 0
             try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")
-            for i in 0..<count {
-                if let h = heads?[i]?.pointee, String(cString: h.name) == name { tip = ObjectID(h.oid) }
-            }
+            tip = record(heads, count)[name]
             git_remote_disconnect(remote)
         }
         return tip
+    }
+
+    /// The references of `git_remote_ls`'s list, by name (kept in `advertised`).
+    private func record(_ heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?, _ count: Int) -> [String: ObjectID] {
+        var out: [String: ObjectID] = [:]
+        for i in 0..<count {
+            if let h = heads?[i]?.pointee {
+                let name = String(cString: h.name)
+                if name.hasPrefix("refs/"), !name.hasSuffix("^{}") { out[name] = ObjectID(h.oid) }
+            }
+        }
+        advertised = out.keys.sorted()
+        return out
     }
 
     /// A fetch's transfer: `body` runs libgit2's call with the remote, the refspecs and the
@@ -106,42 +121,92 @@ package final class Remote {
     /// reference-status callback) is returned as `.rejected`; unreachable remotes throw (exit
     /// status 3).
     package func push(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> PushOutcome {
+        try toEachPushURL(options, onTransfer: onTransfer, until: .pushed) { session in
+            do {
+                try pushing(session) { remote, opts in
+                    try Self.withStrArray(refspecs) { specs in
+                        try check(git_remote_push(remote, specs, &opts), "git_remote_push")
+                    }
+                }
+            } catch let e as GitError {
+                if e.code == GIT_ENONFASTFORWARD.rawValue { return .rejected(e.message) }
+                throw session.unreachable(e)
+            }
+            if let r = session.rejected.first { return .rejected("\(r.reference): \(r.reason)") }
+            return .pushed
+        }
+    }
+
+    /// Runs `body` with a session for each URL git pushes to — each `remote.<name>.pushurl`
+    /// (rewritten by `insteadOf`, not `pushInsteadOf`), else the URL (`pushInsteadOf` first) —
+    /// until one returns another outcome than `done`, which it returns.
+    private func toEachPushURL<T: Equatable>(_ options: TransportOptions, onTransfer: (() -> Void)?, until done: T,
+                                             _ body: (TransportSession) throws -> T) throws -> T {
         let configuration = try TransportSession.configuration(options, gitDirectory: repository.gitDirectory)
         let pushURLs = name.map { configuration.values("remote.\($0).pushurl").filter { !$0.isEmpty } } ?? []
         let targets = pushURLs.isEmpty ? [(url: url, pushInsteadOf: true)] : pushURLs.map { (url: $0, pushInsteadOf: false) }
         for target in targets {
             let session = try TransportSession(url: target.url, options: options, configuration: configuration, pushInsteadOf: target.pushInsteadOf)
             session.onTransfer = onTransfer
-            let outcome = try push(refspecs, session: session)
-            if outcome != .pushed { return outcome }
+            let outcome = try body(session)
+            if outcome != done { return outcome }
         }
-        return .pushed
+        return done
     }
 
-    /// Pushes to the session's URL. A push to a local remote (a path or `file://`, after
-    /// `insteadOf`) holds an exclusive lock on `ledger-push.lock` in it: libgit2 updates its
-    /// refs without a compare-and-swap, so concurrent local pushes could otherwise lose commits.
-    private func push(_ refspecs: [String], session: TransportSession) throws -> PushOutcome {
+    /// Runs `body` with a libgit2 remote for the session's URL and push options (callbacks,
+    /// proxy, headers) in the session's transfer. A push to a local remote (a path or
+    /// `file://`, after `insteadOf`) holds an exclusive lock on `ledger-push.lock` in it:
+    /// libgit2 updates its refs without a compare-and-swap, so concurrent local pushes could
+    /// otherwise lose commits.
+    private func pushing<T>(_ session: TransportSession, _ body: (OpaquePointer, inout git_push_options) throws -> T) throws -> T {
         let lock = try Self.localGitDirectory(session.effectiveURL).map { try FileLock(path: $0 + "/" + LocalRemoteLock.fileName) }
         defer { lock?.release() }
         var opts = git_push_options()
         try check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         opts.callbacks = try session.callbacks()
         session.applyHTTPSettings(&opts.proxy_opts, &opts.custom_headers)
-        do {
-            try withRemote(session) { remote in
-                try session.transfer {
-                    try Self.withStrArray(refspecs) { specs in
-                        try check(git_remote_push(remote, specs, &opts), "git_remote_push")
+        return try withRemote(session) { remote in try session.transfer { try body(remote, &opts) } }
+    }
+
+    /// Whether a replacement of a remote branch happened (`replace`).
+    package enum Replacement: Sendable, Equatable {
+        case replaced
+        /// The branch was not where it was expected: it is at this commit (nil: absent).
+        case moved(ObjectID?)
+        /// The remote refused the update, in its own words.
+        case refused(String)
+    }
+
+    /// Replaces the remote's `branch` with the commit of the local reference `source`, whatever it holds — but only if it is
+    /// still at `expected` (nil: absent), as `git push --force-with-lease` does: the branch's
+    /// commit is read from what the remote advertises on the connection that sends the update,
+    /// and a git server applies the update only if the branch has not moved since (it compares
+    /// the old value under its own lock); a remote on a path is held by its push lock meanwhile.
+    /// To each `remote.<name>.pushurl`, else to the URL, as `push` does.
+    package func replace(branch: String, with source: String, expecting expected: ObjectID?, options: TransportOptions,
+                         onTransfer: (() -> Void)? = nil) throws -> Replacement {
+        let name = "refs/heads/" + branch
+        return try toEachPushURL(options, onTransfer: onTransfer, until: .replaced) { session in
+            do {
+                return try pushing(session) { remote, opts in
+                    try check(git_remote_connect(remote, GIT_DIRECTION_PUSH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers), "git_remote_connect")
+                    defer { git_remote_disconnect(remote) }
+                    var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+                    var count = 0
+                    try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")
+                    let current = record(heads, count)[name]
+                    guard current == expected else { return .moved(current) }
+                    try Self.withStrArray(["+\(source):\(name)"]) { specs in
+                        try check(git_remote_upload(remote, specs, &opts), "git_remote_upload")
                     }
+                    if let r = session.rejected.first { return .refused("\(r.reference): \(r.reason)") }
+                    return .replaced
                 }
+            } catch let e as GitError {
+                throw session.unreachable(e)
             }
-        } catch let e as GitError {
-            if e.code == GIT_ENONFASTFORWARD.rawValue { return .rejected(e.message) }
-            throw session.unreachable(e)
         }
-        if let r = session.rejected.first { return .rejected("\(r.reference): \(r.reason)") }
-        return .pushed
     }
 
     static func withStrArray<T>(_ strings: [String], _ body: (UnsafeMutablePointer<git_strarray>) throws -> T) throws -> T {

@@ -47,4 +47,15 @@ package struct GitTool: Sendable {
             throw LedgerError.failure("cannot run \(executable): \(error)")
         }
     }
+
+    /// Runs `git ARGUMENTS` on the repository at `gitDirectory` so that what it does survives
+    /// a power cut: every file it writes flushed before it is renamed into place
+    /// (`core.fsync=all`; with git's defaults `packed-refs` is not, and a cut after the loose
+    /// references are removed leaves no branch at all), and its renames and removals — git
+    /// flushes files, not folders — made durable once it ends (`Durability`).
+    func runDurably(in gitDirectory: String, _ arguments: [String]) throws -> Outcome {
+        let started = Durability.now()
+        defer { Durability.flush(gitDirectory: gitDirectory, since: started) }
+        return try run(["-c", "core.fsync=all", "-c", "core.fsyncMethod=fsync", "--git-dir=" + gitDirectory] + arguments)
+    }
 }

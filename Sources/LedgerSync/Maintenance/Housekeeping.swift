@@ -14,6 +14,8 @@ import LedgerKit
 ///   with no index at all, and files missing from the work tree — which a sync would have
 ///   committed as deletions. The next command finishes the checkout: missing files are
 ///   written from HEAD, files already there are kept.
+/// - A forget interrupted by a crash (`LedgerStore.forget`) is finished, and so is a purge
+///   interrupted once its new history was published (`PurgeJournal`).
 /// - A repository without `merge.ledger.driver` (a plain `git clone`) gets it registered, so
 ///   that its first `git pull` merges documents the way `ledger sync` does.
 ///
@@ -23,16 +25,22 @@ import LedgerKit
 package enum Housekeeping {
     /// Runs the checks on the ledger at `store`; returns a sentence per thing done. The
     /// repository is opened only when something needs doing: every command runs this first.
-    package static func prepare(_ store: LedgerStore) -> [String] {
+    package static func prepare(_ store: LedgerStore, git: GitTool? = nil) -> [String] {
         guard FileSystem.exists(store.root + "/.git") else { return [] }
+        var finished: [String] = []
+        if FileSystem.exists(PurgeJournal.path(store)), let note = finishPurge(store, git: git) { finished.append(note) }
+        let forgotten = store.finishInterruptedForget()
+        if !forgotten.isEmpty {
+            finished.append("finished forgetting \(forgotten.map(\.title).joined(separator: ", ")), which was interrupted")
+        }
         let gitDirectory = LedgerStore.gitDirectory(ofWorkTree: store.root)
         let repairDue = FileSystem.exists(staleIndexMarker(store)) || !FileSystem.exists(gitDirectory + "/index")
         let registrationDue = store.exists && !configurationNamesTheDriver(gitDirectory)
         // An empty ledger.json is what a power cut leaves of a checkout it caught unflushed
         // (every file of it emptied): written again from git before anything reads them.
         let emptiedDue = FileSystem.stamp(store.root + "/" + LedgerManifest.kind.path())?.size == 0
-        guard repairDue || registrationDue || emptiedDue, let repo = try? Repository.open(store.root) else { return [] }
-        var notes: [String] = []
+        guard repairDue || registrationDue || emptiedDue, let repo = try? Repository.open(store.root) else { return finished }
+        var notes = finished
         if repairDue, let note = repairAfterCrash(repo, store) { notes.append(note) }
         if emptiedDue, let note = restoreEmptied(repo, store) { notes.append(note) }
         if registrationDue, repo.config("merge.ledger.driver") == nil, (try? LedgerSetup.registerMergeDriver(repo)) != nil {
@@ -40,6 +48,25 @@ package enum Housekeeping {
             notes.append("registered ledger's merge driver in \(repo.gitDirectory)/config (merge.ledger.driver = \(LedgerSetup.mergeDriverCommand)), so that plain `git pull` and `git merge` merge documents the way `ledger sync` does")
         }
         return notes
+    }
+
+    /// Finishes a purge that was interrupted once its new history was published (`PurgeJournal`),
+    /// or says that one waits to be published; nil when another process holds the writer lock.
+    static func finishPurge(_ store: LedgerStore, git: GitTool?) -> String? {
+        guard let journal = PurgeJournal.read(store) else { return nil }
+        guard journal.published else {
+            return "a purge (record \(journal.record)) waits to be published: `ledger sync` publishes it, or gives it up if the remote moved on since; until then this ledger is as it was"
+        }
+        guard let lock = try? FileLock.attempt(path: store.localState("lock"), holder: store.lockHolder) else { return nil }
+        defer { lock.release() }
+        do {
+            let repo = try Repository.open(store.root)
+            let device = try Device.current(in: store, defaultName: Device.hostName)
+            let done = try Purge.finish(repo, store, journal: journal, device: device, options: SyncOptions(git: git)).local
+            return "finished the purge of record \(journal.record), which was interrupted: \(done.commitsRewritten) commits rewritten, \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
+        } catch {
+            return "the purge of record \(journal.record) could not be finished yet (\(error)); the next ledger command tries again"
+        }
     }
 
     /// Writes again the files a power cut emptied after a checkout (`Repository.emptiedFiles()`),

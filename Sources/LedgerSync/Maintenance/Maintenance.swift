@@ -36,16 +36,10 @@ public enum Maintenance {
         let before = ObjectStoreUsage.measure(gitDirectory: gitDirectory)
         let start = ContinuousClock.now
         // In the foreground (git would otherwise finish in the background, after the lock is
-        // released), quietly, with the repository named on the command line; every file it
-        // writes flushed before it is renamed into place — with git's defaults `packed-refs` is
-        // not, and a power cut after the loose references are removed leaves no branch at all.
-        var arguments = ["-c", "gc.autoDetach=false", "-c", "core.fsync=all", "-c", "core.fsyncMethod=fsync",
-                         "--git-dir=" + gitDirectory, "gc", "--quiet"]
+        // released), quietly, with the repository named on the command line, durably.
+        var arguments = ["-c", "gc.autoDetach=false", "gc", "--quiet"]
         if onlyIfDue { arguments.append("--auto") }
-        let started = Durability.now()
-        let outcome = try git.run(arguments)
-        // git flushes files, not folders: its renames and removals are made durable here.
-        Durability.flush(gitDirectory: gitDirectory, since: started)
+        let outcome = try git.runDurably(in: gitDirectory, arguments)
         guard outcome.status == 0 else {
             let reason = outcome.errors.isEmpty ? "exit status \(outcome.status)" : outcome.errors
             throw LedgerError.failure("`git gc` failed in \(gitDirectory): \(reason)")

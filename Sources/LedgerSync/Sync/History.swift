@@ -84,6 +84,8 @@ package struct HistoryEntry: Sendable {
         case undo
         /// The first commit of `ledger init`.
         case initial = "init"
+        /// `ledger purge`: its record, on top of the rewritten history.
+        case purge
         /// A commit made with plain git (`git commit`).
         case commit
     }
@@ -160,7 +162,7 @@ package enum History {
             if let paren = name.lastIndex(of: "("), name.hasSuffix(")") { name = name[..<paren] }
             return name.trimmingCharacters(in: .whitespaces)
         }
-        for prefix in ["ledger sync on ", "ledger undo on "] {
+        for prefix in ["ledger sync on ", "ledger undo on ", "ledger purge on "] {
             if let subject = lines.first, subject.hasPrefix(prefix), let colon = subject.dropFirst(prefix.count).firstIndex(of: ":") {
                 return String(subject[subject.index(subject.startIndex, offsetBy: prefix.count)..<colon])
             }
@@ -171,6 +173,7 @@ package enum History {
     static func kind(_ info: CommitInfo) -> HistoryEntry.Kind {
         let subject = info.subject
         if subject.hasPrefix("ledger undo on ") { return .undo }
+        if subject.hasPrefix("ledger purge on ") { return .purge }
         if info.parents.count > 1 { return .merge }
         if subject.hasPrefix("ledger sync on ") { return .sync }
         if subject == "ledger: new ledger", info.parents.isEmpty { return .initial }

@@ -124,7 +124,9 @@ private struct Run {
     /// Paths this sync has validated as they are in HEAD, so the push does not check them again.
     var validated: Set<String> = []
     /// What this ledger knew of the remote's branch before the sync (its tracking reference):
-    /// a push never replaces a branch the remote lost with a history that lacks it.
+    /// a push never replaces a branch the remote lost with a history that lacks it, and the
+    /// tracking reference is put back there when the fetch brought content a purge removed,
+    /// which is refused (`honourPurges`).
     let knownRemote: ObjectID?
     /// When the sync began (nanoseconds since 1970): what changed since is flushed at the end.
     let started = Durability.now()
@@ -189,7 +191,7 @@ private struct Run {
     mutating func steps() throws -> SyncReport {
         try commitLocalChanges()
         options.checkpoint(.afterCommit)
-        let committed = head
+        var committed = head
         let checkpoint = options.checkpoint
         var attempt = 0
         var contended = 0
@@ -207,6 +209,7 @@ private struct Run {
                 return try offline(e, committed: committed)
             }
             options.checkpoint(.afterFetch)
+            if let fetched = upstream { try honourPurges(fetched, committed: &committed) }
             try integrate(upstream)
             guard let head, head != upstream else { break }
             try refuseToDropRemoteHistory(upstream: upstream, head: head)
@@ -458,6 +461,74 @@ private struct Run {
         lines.append("")
         lines.append("Device: \(report.device.name) (\(report.device.id))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Purges
+
+    /// Purges made on other devices are honoured before anything is merged (`PurgeApply`): this
+    /// device's history is rewritten the same way — its unsynced commits moved onto the new
+    /// history, what it recorded in purged files after the purge kept — and the old objects
+    /// removed; this device's own purge, interrupted before it was published, is published
+    /// (or given up, when the remote moved on). A remote that brings back purged content is
+    /// refused (`PurgeGuard`). A preview only tells what would be done.
+    mutating func honourPurges(_ fetched: ObjectID, committed: inout ObjectID?) throws {
+        // This device's own purge, not finished: published here if the remote still has what
+        // the purge found there, given up if it moved on.
+        var own = preview ? nil : PurgeJournal.read(store)
+        if !preview, own == nil { try PurgeJournal.removeAbandonedReference(store, repo) }
+        if var journal = own, !journal.published {
+            if fetched == journal.previousHead, fetched != journal.newHead {
+                let target = try SyncTarget(repo, root: store.root, remoteName: journal.remote)
+                report.housekeeping += try Purge.publish(repo, store, &journal, target: target, options: options)
+                upstream = journal.newHead
+                own = journal
+            } else if fetched == journal.newHead {
+                journal.published = true
+                try journal.write(store, repo)
+                own = journal
+            } else {
+                try PurgeJournal.remove(store, repo)
+                own = nil
+                report.housekeeping.append("gave up the purge of record \(journal.record), which was interrupted before it was published: \(report.remote) moved on since (another device synced); nothing of it was applied — purge again to make it")
+            }
+        }
+        guard let upstream else { return }
+        let pending = try PurgeApply.unapplied(repo, head: head, upstream: upstream)
+        if !pending.isEmpty {
+            let targets = pending.map { "\($0.target) (by \($0.deviceName), \($0.createdAt.iso8601))" }.joined(separator: ", ")
+            if preview {
+                let rewritten = try PurgeApply.rewrite(repo, records: pending, upstream: upstream, signature: signature, device: report.device)
+                head = rewritten.head
+                committed = committed.map(rewritten.mapped)
+                report.purges.append("would honour the purge of \(targets): \(rewritten.commitsRewritten) \(rewritten.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten, the purged objects removed" + (rewritten.kept.isEmpty ? "" : ", \(rewritten.kept.count) files this device recorded after it kept"))
+            } else {
+                let journal = own ?? PurgeJournal(record: pending.map(\.id).joined(separator: ","), newHead: upstream, previousHead: nil, remote: nil, published: true)
+                if own == nil { try journal.write(store, repo) }
+                let done = try Purge.finish(repo, store, journal: journal, device: report.device, options: options).local
+                head = done.head
+                committed = committed.map(done.mapped)
+                report.committed = report.committed.map(done.mapped)
+                indexUnsaved = false
+                report.purges.append("honoured the purge of \(targets): \(done.commitsRewritten) \(done.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten (your unsynced changes moved onto the new history), its objects removed — \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
+                    + (done.kept.isEmpty ? "" : "; kept what this device recorded after it: " + done.kept.joined(separator: ", ")))
+            }
+        } else if let own {
+            // Published, and the branch already rewritten: what is left to finish.
+            head = try Purge.finish(repo, store, journal: own, device: report.device, options: options).local.head ?? head
+            indexUnsaved = false
+        }
+        if let head {
+            let back = try PurgeGuard.reintroduced(repo, head: head, upstream: upstream)
+            guard !back.isEmpty else { return }
+            if !preview {
+                // What the fetch brought goes again: the remote-tracking branch back where it was,
+                // the objects removed.
+                if let knownRemote { try repo.setReference(trackingRef, to: knownRemote, message: "ledger: refused purged content") } else { try repo.deleteReference(trackingRef) }
+                let blobs = Set(try PurgeApply.records(repo, tree: repo.treeOf(commit: head)).flatMap { $0.blobs.compactMap(ObjectID.init(hex:)) })
+                _ = try? ObjectRemoval.prune(gitDirectory: repo.gitDirectory, git: options.git, blobs: blobs)
+            }
+            try PurgeGuard.refuse(back, head: head, remote: "\(report.remote) (\(report.url))", repo: repo)
+        }
     }
 
     // MARK: - Merging

@@ -122,6 +122,9 @@ public struct SyncReport: Sendable {
     /// What was done to the repositories besides syncing, one sentence each: stale locks
     /// removed, leftovers of interrupted writes removed, a file no longer tracked.
     public var housekeeping: [String] = []
+    /// Purges made on other devices that this sync honoured (or, previewed, would), one
+    /// sentence each.
+    public var purges: [String] = []
     /// The maintenance runs that were due (this repository, a remote on a path).
     public var maintenance: [Maintenance.Report] = []
     /// What went wrong without stopping the sync (a maintenance that failed).

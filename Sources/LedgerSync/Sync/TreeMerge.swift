@@ -21,7 +21,11 @@ struct TreeMerge {
 
     /// Merges `theirs` into `ours` (trees), from their common ancestor `base` (nil: none).
     /// `beforeResolving` is called before each file changed on both sides is resolved.
-    init(_ repo: Repository, base baseTree: ObjectID?, ours: ObjectID, theirs: ObjectID, beforeResolving: () -> Void = {}) throws {
+    init(_ repo: Repository, base baseTree: ObjectID?, ours original: ObjectID, theirs unfiltered: ObjectID, beforeResolving: () -> Void = {}) throws {
+        // A side that had not seen a forget in force keeps only what outlives it (`ForgetFilter`).
+        let forgets = try ForgetFilter(repo, base: baseTree, ours: original, theirs: unfiltered)
+        let (ours, oursCut) = try forgets.filtered(original, recorded: forgets.ours, side: "this device")
+        let (theirs, theirsCut) = try forgets.filtered(unfiltered, recorded: forgets.theirs, side: "the other device")
         let oursChanged = try repo.diff(from: baseTree, to: ours).map(\.path)
         let theirsChanged = try repo.diff(from: baseTree, to: theirs).map(\.path)
         let merged = MergedTree(repo: repo, ours: ours)
@@ -47,10 +51,11 @@ struct TreeMerge {
             resolutions.append(Resolution(document: DocumentChange(PathChange(path, change)), created: r.created.map(\.path),
                                           conflictFile: r.conflictFile, notes: r.notes))
         }
-        reconciled = try Self.reconcile(repo, merged, paths: Set(oursChanged + theirsChanged))
+        reconciled = try oursCut + theirsCut + Self.reconcile(repo, merged, paths: Set(oursChanged + theirsChanged))
         self.resolutions = resolutions
-        changes = merged.changes
-        tree = try repo.updatedTree(ours, merged.changes.map { ($0.path, $0.entry.map { ($0.id, $0.mode) }) })
+        let tree = try repo.updatedTree(ours, merged.changes.map { ($0.path, $0.entry.map { ($0.id, $0.mode) }) })
+        self.tree = tree
+        changes = ours == original ? merged.changes : try repo.diff(from: original, to: tree).map { ($0.path, try repo.entry(at: $0.path, inTree: tree)) }
     }
 
     /// Runs the apps' cross-document repairs over the documents either side changed, as merged.
@@ -133,8 +138,10 @@ enum BranchMove {
     ///
     /// Only the files that differ between `workTree` (the tree the work tree holds; by default
     /// `old`'s) and `tree` are written, and only where the work tree still holds that version:
-    /// a hand edit made meanwhile is kept (the next sync commits it). Their index entries are
-    /// updated, so the cost follows the changes, not the size of the ledger. Nothing is
+    /// a hand edit made meanwhile is kept (the next sync commits it); a file already as `tree`
+    /// has it (a move killed half-way, taken again) only has its index entry brought along.
+    /// Their index entries are updated, so the cost follows the changes, not the size of the
+    /// ledger. Nothing is
     /// checked out through a symbolic link (libgit2 1.5's checkout writes through one; git
     /// removes an ignored link or refuses): refused before anything is written.
     static func run(_ repo: Repository, _ store: LedgerStore, branchRef: String, to commit: ObjectID, tree: ObjectID, from old: ObjectID?,
@@ -152,9 +159,17 @@ enum BranchMove {
         var first = true
         for change in changes {
             let path = change.path
-            guard repo.workTreeBlobID(path) == (try repo.entry(at: path, inTree: oldTree))?.id else { continue }
+            let target = try repo.entry(at: path, inTree: tree)
+            let current = repo.workTreeBlobID(path)
+            if current == target?.id {
+                // Already as `tree` has it (a move killed after it wrote the file, taken again):
+                // the index follows, or it would keep the old version staged.
+                if target == nil { try index.removeFromWorkTree(path) } else { try index.addFromWorkTree(path) }
+                continue
+            }
+            guard current == (try repo.entry(at: path, inTree: oldTree))?.id else { continue }
             if first { first = false; beforeWriting() }
-            if let entry = try repo.entry(at: path, inTree: tree) {
+            if let entry = target {
                 try store.write(path, bytes: repo.blob(entry.id), mode: entry.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue) ? 0o755 : 0o644)
                 try index.addFromWorkTree(path)
             } else {

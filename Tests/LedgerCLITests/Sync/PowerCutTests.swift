@@ -282,19 +282,8 @@ struct CutLedger {
             }
         }
         // git's own check, on every repository of the disk.
-        var corrupt = false
-        for repo in [root, remote] + devices {
-            if let problem = try GitCLI.fsck(repo) {
-                Issue.record("\(label) git fsck of \(repo) after the cut: \(problem)")
-                corrupt = true
-            }
-        }
-        // The next sync needs nobody.
-        let next = try ledger(["sync"], in: root, clock: clock, killAfter: nil)
-        if next.status != 0 {
-            Issue.record("\(label) the next `ledger sync` failed: \(next.output)")
-            row.manual += 1
-        } else {
+        let corrupt = try fsckAfterCut([root, remote] + devices, label: label)
+        if try nextSync(label: label, clock: clock, row: &row).status == 0 {
             published.append(try head(remote))
         }
         // Nothing acknowledged went missing since; no history was rewritten.
@@ -312,6 +301,30 @@ struct CutLedger {
         if corrupt { row.corrupt += 1 }
         counts[command] = row
         acknowledged = tally
+    }
+
+    /// `git fsck` of each of `repositories` after a cut, an issue recorded per complaint;
+    /// whether any complained.
+    func fsckAfterCut(_ repositories: [String], label: String) throws -> Bool {
+        var corrupt = false
+        for repo in repositories {
+            if let problem = try GitCLI.fsck(repo) {
+                Issue.record("\(label) git fsck of \(repo) after the cut: \(problem)")
+                corrupt = true
+            }
+        }
+        return corrupt
+    }
+
+    /// The `ledger sync` after a cut, which must need nobody: a failure is recorded and counted
+    /// as a manual repair in `row`.
+    func nextSync(label: String, clock: Int, row: inout CutCounts) throws -> CutRun {
+        let next = try ledger(["sync"], in: root, clock: clock, killAfter: nil)
+        if next.status != 0 {
+            Issue.record("\(label) the next `ledger sync` failed: \(next.output)")
+            row.manual += 1
+        }
+        return next
     }
 
     /// A clone cut at a random moment; then the same `ledger clone` again (it finishes an

@@ -103,6 +103,12 @@ public struct HydrationDay: CollectionDocument, Equatable {
         confirmations.sort(by: HydrationConfirmation.inTimeOrder)
     }
 
+    /// A day recorded before a forget keeps only the confirmations made at or after it (nil
+    /// when there are none).
+    public func remainder(afterForgetAt instant: Timestamp) -> HydrationDay? {
+        remainder(afterForgetAt: instant, records: \.confirmations, time: \.confirmedAt)
+    }
+
     public mutating func recomputeDerived() {
         guard let plan else { return }
         completed = plan.confirmedSlotCount(confirmations)

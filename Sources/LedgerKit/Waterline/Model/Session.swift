@@ -108,6 +108,13 @@ public struct Session: CollectionDocument, Equatable {
         storedSummary = isActive || endTime == nil ? .null : WaterlineEngine.summary(of: self, now: endTime!).json
     }
 
+    /// A night recorded before a forget keeps only the drinks and water whose time is at or
+    /// after it (nil when there are none); the night itself — its start, its end — stays, so
+    /// that its file stays where it is.
+    public func remainder(afterForgetAt instant: Timestamp) -> Session? {
+        remainder(afterForgetAt: instant, records: \.entries, time: \.timestamp)
+    }
+
     /// `active` while it runs, its span once it has ended, for the rules across sessions
     /// (`WaterlineApp`).
     public var tags: [String] {
