@@ -19,6 +19,9 @@ if [ "$what" = test ]; then
     # Power cuts: the tests' own FUSE file system (compiled with cc against fuse3, mounted and
     # unmounted with fusermount3), and strace to see which writes are flushed.
     for p in fuse3 libfuse3-dev gcc strace; do have_pkg "$p" || need+=("$p"); done
+    # Encrypted remotes and git's filters: git-remote-gcrypt with GnuPG (gpg, gpg-agent, gpgconf;
+    # a throwaway key in a private GNUPGHOME), git-crypt for the filter-driver refusal.
+    for p in git-remote-gcrypt gnupg git-crypt; do have_pkg "$p" || need+=("$p"); done
     # Reminders: a private session bus (dbus-daemon, dbus-send), a notification server (dunst,
     # read back with dunstctl, which calls busctl) on an X display (Xvfb), systemd-analyze to
     # verify the user unit.

@@ -18,6 +18,10 @@ static inline int ledger_git_set_search_path(int level, const char *path) {
     return git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level, path);
 }
 
+static inline int ledger_git_get_search_path(int level, git_buf *out) {
+    return git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, out);
+}
+
 static inline int ledger_git_set_owner_validation(int enabled) {
     return git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, enabled);
 }

@@ -150,9 +150,13 @@ public struct RepositoryStatus: Sendable {
     /// The conflict files in the work tree, found through git (`ConflictStore.list(files:)`
     /// takes them instead of listing every folder).
     package var conflictFiles: [String] = []
+    /// What keeps `ledger sync` from working on this setup, one sentence each: a filter driver
+    /// git would run on the ledger's files (`FilterUse`), a remote helper that is not installed.
+    package var unsupported: [String] = []
 
-    /// Reads the status of the ledger repository at `path`.
-    public static func read(at path: String) throws -> RepositoryStatus {
+    /// Reads the status of the ledger repository at `path`; `environment` (the command's) says
+    /// where git's remote helpers are found.
+    public static func read(at path: String, environment: [String: String]) throws -> RepositoryStatus {
         let repo = try Repository.open(path)
         let branchRef = repo.headReferenceName
         let branch = branchRef.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
@@ -161,10 +165,15 @@ public struct RepositoryStatus: Sendable {
         var status = RepositoryStatus(branch: branch, uncommitted: changes.map(\.path), device: device,
                                       operation: repo.operationInProgress)
         status.conflictFiles = try repo.conflictFiles(changes: changes)
+        status.unsupported = try repo.filterUses(changes: changes).map { "\($0.description): ledger does not run filter drivers, so `ledger sync` refuses" }
         if let branch {
             status.remoteName = repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
             if let remote = status.remoteName {
                 status.remoteURL = repo.config("remote.\(remote).url")
+                if let url = status.remoteURL, let transport = RemoteHelper.transport(of: url),
+                   let missing = RemoteHelper.missingProgram(transport, environment: environment) {
+                    status.unsupported.append(missing)
+                }
                 if let local = repo.headCommit(), let upstream = repo.resolve("refs/remotes/\(remote)/\(branch)") {
                     (status.ahead, status.behind) = try repo.aheadBehind(local, upstream)
                 } else if let local = repo.headCommit() {

@@ -36,7 +36,7 @@ struct StatusCommand: ParsableCommand {
         var damage = RepositoryDamage(condition)
         var git: RepositoryStatus?
         if damage == nil {
-            do { git = try RepositoryStatus.read(at: env.store.root) } catch { damage = RepositoryDamage(unreadable: "\(error)") }
+            do { git = try RepositoryStatus.read(at: env.store.root, environment: CLIContext.current.environment) } catch { damage = RepositoryDamage(unreadable: "\(error)") }
         }
         let device = try git?.device ?? Device.current(in: env.store, defaultName: Device.hostName)
         let apps = try StatusBoard.providers.map { try $0(env) }
@@ -53,6 +53,7 @@ struct StatusCommand: ParsableCommand {
             sync["behind"] = git?.behind.map { .number(Double($0)) } ?? .null
             sync["gitOperation"] = git?.operation.map { .string($0.name) } ?? .null
             sync["damage"] = damage.map { .string($0.sentence) } ?? .null
+            sync["unsupported"] = .array((git?.unsupported ?? []).map(JSONValue.string))
             var o: JSONObject = ["path": .string(env.store.root), "sync": .object(sync),
                                  "device": .object(["id": .string(device.id), "name": .string(device.name)])]
             for a in apps { o[a.app.rawValue] = .object(a.json) }
@@ -73,6 +74,7 @@ struct StatusCommand: ParsableCommand {
             Console.print("")
             if let git {
                 Console.print(syncLine(git))
+                for problem in git.unsupported { Console.print(Style.yellow("Cannot sync") + ": " + problem + ".") }
                 if let operation = git.operation {
                     Console.print(Style.yellow("git is in the middle of \(operation.name)") + ": \(operation.waysOut); `ledger sync` waits for it.")
                 }

@@ -8,6 +8,19 @@ extension Repository {
     /// `refs/heads/main` even when the remote is empty.
     package static func clone(_ url: String, to path: String, options: TransportOptions,
                               configure: (Repository) throws -> Void = { _ in }) throws -> Repository {
+        let r = try RemoteHelper.transport(of: url) == nil ? fetchClone(url, to: path, options: options)
+                                                          : fetchCloneThroughHelper(url, to: path, options: options)
+        // The configuration (the remote, and what `configure` adds) and HEAD on the disk before
+        // any file is checked out: a clone cut short is then known by its remote, and
+        // `ledger clone` finishes it; the configuration is not written again afterwards.
+        if r.headCommit() != nil { try configure(r) }
+        Durability.flush(gitDirectory: r.gitDirectory)
+        if let head = r.headCommit() { try r.populateWorkTree(from: r.treeOf(commit: head)) }
+        return r
+    }
+
+    /// The clone's repository, with its commits and branch main but no file checked out yet.
+    private static func fetchClone(_ url: String, to path: String, options: TransportOptions) throws -> Repository {
         _ = Libgit2.initialized
         let session = try TransportSession(url: url, options: options, gitDirectory: nil)
         var opts = git_clone_options()
@@ -47,12 +60,21 @@ extension Repository {
             try r.setConfig("branch.main.remote", "origin")
             try r.setConfig("branch.main.merge", "refs/heads/main")
         }
-        // The configuration (the remote, and what `configure` adds) and HEAD on the disk before
-        // any file is checked out: a clone cut short is then known by its remote, and
-        // `ledger clone` finishes it; the configuration is not written again afterwards.
-        if r.headCommit() != nil { try configure(r) }
-        Durability.flush(gitDirectory: r.gitDirectory)
-        if let head = r.headCommit() { try r.populateWorkTree(from: r.treeOf(commit: head)) }
+        return r
+    }
+
+    /// `fetchClone` through a remote helper (`gcrypt::…`), which git runs: a new repository on
+    /// main whose origin is `url`, and the remote's main fetched into it.
+    private static func fetchCloneThroughHelper(_ url: String, to path: String, options: TransportOptions) throws -> Repository {
+        let r = try initialize(at: path)
+        try r.setConfig("remote.origin.url", url)
+        try r.setConfig("remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
+        try r.setConfig("branch.main.remote", "origin")
+        try r.setConfig("branch.main.merge", "refs/heads/main")
+        try Remote(r, url: url, name: "origin").fetch(["+refs/heads/main:refs/remotes/origin/main"], options: options)
+        if let main = r.resolve("refs/remotes/origin/main") {
+            try r.updateReference("refs/heads/main", to: main, expecting: nil, message: "ledger: clone")
+        }
         return r
     }
 }

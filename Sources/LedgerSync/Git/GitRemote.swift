@@ -32,6 +32,12 @@ package final class Remote {
     /// The URL with any password replaced by `***`.
     package var redactedURL: String { Self.redact(url) }
 
+    /// The remote helper git would run for this remote's URL (`gcrypt::…`), or nil for a URL
+    /// libgit2 reaches itself.
+    private func helper(_ options: TransportOptions) throws -> RemoteHelper? {
+        try RemoteHelper(url: url, name: name, repository: repository, environment: options.environment)
+    }
+
     /// Runs `body` with a libgit2 remote for the session's URL.
     private func withRemote<T>(_ session: TransportSession, _ body: (OpaquePointer) throws -> T) throws -> T {
         var opts = git_remote_create_options()
@@ -47,6 +53,10 @@ package final class Remote {
     /// Fetches with explicit refspecs (`+refs/heads/main:refs/remotes/origin/main`).
     /// Throws a `LedgerError` with exit status 3 when the remote cannot be reached.
     package func fetch(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws {
+        if let helper = try helper(options) {
+            onTransfer?()
+            return try helper.fetch(refspecs)
+        }
         try fetch(refspecs, options: options, onTransfer: onTransfer) { remote, specs, opts in
             try check(git_remote_fetch(remote, specs, &opts, "ledger: fetch"), "git_remote_fetch")
         }
@@ -55,9 +65,18 @@ package final class Remote {
     /// Brings what the remote's `refs/heads/<branch>` holds that this repository lacks into its
     /// object database, and returns the commit that branch is at (nil when the remote has no
     /// such branch) — without updating any reference: no remote-tracking branch, no
-    /// `FETCH_HEAD` (what a sync's preview needs; see `ScratchObjects` for the objects).
+    /// `FETCH_HEAD` (what a sync's preview needs; see `ScratchObjects` for the objects). Through
+    /// a remote helper, git writes the objects into the repository's own object database (a
+    /// helper keeps its own record of what it fetched — git-remote-gcrypt does — which objects
+    /// thrown away afterwards would falsify); still no reference moves.
     func download(branch: String, options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> ObjectID? {
         let name = "refs/heads/" + branch
+        if let helper = try helper(options) {
+            onTransfer?()
+            guard let tip = try helper.tip(of: branch) else { return nil }
+            try helper.fetch([name])
+            return tip
+        }
         var tip: ObjectID?
         try fetch([name], options: options, onTransfer: onTransfer) { remote, specs, opts in
             try check(git_remote_download(remote, specs, &opts), "git_remote_download")
@@ -120,8 +139,20 @@ package final class Remote {
     /// non-fast-forward refusal (before sending, or by the server through the
     /// reference-status callback) is returned as `.rejected`; unreachable remotes throw (exit
     /// status 3).
-    package func push(_ refspecs: [String], options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> PushOutcome {
-        try toEachPushURL(options, onTransfer: onTransfer, until: .pushed) { session in
+    ///
+    /// `expected` is where the remote's branch was at the last fetch (nil: it had none); only a
+    /// push through a remote helper needs it (`RemoteHelper.push`): libgit2 and git's servers
+    /// refuse a push that is not a fast-forward themselves.
+    package func push(_ refspecs: [String], expected: ObjectID?, options: TransportOptions, onTransfer: (() -> Void)? = nil) throws -> PushOutcome {
+        if let helper = try helper(options) {
+            onTransfer?()
+            for refspec in refspecs {
+                let outcome = try helper.push(refspec, expected: expected)
+                if outcome != .pushed { return outcome }
+            }
+            return .pushed
+        }
+        return try toEachPushURL(options, onTransfer: onTransfer, until: .pushed) { session in
             do {
                 try pushing(session) { remote, opts in
                     try Self.withStrArray(refspecs) { specs in
@@ -187,6 +218,10 @@ package final class Remote {
     package func replace(branch: String, with source: String, expecting expected: ObjectID?, options: TransportOptions,
                          onTransfer: (() -> Void)? = nil) throws -> Replacement {
         let name = "refs/heads/" + branch
+        if let helper = try helper(options) {
+            onTransfer?()
+            return try helper.replace(branch: branch, with: source, expected: expected)
+        }
         return try toEachPushURL(options, onTransfer: onTransfer, until: .replaced) { session in
             do {
                 return try pushing(session) { remote, opts in

@@ -48,6 +48,18 @@ package struct GitTool: Sendable {
         }
     }
 
+    /// Runs `git ARGUMENTS` in `directory` to its end: its status, standard output and the end
+    /// of its standard error. Its standard input is
+    /// empty: what asks (a passphrase) asks on the terminal.
+    func capture(_ arguments: [String], in directory: String) throws -> (status: Int32, output: String, errors: String) {
+        do {
+            let r = try ChildProcess.run(executable, arguments, environment: environment, directory: directory)
+            return (r.status, r.output, r.error)
+        } catch {
+            throw LedgerError.failure("cannot run \(executable): \(error)")
+        }
+    }
+
     /// Runs `git ARGUMENTS` on the repository at `gitDirectory` so that what it does survives
     /// a power cut: every file it writes flushed before it is renamed into place
     /// (`core.fsync=all`; with git's defaults `packed-refs` is not, and a cut after the loose

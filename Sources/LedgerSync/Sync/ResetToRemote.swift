@@ -69,6 +69,7 @@ package enum ResetToRemote {
         let head = repo.headCommit()
         let unsynced = try head.map { try repo.commits(from: $0, notIn: upstream).map(repo.commitInfo) } ?? []
         let uncommitted = try repo.workTreeChanges()
+        try repo.refuseFilterDrivers(changes: uncommitted, consequence: "nothing was changed")
         let mine = uncommitted.isEmpty ? try head.map { try repo.treeOf(commit: $0) } : try repo.stage(uncommitted)
         let upstreamTree = try repo.treeOf(commit: upstream)
         var outcome = Outcome(remote: target.remoteName, url: Remote.redact(target.url), branch: target.branch, upstream: upstream,

@@ -229,7 +229,7 @@ private struct Run {
             report.pushAttempts = attempt
             let outcome: Remote.PushOutcome
             do {
-                outcome = try remote.push(["\(branchRef):refs/heads/\(remoteBranch)"], options: options.transport) { checkpoint(.duringPush) }
+                outcome = try remote.push(["\(branchRef):refs/heads/\(remoteBranch)"], expected: upstream, options: options.transport) { checkpoint(.duringPush) }
             } catch let e as LedgerError where e.code == .unreachable {
                 return try offline(e, committed: committed)
             }
@@ -374,6 +374,7 @@ private struct Run {
     mutating func commitLocalChanges() throws {
         var leftovers: [String] = [], emptied: [String] = []
         let changes = try repo.workTreeChanges(leftovers: { leftovers.append($0) }, emptied: { emptied.append($0) })
+        try repo.refuseFilterDrivers(changes: changes, consequence: "nothing was committed or pushed")
         if !preview {
             report.housekeeping += WriteLeftovers.remove(leftovers, in: store.root).map { "removed \($0), the temporary file of a write that was interrupted" }
             try restoreEmptied(emptied)

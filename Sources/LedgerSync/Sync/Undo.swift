@@ -58,6 +58,7 @@ package enum Undo {
     package static func run(_ store: LedgerStore, revision: String?, expected: Plan? = nil, device: Device) throws -> (plan: Plan, commit: ObjectID) {
         try store.withWriterLock {
             let repo = try Repository.open(store.root)
+            try repo.refuseFilterDrivers(consequence: "nothing was undone")
             let plan = try plan(repo, store, revision: revision)
             if let expected, expected.head != plan.head || expected.target.id != plan.target.id {
                 throw LedgerError.invalid("the ledger changed since the undo was shown (its branch is now at \(plan.head.short)); nothing was undone: run the undo again to see what it would do now")
