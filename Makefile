@@ -60,12 +60,15 @@ fuzz: deps
 bench: test-deps release
 	@scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)" $(BENCH_SCALE)
 
-install: release
-	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/ledger" "$(DESTDIR)$(PREFIX)/bin/ledger"
+## install: ledger, a man page per command and the bash/zsh/fish completions under PREFIX
+## (BIN=DIR installs an already built DIR/ledger instead of building a release).
+BIN ?=
+install: $(if $(BIN),,release)
+	@scripts/install.sh "$(if $(BIN),$(BIN),$$($(SWIFT) build -c release --show-bin-path))" "$(DESTDIR)$(PREFIX)"
 
+## uninstall: removes everything install put under PREFIX.
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/ledger"
+	@scripts/install.sh --uninstall "$(DESTDIR)$(PREFIX)"
 
 clean:
 	rm -rf .build bench-data

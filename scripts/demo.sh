@@ -26,7 +26,7 @@ step ledger status
 step ledger check
 
 for tour in "$here"/scripts/demo.d/*.sh; do
-    [ -e "$tour" ] && . "$tour"
+    [ "$(basename "$tour")" = sync.sh ] || . "$tour"
 done
 
 printf '\n# a hand edit: %s loses its formatting and gets a wrong type\n' ledger.json
@@ -36,4 +36,6 @@ printf '\n# fixing the type by hand, then letting check --fix restore the canoni
 printf '{"format":1,"createdAt":"2026-11-01T09:00:00+01:00","updatedAt":"2026-11-01T09:00:00+01:00","colour":"blue"}' > "$LEDGER_REPO/ledger.json"
 step ledger check --fix
 step ledger check
+# Last, the main job: two devices syncing.
+. "$here/scripts/demo.d/sync.sh"
 printf '\nDemo finished; the temporary ledger is removed.\n'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages ledger needs, with apt-get, only when something is missing.
-#   install-deps.sh build   libgit2 and libdbus headers, pkg-config, git
+#   install-deps.sh build   libgit2 and libdbus headers, pkg-config, git, python3 (man pages at install)
 #   install-deps.sh test    the above, plus what the tests' real servers and terminals use
 set -euo pipefail
 
@@ -9,7 +9,7 @@ need=()
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
-for p in libgit2-dev libdbus-1-dev pkg-config git; do have_pkg "$p" || need+=("$p"); done
+for p in libgit2-dev libdbus-1-dev pkg-config git python3; do have_pkg "$p" || need+=("$p"); done
 if [ "$what" = test ]; then
     # sshd and ssh-agent for ssh remotes, lighttpd for smart HTTP(S) (git http-backend),
     # tmux to drive the terminal brew, jq and GNU time for the benchmarks, openssl for the test CA,
@@ -26,11 +26,14 @@ if [ "$what" = test ]; then
     # read back with dunstctl, which calls busctl) on an X display (Xvfb), systemd-analyze to
     # verify the user unit.
     for p in dbus-daemon dbus-bin dunst xvfb systemd; do have_pkg "$p" || need+=("$p"); done
+    # `make install` into a temporary prefix, read back with man (man-db); the schemas judged by
+    # Python's jsonschema against `ledger check`.
+    for p in make man-db; do have_pkg "$p" || need+=("$p"); done
     # python3 with its iCalendar parser (it reads `ledger hydrate export --ics` in the tests) runs
     # the benchmarks too. Debian's python3 takes Debian's package (pip is refused there, PEP 668).
     py=$(command -v python3 || true)
-    if [ -z "$py" ] || { [ "$(readlink -f "$py")" = "$(readlink -f /usr/bin/python3 2>/dev/null)" ] && ! "$py" -c 'import icalendar' 2>/dev/null; }; then
-        for p in python3 python3-icalendar; do have_pkg "$p" || need+=("$p"); done
+    if [ -z "$py" ] || { [ "$(readlink -f "$py")" = "$(readlink -f /usr/bin/python3 2>/dev/null)" ] && ! "$py" -c 'import icalendar, jsonschema' 2>/dev/null; }; then
+        for p in python3 python3-icalendar python3-jsonschema; do have_pkg "$p" || need+=("$p"); done
     fi
 fi
 
@@ -43,7 +46,7 @@ if [ ${#need[@]} -gt 0 ]; then
     $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-if [ "$what" = test ] && ! python3 -c 'import icalendar' 2>/dev/null; then
-    # Another python3 first on the PATH (pyenv, a virtualenv) gets it from PyPI.
-    python3 -m pip install -q icalendar
+if [ "$what" = test ] && ! python3 -c 'import icalendar, jsonschema' 2>/dev/null; then
+    # Another python3 first on the PATH (pyenv, a virtualenv) gets them from PyPI.
+    python3 -m pip install -q icalendar jsonschema
 fi

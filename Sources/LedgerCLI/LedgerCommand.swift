@@ -18,7 +18,7 @@ public struct LedgerCommand: ParsableCommand {
             """,
         version: version,
         subcommands: [
-            InitCommand.self, CloneCommand.self, CheckCommand.self, StatusCommand.self, SyncCommand.self, LogCommand.self, UndoCommand.self,
+            InitCommand.self, CloneCommand.self, CheckCommand.self, SchemaCommand.self, DoctorCommand.self, StatusCommand.self, SyncCommand.self, LogCommand.self, UndoCommand.self,
             ConflictsCommand.self, ResolveCommand.self, ForgetCommand.self, PurgeCommand.self, GcCommand.self, MergeDriverCommand.self,
             WaterlineCommand.self, BrewCommand.self, HydrateCommand.self, MomentsCommand.self, RemindCommand.self, AutosyncCommand.self,
         ]

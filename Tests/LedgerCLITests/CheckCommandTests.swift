@@ -18,9 +18,9 @@ import Testing
         let r = ledger.run("check")
         #expect(r.status == 1)
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("ledger.json: /format: error: must be an integer (found a string)"))
+        #expect(lines.contains("ledger.json: /format: error: must be an integer (found a string) [line 1, column 12]"), "\(r)")
         #expect(lines.contains { $0.hasPrefix("ledger.json: /updatedAt: error: must be an ISO-8601 timestamp") })
-        #expect(lines.contains("ledger.json: /formt: warning: unknown field \"formt\" (did you mean 'format'?); it is kept as it is"))
+        #expect(lines.contains("ledger.json: /formt: warning: unknown field \"formt\" (did you mean 'format'?); it is kept as it is [line 1, column 86]"))
         // A new ledger also holds the apps' default documents, so only the tail is fixed.
         #expect(lines.last?.hasSuffix(" checked: 2 errors, 2 warnings (1 fixable with `ledger check --fix`).") == true)
     }
@@ -39,7 +39,7 @@ import Testing
         #expect(r.status == 1)
         #expect(!r.stdout.utf8.contains(0x1B) && !r.stdout.utf8.contains(0x07), "no ESC or BEL byte reaches the terminal")
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains(#"waterline/presets/beer.json: /drinkType: error: must be one of "beer", "wine", "liquor", "cocktail" (found "be\u001b]0;pwned\u0007\u001b[2J\nr")"#), "\(r)")
+        #expect(lines.contains(#"waterline/presets/beer.json: /drinkType: error: must be one of "beer", "wine", "liquor", "cocktail" (found "be\u001b]0;pwned\u0007\u001b[2J\nr") [line 3, column 16]"#), "\(r)")
         #expect(lines.count == 2, "one line for the problem and the tally: \(r)")
         let json = ledger.run("check", "--json").json["problems"]?.arrayValue?.first
         #expect(json?["message"]?.stringValue?.hasSuffix("(found \"\(hostile)\")") == true, "\(String(describing: json))")
@@ -67,7 +67,7 @@ import Testing
         let r = ledger.run("check", "--fix")
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("fixed ledger.json: /: warning: is not in canonical format"))
-        #expect(r.stdout.contains("ledger.json: /note: warning: unknown field \"note\""))
+        #expect(r.stdout.contains("ledger.json: /note: warning: unknown field \"note\"; it is kept as it is [line 4, column 11]"), "\(r)")
         #expect(ledger.read("ledger.json") == """
             {
               "createdAt": "2026-11-21T22:30:00+01:00",
@@ -79,6 +79,32 @@ import Testing
             """)
     }
 
+    /// `--format gnu`: `FILE:LINE:COLUMN: severity: message`, the form Vim's quickfix, Emacs'
+    /// compile mode and VS Code's problem matchers read — files named from where it runs —
+    /// and `--json` carries the same place; the place reads back as the value named.
+    @Test func gnuFormatPlacesEveryProblemForEditors() throws {
+        let ledger = try TestLedger()
+        let text = "{\n  \"createdAt\": \"2026-11-21T22:30:00+01:00\",\n  \"format\": 1,\n  \"updatedAt\": \"yesterday\"\n}\n"
+        try ledger.write("ledger.json", text)
+        try ledger.write("brew/preferences.json", "{\n")
+        let r = ledger.run("check", "--format", "gnu")
+        #expect(r.status == 1)
+        #expect(r.stdout.split(separator: "\n").map(String.init) == [
+            "brew/preferences.json:2:1: error: unexpected end of file inside an object",
+            "ledger.json:4:16: error: must be an ISO-8601 timestamp with its UTC offset, like 2026-11-21T23:41:07+01:00 (found \"yesterday\")",
+        ], "\(r)")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[3].dropFirst(15).hasPrefix("\"yesterday\""), "line 4, column 16 is the value")
+        // From a folder above the ledger, files are named from there; elsewhere by their full path.
+        let above = ledger.run("check", "--format", "gnu", cwd: ledger.directory.path)
+        #expect(above.stdout.contains("ledger/ledger.json:4:16: error: "), "\(above)")
+        let elsewhere = ledger.run("check", "--format", "gnu", "--repo", ledger.root, cwd: ledger.directory.path + "/home")
+        #expect(elsewhere.stdout.contains(ledger.root + "/ledger.json:4:16: error: "), "\(elsewhere)")
+        let json = try #require(ledger.run("check", "--json").json["problems"]?.arrayValue?.first { $0["path"] == .string("ledger.json") })
+        #expect(json["line"] == .number(4) && json["column"] == .number(16), "\(json)")
+        #expect(ledger.run("check", "--json", "--format", "gnu").status == 2)
+    }
+
     @Test func pathsChooseTheirLedgerAndMustBeInsideIt() throws {
         let ledger = try TestLedger()
         try ledger.write("ledger.json", "[]")
@@ -86,7 +112,7 @@ import Testing
         env["LEDGER_REPO"] = "/nonexistent"
         let r = TestLedgerRunner(env).run(["check", ledger.root + "/ledger.json"])
         #expect(r.status == 1)
-        #expect(r.stdout.contains("ledger.json: /: error: must be an object (found an array)"))
+        #expect(r.stdout.contains("ledger.json: /: error: must be an object (found an array) [line 1, column 1]"))
         let outside = ledger.run("check", "/etc/hostname")
         #expect(outside.status == 2)
         #expect(outside.stderr.contains("/etc/hostname is outside the ledger at \(ledger.root)"))
@@ -108,7 +134,7 @@ import Testing
         let ledger = try TestLedger()
         try ledger.write("ledger.json", CanonicalJSON.string(.object(["format": .number(2), "createdAt": .string("2026-11-21T22:30:00+01:00"), "updatedAt": .string("2026-11-21T22:30:00+01:00")])))
         let r = ledger.run("check")
-        #expect(r.stdout.contains("ledger.json: /format: error: this ledger uses format 2, written by a newer version of ledger; upgrade ledger to read it"))
+        #expect(r.stdout.contains("ledger.json: /format: error: this ledger uses format 2, written by a newer version of ledger; upgrade ledger to read it [line 3, column 13]"), "\(r)")
     }
 }
 

@@ -12,7 +12,7 @@ extension BrewCommand {
                 `brew plan`). Give both --dose and --yield to log a brew made at its own ratio.
                 """)
 
-        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name (default: the last selected).", valueName: "ref"))
+        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name (default: the last selected).", valueName: "ref"), completion: LiveCompletion.recipes)
         var recipe: String?
 
         @OptionGroup var inputs: BrewInputOptions
@@ -121,7 +121,7 @@ extension BrewCommand.Log {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a brew log.")
 
-        @Argument(help: ArgumentHelp("The log's id or a unique prefix.", valueName: "id"))
+        @Argument(help: ArgumentHelp("The log's id or a unique prefix.", valueName: "id"), completion: LiveCompletion.brewLogs)
         var id: String
 
         @OptionGroup var output: JSONOption
@@ -156,7 +156,7 @@ extension BrewCommand.Log {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a brew log (asks first).")
 
-        @Argument(help: ArgumentHelp("The log's id or a unique prefix.", valueName: "id"))
+        @Argument(help: ArgumentHelp("The log's id or a unique prefix.", valueName: "id"), completion: LiveCompletion.brewLogs)
         var id: String
 
         @OptionGroup var confirmation: YesOption

@@ -66,7 +66,7 @@ extension BrewCommand.RecipeCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a recipe's defaults and steps.")
 
-        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"))
+        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"), completion: LiveCompletion.recipes)
         var recipe: String
 
         @OptionGroup var output: JSONOption
@@ -110,7 +110,7 @@ extension BrewCommand.RecipeCommand {
             commandName: "duplicate",
             abstract: "Copy a recipe into a new custom recipe you can edit; prints the new id.")
 
-        @Argument(help: ArgumentHelp("The recipe to copy: id, unique id prefix or name.", valueName: "ref"))
+        @Argument(help: ArgumentHelp("The recipe to copy: id, unique id prefix or name.", valueName: "ref"), completion: LiveCompletion.recipes)
         var recipe: String
 
         @Option(help: ArgumentHelp("The new recipe's name (default: \"<name> copy\").", valueName: "name"))
@@ -141,7 +141,7 @@ extension BrewCommand.RecipeCommand {
                 water of the steps to a new --yield.
                 """)
 
-        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"))
+        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"), completion: LiveCompletion.recipes)
         var recipe: String
 
         @Option(help: ArgumentHelp("A new name.", valueName: "name"))
@@ -256,7 +256,7 @@ extension BrewCommand.RecipeCommand {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a custom recipe (asks first; brew logs keep its name).")
 
-        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"))
+        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"), completion: LiveCompletion.recipes)
         var recipe: String
 
         @OptionGroup var confirmation: YesOption

@@ -13,7 +13,7 @@ extension BrewCommand {
                 are what `brew start` and `brew save` use next, until --reset.
                 """)
 
-        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name (default: the last selected).", valueName: "ref"))
+        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name (default: the last selected).", valueName: "ref"), completion: LiveCompletion.recipes)
         var recipe: String?
 
         @OptionGroup var inputs: BrewInputOptions
@@ -79,7 +79,7 @@ extension BrewCommand {
                 not counted), or to discard it and start over.
                 """)
 
-        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name (default: the last selected).", valueName: "ref"))
+        @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name (default: the last selected).", valueName: "ref"), completion: LiveCompletion.recipes)
         var recipe: String?
 
         @OptionGroup var inputs: BrewInputOptions

@@ -3,16 +3,28 @@ import Foundation
 import LedgerKit
 import LedgerSync
 
-/// `ledger check [PATH...] [--fix] [--json]`
+/// `ledger check [PATH...] [--fix] [--json | --format gnu]`
 struct CheckCommand: ParsableCommand {
+    /// How problems are printed.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        /// `PATH: POINTER: severity: message [line L, column C]`, and a summary.
+        case text
+        /// `FILE:LINE:COLUMN: severity: message` only, files named from the current directory.
+        case gnu
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate every document (or the given files) and report each problem.",
         discussion: """
-            Problems are printed as PATH: POINTER: severity: message, where POINTER is a JSON \
-            pointer (/ for the whole document, LINE:COLUMN for syntax errors). Exits 1 when \
-            any problem is an error. --fix rewrites what can be fixed without guessing: \
-            canonical formatting, stale derived values, a document in the wrong year folder.
+            Problems are printed as PATH: POINTER: severity: message [line L, column C], where \
+            POINTER is a JSON pointer (/ for the whole document, LINE:COLUMN for syntax errors) \
+            and L, C the place in the file of the value it names. --format gnu prints \
+            FILE:LINE:COLUMN: severity: message alone, for Vim's quickfix, Emacs' compile mode \
+            and a VS Code problem matcher; with --json every problem has "line" and "column". \
+            Exits 1 when any problem is an error. --fix rewrites what can be fixed without \
+            guessing: canonical formatting, stale derived values, a document in the wrong year \
+            folder.
             """)
 
     @Argument(help: ArgumentHelp("Files or directories to check (default: the whole ledger).", valueName: "path"))
@@ -23,10 +35,17 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var output: JSONOption
 
+    @Option(help: ArgumentHelp("How to print problems: text, or gnu (FILE:LINE:COLUMN: severity: message) for editors.", valueName: "format"))
+    var format: Format = .text
+
     @Flag(name: .customLong("no-cache"), help: "Re-read every file instead of trusting the record of clean ones.")
     var noCache = false
 
     @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if output.json, format != .text { throw LedgerError.usage("--json prints every problem with its line and column; give --json or --format, not both") }
+    }
 
     func run() throws {
         let ctx = CLIContext.current
@@ -55,6 +74,8 @@ struct CheckCommand: ParsableCommand {
                 ("files", .number(Double(report.filesChecked))),
                 ("problems", .array(report.problems.map(\.json))), ("fixed", .array(report.fixed.map(\.json))),
             ])
+        } else if format == .gnu {
+            for p in report.problems { Console.print(p.gnuDescription(file: Self.shown(p.path, root: store.root, from: ctx.currentDirectory))) }
         } else {
             for p in report.fixed { Console.print(Style.green("fixed") + " " + p.commandLineDescription) }
             for p in report.problems {
@@ -71,6 +92,14 @@ struct CheckCommand: ParsableCommand {
             }
         }
         if report.errorCount > 0 { throw ExitCode(1) }
+    }
+
+    /// How `--format gnu` names a file: from the current directory when the ledger is there
+    /// or below it (the ledger's root is a workspace), else by its absolute path.
+    static func shown(_ path: String, root: String, from directory: String) -> String {
+        if root == directory { return path }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        return root.hasPrefix(base) ? String(root.dropFirst(base.count)) + "/" + path : root + "/" + path
     }
 
     /// The ledger holding the given paths when no ledger was named, else the named one.

@@ -49,7 +49,7 @@ extension MomentsCommand {
             discussion: "BUCKET is \(MomentBucket.labelForms). Times are the wall-clock times the experiences were recorded at; "
                 + "when the list holds several UTC offsets (a journey, a change of the clocks), each shows its offset.")
 
-        @Argument(help: ArgumentHelp("The bucket, such as 2026-11-18T15, 2026-11-18, 2026-W47, 2026-11 or 2026.", valueName: "bucket"),
+        @Argument(help: ArgumentHelp("The bucket, such as 2026-11-18T15, 2026-11-18, 2026-W47, 2026-11 or 2026.", valueName: "bucket"), completion: LiveCompletion.momentBuckets,
                   transform: BucketValue.parse)
         var bucket: BucketValue
 

@@ -12,9 +12,12 @@ public struct GlobalOptions: ParsableArguments {
 
     /// The ledger directory (SPEC §2): `--repo`, else `$LEDGER_REPO`, else the ledger that
     /// contains the current directory, else `$XDG_DATA_HOME/ledger`.
-    func repositoryPath() -> String {
+    func repositoryPath() -> String { Self.repositoryPath(given: repo) }
+
+    /// The ledger directory when `--repo` gives `given` (nil: not given).
+    static func repositoryPath(given: String?) -> String {
         let ctx = CLIContext.current
-        if let r = repo ?? ctx.repoOverride { return ctx.absolutePath(r) }
+        if let r = given ?? ctx.repoOverride { return ctx.absolutePath(r) }
         if let r = ctx.environment["LEDGER_REPO"], !r.isEmpty { return ctx.absolutePath(r) }
         if let r = Self.enclosingLedger(of: ctx.currentDirectory, environment: ctx.environment) { return r }
         if let xdg = ctx.environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/ledger" }

@@ -108,7 +108,10 @@ extension Problem {
             "path": .string(path), "pointer": .string(issue.pointer.description),
             "severity": .string(issue.severity.rawValue), "message": .string(Words.text(issue.sentence)),
         ]
-        if let line = issue.line { o["line"] = .number(Double(line)); o["column"] = .number(Double(issue.column ?? 1)) }
+        if let line = line ?? issue.line {
+            o["line"] = .number(Double(line))
+            o["column"] = .number(Double(column ?? issue.column ?? 1))
+        }
         if issue.fixable { o["fixable"] = .bool(true) }
         return .object(o)
     }

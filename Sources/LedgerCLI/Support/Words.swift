@@ -56,6 +56,19 @@ extension LedgerError {
 }
 
 extension Problem {
-    /// "PATH: POINTER: severity: message" in the command line's words.
-    var commandLineDescription: String { rendered(Words.text) }
+    /// "PATH: POINTER: severity: message [line L, column C]" in the command line's words:
+    /// the form of the spec, with the place of the value appended when the problem has one
+    /// (a syntax error's place is its location already).
+    var commandLineDescription: String {
+        let text = rendered(Words.text)
+        guard let line, issue.line == nil else { return text }
+        return text + " [line \(line), column \(column ?? 1)]"
+    }
+
+    /// "FILE:LINE:COLUMN: severity: message", the GNU form editors read (`check --format
+    /// gnu`), with the file named by `file`; "FILE: severity: message" when it has no place.
+    func gnuDescription(file: String) -> String {
+        let place = line.map { ":\($0):\(column ?? 1)" } ?? ""
+        return "\(file)\(place): \(severity.rawValue): \(Words.text(issue.sentence))"
+    }
 }

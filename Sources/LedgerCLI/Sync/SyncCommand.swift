@@ -16,7 +16,7 @@ struct SyncCommand: ParsableCommand {
             keeps refusing the push: local changes stay committed and safe.
             """)
 
-    @Option(help: ArgumentHelp("The remote to sync with (default: the branch's remote, else origin).", valueName: "name"))
+    @Option(help: ArgumentHelp("The remote to sync with (default: the branch's remote, else origin).", valueName: "name"), completion: LiveCompletion.remotes)
     var remote: String?
 
     @OptionGroup var output: JSONOption

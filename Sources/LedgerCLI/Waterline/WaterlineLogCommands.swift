@@ -17,7 +17,7 @@ extension WaterlineCommand {
                 of alcohol), and is shown.
                 """)
 
-        @Option(help: ArgumentHelp("A preset's name (case-insensitive) or id.", valueName: "name"))
+        @Option(help: ArgumentHelp("A preset's name (case-insensitive) or id.", valueName: "name"), completion: LiveCompletion.presets)
         var preset: String?
 
         @OptionGroup var drink: DrinkOptions
@@ -103,7 +103,7 @@ extension WaterlineCommand {
             abstract: "Change an entry; the Waterline and summary are recomputed.",
             discussion: "ID is an entry id, its first 4+ characters, or `last` (the newest entry) — see `ledger waterline entries`. Changing the size or ABV of a drink without --std re-estimates it.")
 
-        @Argument(help: ArgumentHelp("The entry's id (or its first 4+ characters), or last.", valueName: "id"))
+        @Argument(help: ArgumentHelp("The entry's id (or its first 4+ characters), or last.", valueName: "id"), completion: LiveCompletion.entries)
         var id: String
 
         @OptionGroup var drink: DrinkOptions
@@ -151,7 +151,7 @@ extension WaterlineCommand {
             abstract: "Delete an entry (no confirmation); the Waterline and summary are recomputed.",
             discussion: "ID is an entry id, its first 4+ characters, or `last` (the newest entry). To delete a whole session: `ledger waterline sessions delete ID`.")
 
-        @Argument(help: ArgumentHelp("The entry's id (or its first 4+ characters), or last.", valueName: "id"))
+        @Argument(help: ArgumentHelp("The entry's id (or its first 4+ characters), or last.", valueName: "id"), completion: LiveCompletion.entries)
         var id: String
 
         @Option(help: ArgumentHelp("Look in this session (id or its first 4+ characters) instead of the active one and then all.", valueName: "id"))

@@ -89,7 +89,7 @@ extension WaterlineCommand.Presets {
             abstract: "Change a drink preset (entries already logged keep their values).",
             discussion: "Changing the size or ABV without --std re-estimates it.")
 
-        @Argument(help: ArgumentHelp("The preset's name or id.", valueName: "preset"))
+        @Argument(help: ArgumentHelp("The preset's name or id.", valueName: "preset"), completion: LiveCompletion.presets)
         var preset: String
 
         @Option(help: ArgumentHelp("A new name.", valueName: "name"))
@@ -120,7 +120,7 @@ extension WaterlineCommand.Presets {
             abstract: "Delete a drink preset (no confirmation; entries logged with it keep their values).",
             discussion: "The deletion reaches your other machines with the next `ledger sync`.")
 
-        @Argument(help: ArgumentHelp("The preset's name or id.", valueName: "preset"))
+        @Argument(help: ArgumentHelp("The preset's name or id.", valueName: "preset"), completion: LiveCompletion.presets)
         var preset: String
 
         @OptionGroup var output: JSONOption

@@ -121,7 +121,7 @@ extension WaterlineCommand {
             abstract: "A session's summary: totals, duration, pacing adherence, the Waterline's range and the timeline.",
             discussion: "Without ID: the active session (so far), else the most recent one.")
 
-        @Argument(help: ArgumentHelp("A session id or its first 4+ characters.", valueName: "id"))
+        @Argument(help: ArgumentHelp("A session id or its first 4+ characters.", valueName: "id"), completion: LiveCompletion.sessions)
         var id: String?
 
         @OptionGroup var output: JSONOption
@@ -220,7 +220,7 @@ extension WaterlineCommand.Sessions {
             abstract: "Delete a whole session and its entries (asks first; --yes for scripts).",
             discussion: "The deletion reaches your other machines with the next `ledger sync`; the session stays in the git history (see the README to remove it for good).")
 
-        @Argument(help: ArgumentHelp("The session's id or its first 4+ characters.", valueName: "id"))
+        @Argument(help: ArgumentHelp("The session's id or its first 4+ characters.", valueName: "id"), completion: LiveCompletion.sessions)
         var id: String
 
         @OptionGroup var confirmation: YesOption

@@ -117,7 +117,7 @@ public struct Checker: Sendable {
         let order = run.problems.enumerated().sorted { a, b in
             a.element.path == b.element.path ? a.offset < b.offset : Bytes.precedes(a.element.path, b.element.path)
         }.map(\.element)
-        return CheckReport(problems: order, fixed: run.fixed, filesChecked: run.filesChecked, filesFromCache: run.filesFromCache,
+        return CheckReport(problems: ProblemPositions.place(order, in: store), fixed: run.fixed, filesChecked: run.filesChecked, filesFromCache: run.filesFromCache,
                            directoriesListed: run.directoriesListed)
     }
 

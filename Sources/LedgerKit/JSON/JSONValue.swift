@@ -159,3 +159,17 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Expressi
             .joined()
     }
 }
+
+/// Literals, for JSON written in code (schemas).
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
+        var o = JSONObject()
+        for (k, v) in elements { o[k] = v }
+        self = .object(o)
+    }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+}

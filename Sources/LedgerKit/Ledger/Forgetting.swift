@@ -17,6 +17,12 @@ package struct ForgottenApps: JSONRepresentable, Equatable {
 
     package static var expectation: String { "an object naming apps (waterline, brew, hydrate, moments) with the instant each was forgotten" }
 
+    package static var jsonSchema: JSONObject {
+        var properties = JSONObject()
+        for app in Forgetting.apps { properties[app.rawValue] = .object(Timestamp.jsonSchema) }
+        return ["type": "object", "properties": .object(properties), "additionalProperties": false]
+    }
+
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> ForgottenApps? {
         guard case .object(let object) = json else {
             issues.append(mismatch(json, at: pointer))

@@ -22,7 +22,10 @@ package struct LedgerManifest: SingletonDocument, Equatable {
     }
 
     package static let fields: [Field<LedgerManifest>] = [
-        .required("format", \.format),
+        .required("format", \.format, .within(1...currentFormat) { format in
+            format > currentFormat ? "this ledger uses format \(format), written by a newer version of ledger; upgrade ledger to read it"
+                : "must be \(currentFormat) (found \(format))"
+        }),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
         .optional("forgotten", \.forgotten),
@@ -40,12 +43,5 @@ package struct LedgerManifest: SingletonDocument, Equatable {
 
     package static var defaultValue: LedgerManifest { LedgerManifest() }
 
-    package func validate() -> [DocumentIssue] {
-        if format > Self.currentFormat {
-            return [.error(.root.appending("format"),
-                           "this ledger uses format \(format), written by a newer version of ledger; upgrade ledger to read it")]
-        }
-        if format < 1 { return [.error(.root.appending("format"), "must be \(Self.currentFormat) (found \(format))")] }
-        return []
-    }
+
 }

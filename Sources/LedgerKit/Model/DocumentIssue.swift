@@ -22,7 +22,7 @@ public struct DocumentIssue: Sendable, Hashable {
     }
     /// Whether the checker's fix repairs it without guessing.
     public var fixable: Bool
-    /// 1-based line of a syntax error.
+    /// 1-based line of a syntax error (which has no pointer).
     public var line: Int?
     /// 1-based column (in Unicode scalars) of a syntax error.
     public var column: Int?

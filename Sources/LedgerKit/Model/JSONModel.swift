@@ -41,6 +41,13 @@ extension JSONModel {
             let known = Set(fields.map(\.name))
             for member in object where !known.contains(member.key) {
                 model.unknownFields[member.key] = member.value
+                if pointer.isRoot, member.key == schemaMember {
+                    // Where an editor finds the document's JSON Schema: kept, never warned about.
+                    if member.value.stringValue == nil {
+                        issues.append(.warning(pointer.appending(member.key), "must be a string, the address of this document's JSON Schema (found \(member.value.typeDescription)); it is kept as it is"))
+                    }
+                    continue
+                }
                 issues.append(.warning(pointer.appending(member.key),
                                        "unknown field \"\(member.key)\"\(Suggestion.didYouMean(member.key, among: known)); it is kept as it is"))
             }
@@ -62,9 +69,34 @@ extension JSONModel {
         let model = decode(json, at: .root, issues: &issues)
         return (model, issues)
     }
+
+    package static var mayBreakRules: Bool { true }
+
+    /// What breaks the value rules of the fields (and of the values inside them).
+    package static func ruleIssues(_ value: Self, at pointer: JSONPointer) -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
+        for field in fields { if let check = field.check { issues += check(value, pointer) } }
+        return issues
+    }
+
+    /// The model's JSON Schema: its fields, those without a default required, and no other
+    /// member (ledger warns about unknown fields and keeps them). An object read as a whole
+    /// document may also say where its schema is (`"$schema"`).
+    package static var jsonSchema: JSONObject {
+        var properties = JSONObject()
+        for field in fields { properties[field.name] = .object(field.schema()) }
+        let required = fields.filter(\.isRequired).map { JSONValue.string($0.name) }
+        var o: JSONObject = ["type": "object", "properties": .object(properties), "additionalProperties": false]
+        if !required.isEmpty { o["required"] = .array(required) }
+        return o
+    }
 }
 
-/// One member of a `JSONModel`: its name, how to read it into the model and how to write it.
+/// The member naming a document's JSON Schema, accepted at the top of every document.
+package let schemaMember = "$schema"
+
+/// One member of a `JSONModel`: its name, how to read it into the model and how to write it,
+/// the rules its value keeps and its JSON Schema.
 package struct Field<Model: JSONModel>: Sendable {
     /// The member name in the JSON object.
     package let name: String
@@ -72,9 +104,17 @@ package struct Field<Model: JSONModel>: Sendable {
     let decode: @Sendable (inout Model, JSONValue?, JSONPointer, inout [DocumentIssue]) -> Bool
     /// The member's JSON, or nil to leave it out.
     let encode: @Sendable (Model) -> JSONValue?
+    /// What breaks the value's rules, given the model and the pointer to the model; nil when
+    /// nothing can (no rule, and no value inside with one).
+    let check: (@Sendable (Model, JSONPointer) -> [DocumentIssue])?
+    /// The member's JSON Schema.
+    let schema: @Sendable () -> JSONObject
+    /// Whether the member must be present.
+    let isRequired: Bool
 
-    /// A member that must be present and of type `V`.
-    package static func required<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V> & Sendable) -> Field {
+    /// A member that must be present and of type `V`, keeping `rules`.
+    package static func required<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V> & Sendable,
+                                                      _ rules: ValueRule<V>...) -> Field {
         Field(name: name, decode: { model, json, parent, issues in
             let pointer = parent.appending(name)
             guard let json else {
@@ -84,14 +124,16 @@ package struct Field<Model: JSONModel>: Sendable {
             guard let v = V.decode(json, at: pointer, issues: &issues) else { return false }
             model[keyPath: keyPath] = v
             return true
-        }, encode: { $0[keyPath: keyPath].json })
+        }, encode: { $0[keyPath: keyPath].json },
+        check: checker(name, rules) { $0[keyPath: keyPath] },
+        schema: { schema(V.self, rules) }, isRequired: true)
     }
 
     /// A member that may be absent or `null`. When the value is nil it is written as `null`
     /// if `writeNull` is set (for fields whose absence is meaningful to readers, such as a
     /// session's `endTime`), and left out otherwise.
     package static func optional<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V?> & Sendable,
-                                                      writeNull: Bool = false) -> Field {
+                                                      writeNull: Bool = false, _ rules: ValueRule<V>...) -> Field {
         Field(name: name, decode: { model, json, parent, issues in
             guard let json, json != .null else {
                 model[keyPath: keyPath] = nil
@@ -103,12 +145,14 @@ package struct Field<Model: JSONModel>: Sendable {
         }, encode: { model in
             if let v = model[keyPath: keyPath] { return v.json }
             return writeNull ? .null : nil
-        })
+        },
+        check: checker(name, rules) { $0[keyPath: keyPath] },
+        schema: { nullable(schema(V.self, rules)) }, isRequired: false)
     }
 
     /// A member that takes `defaultValue` when absent (and is always written).
     package static func defaulted<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V> & Sendable,
-                                                       _ defaultValue: V) -> Field {
+                                                       _ defaultValue: V, _ rules: ValueRule<V>...) -> Field {
         Field(name: name, decode: { model, json, parent, issues in
             guard let json else {
                 model[keyPath: keyPath] = defaultValue
@@ -117,6 +161,61 @@ package struct Field<Model: JSONModel>: Sendable {
             guard let v = V.decode(json, at: parent.appending(name), issues: &issues) else { return false }
             model[keyPath: keyPath] = v
             return true
-        }, encode: { $0[keyPath: keyPath].json })
+        }, encode: { $0[keyPath: keyPath].json },
+        check: checker(name, rules) { $0[keyPath: keyPath] },
+        schema: {
+            var s = schema(V.self, rules)
+            s["default"] = defaultValue.json
+            return s
+        }, isRequired: false)
+    }
+
+    /// The check of a member's rules and of the values inside it, nil when there is nothing to check.
+    private static func checker<V: JSONRepresentable>(_ name: String, _ rules: [ValueRule<V>],
+                                                      _ value: @escaping @Sendable (Model) -> V?) -> (@Sendable (Model, JSONPointer) -> [DocumentIssue])? {
+        guard !rules.isEmpty || V.mayBreakRules else { return nil }
+        return { model, parent in
+            guard let v = value(model) else { return [] }
+            let pointer = parent.appending(name)
+            var issues: [DocumentIssue] = []
+            for rule in rules { if let p = rule.problem(v) { issues.append(.error(pointer, p)) } }
+            if V.mayBreakRules { issues += V.ruleIssues(v, at: pointer) }
+            return issues
+        }
+    }
+
+    /// `V`'s schema with the keywords of `rules`: a bound given twice is the tighter one, and
+    /// other keywords that would collide are kept apart in an `allOf`.
+    private static func schema<V: JSONRepresentable>(_: V.Type, _ rules: [ValueRule<V>]) -> JSONObject {
+        var s = V.jsonSchema
+        var apart: [JSONValue] = []
+        for rule in rules {
+            var keywords = rule.schema()
+            for bound in ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "maxLength"] {
+                guard case .number(let old)? = s[bound], case .number(let new)? = keywords[bound] else { continue }
+                s[bound] = .number(bound.hasSuffix("inimum") ? max(old, new) : min(old, new))
+                keywords[bound] = nil
+            }
+            if keywords.keys.contains(where: { s[$0] != nil }) {
+                apart.append(.object(keywords))
+            } else {
+                for member in keywords { s[member.key] = member.value }
+            }
+        }
+        if !apart.isEmpty { s["allOf"] = .array((s["allOf"]?.arrayValue ?? []) + apart) }
+        return s
+    }
+
+    /// `schema`, or null.
+    private static func nullable(_ schema: JSONObject) -> JSONObject {
+        var s = schema
+        if case .string(let type)? = s["type"] {
+            s["type"] = .array([.string(type), "null"])
+        } else if case .array(let values)? = s["enum"] {
+            s["enum"] = .array(values + [.null])
+        } else {
+            return ["anyOf": .array([.object(schema), .object(["type": "null"])])]
+        }
+        return s
     }
 }

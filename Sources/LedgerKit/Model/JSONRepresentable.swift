@@ -6,9 +6,20 @@ package protocol JSONRepresentable: Sendable {
     static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Self?
     /// The JSON form of the value.
     var json: JSONValue { get }
+    /// The value's JSON Schema (draft 2020-12): what `decode` accepts.
+    static var jsonSchema: JSONObject { get }
+    /// Whether values of this type may break value rules (`ValueRule`) of their own or of the
+    /// values inside them; when false, `ruleIssues` is never asked.
+    static var mayBreakRules: Bool { get }
+    /// What breaks the value rules of the values inside `value` (a model's fields, an array's
+    /// elements), at `pointer`.
+    static func ruleIssues(_ value: Self, at pointer: JSONPointer) -> [DocumentIssue]
 }
 
 extension JSONRepresentable {
+    package static var mayBreakRules: Bool { false }
+    package static func ruleIssues(_ value: Self, at pointer: JSONPointer) -> [DocumentIssue] { [] }
+
     /// The standard "must be X (found Y)" error.
     static func mismatch(_ json: JSONValue, at pointer: JSONPointer) -> DocumentIssue {
         .error(pointer, "must be \(expectation) (found \(json.typeDescription))")
@@ -17,6 +28,7 @@ extension JSONRepresentable {
 
 extension String: JSONRepresentable {
     package static var expectation: String { "a string" }
+    package static var jsonSchema: JSONObject { ["type": "string"] }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> String? {
         if case .string(let s) = json { return s }
         issues.append(mismatch(json, at: pointer))
@@ -27,6 +39,9 @@ extension String: JSONRepresentable {
 
 extension Int: JSONRepresentable {
     package static var expectation: String { "an integer" }
+    package static var jsonSchema: JSONObject {
+        ["type": "integer", "minimum": .number(-Double(largestStored)), "maximum": .number(Double(largestStored))]
+    }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Int? {
         if case .number(let n) = json, n == n.rounded(), abs(n) < 9e15 { return Int(n) }
         if case .number(let n) = json, n == n.rounded(), n.isFinite {
@@ -47,6 +62,7 @@ extension Int: JSONRepresentable {
 
 extension Double: JSONRepresentable {
     package static var expectation: String { "a number" }
+    package static var jsonSchema: JSONObject { ["type": "number"] }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Double? {
         if case .number(let n) = json { return n }
         issues.append(mismatch(json, at: pointer))
@@ -57,6 +73,7 @@ extension Double: JSONRepresentable {
 
 extension Bool: JSONRepresentable {
     package static var expectation: String { "true or false" }
+    package static var jsonSchema: JSONObject { ["type": "boolean"] }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Bool? {
         if case .bool(let b) = json { return b }
         issues.append(mismatch(json, at: pointer))
@@ -67,12 +84,14 @@ extension Bool: JSONRepresentable {
 
 extension JSONValue: JSONRepresentable {
     package static var expectation: String { "any JSON value" }
+    package static var jsonSchema: JSONObject { [:] }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> JSONValue? { json }
     package var json: JSONValue { self }
 }
 
 extension JSONObject: JSONRepresentable {
     package static var expectation: String { "an object" }
+    package static var jsonSchema: JSONObject { ["type": "object"] }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> JSONObject? {
         if case .object(let o) = json { return o }
         issues.append(mismatch(json, at: pointer))
@@ -83,6 +102,13 @@ extension JSONObject: JSONRepresentable {
 
 extension Array: JSONRepresentable where Element: JSONRepresentable {
     package static var expectation: String { "an array" }
+    package static var jsonSchema: JSONObject { ["type": "array", "items": .object(Element.jsonSchema)] }
+    package static var mayBreakRules: Bool { Element.mayBreakRules }
+    package static func ruleIssues(_ value: [Element], at pointer: JSONPointer) -> [DocumentIssue] {
+        var issues: [DocumentIssue] = []
+        for (i, e) in value.enumerated() { issues += Element.ruleIssues(e, at: pointer.appending(i)) }
+        return issues
+    }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> [Element]? {
         guard case .array(let elements) = json else {
             issues.append(mismatch(json, at: pointer))
@@ -101,6 +127,9 @@ extension Array: JSONRepresentable where Element: JSONRepresentable {
 
 extension Timestamp: JSONRepresentable {
     package static var expectation: String { "an ISO-8601 timestamp with its UTC offset, like 2026-11-21T23:41:07+01:00" }
+    package static var jsonSchema: JSONObject {
+        ["type": "string", "pattern": .string(TextPattern.timestamp), "description": .string(expectation)]
+    }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Timestamp? {
         if case .string(let s) = json {
             if let t = Timestamp(iso8601: s) { return t }
@@ -115,6 +144,9 @@ extension Timestamp: JSONRepresentable {
 
 extension LocalDate: JSONRepresentable {
     package static var expectation: String { "a date like 2026-11-21" }
+    package static var jsonSchema: JSONObject {
+        ["type": "string", "pattern": .string("^" + TextPattern.date + TextPattern.end), "description": .string(expectation)]
+    }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> LocalDate? {
         if case .string(let s) = json {
             if let d = LocalDate(s) { return d }
@@ -133,6 +165,7 @@ package protocol JSONEnum: JSONRepresentable, RawRepresentable<String>, CaseIter
 
 extension JSONEnum {
     package static var expectation: String { "one of " + allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
+    package static var jsonSchema: JSONObject { ["enum": .array(allCases.map { .string($0.rawValue) })] }
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> Self? {
         guard case .string(let s) = json else {
             issues.append(mismatch(json, at: pointer))

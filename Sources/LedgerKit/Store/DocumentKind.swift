@@ -96,6 +96,11 @@ package enum DocumentID {
     /// The rule, for messages.
     package static let rule = "ids are 1–64 characters of a–z, 0–9 and '-', not starting with '-'"
 
+    /// The sentence for an id that breaks the rule.
+    package static func problem(_ id: String) -> String {
+        "\"\(id)\" is not a valid id: \(rule)"
+    }
+
     /// Whether `id` is a valid document id.
     package static func isValid(_ id: some StringProtocol) -> Bool { isValid(utf8: id.utf8) }
 

@@ -42,6 +42,11 @@ package struct DocumentType: Sendable {
     package let kind: DocumentKind
     /// How the kind's app tells a change of one of its documents (nil: field by field).
     package let narrator: Narrator?
+    /// The kind's JSON Schema (the object schema of its field lists).
+    private let objectSchema: @Sendable () -> JSONObject
+    /// The problems of its field lists alone: what a schema states (types, required fields,
+    /// value rules, unknown fields).
+    private let fieldProblems: @Sendable (JSONValue) -> [DocumentIssue]
     private let inspectJSON: @Sendable (JSONValue) -> Inspection
     private let mergeDecoded: @Sendable (JSONValue?, JSONValue, JSONValue, MergeContext) -> MergeResolution?
     private let remainderDecoded: @Sendable (JSONValue, Timestamp) -> JSONValue?
@@ -59,6 +64,11 @@ package struct DocumentType: Sendable {
     private init<D: StoredDocument>(_ type: D.Type, narrator: Narrator?) {
         kind = D.kind
         self.narrator = narrator
+        objectSchema = { D.jsonSchema }
+        fieldProblems = { json in
+            let (model, issues) = D.decodeDocument(json)
+            return issues + (model.map { D.ruleIssues($0, at: .root) } ?? [])
+        }
         inspectJSON = { json in DocumentType.inspect(D.self, json) }
         mergeDecoded = { base, ours, theirs, context in DocumentType.merge(D.self, base, ours, theirs, context) }
         remainderDecoded = { json, instant in
@@ -75,6 +85,37 @@ package struct DocumentType: Sendable {
     /// is, a part of it, or nil. A version that cannot be read is kept as it is.
     package func remainder(of json: JSONValue, afterForgetAt instant: Timestamp) -> JSONValue? {
         remainderDecoded(json, instant)
+    }
+
+    /// What the kind's JSON Schema says is wrong with `json`, in ledger's words: the issues
+    /// of its field lists (types, required fields, value rules, unknown fields). `inspect`
+    /// reports these and the rules only ledger checks.
+    package func fieldIssues(_ json: JSONValue) -> [DocumentIssue] { fieldProblems(json) }
+
+    /// The kind's JSON Schema document (draft 2020-12), as `ledger schema` prints it.
+    package var jsonSchema: JSONObject {
+        var s = objectSchema()
+        var properties = s["properties"]?.objectValue ?? [:]
+        properties[schemaMember] = ["type": "string", "description": "Where an editor finds this schema; ledger keeps it."]
+        s["properties"] = .object(properties)
+        s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        s["title"] = .string(title)
+        s["description"] = .string("\(filePattern) in a ledger. `ledger check` also checks the rules relating several values or documents.")
+        return s
+    }
+
+    /// "Waterline session", "BrewGuide recipe", "Ledger manifest".
+    package var title: String {
+        kind.app == .ledger ? "Ledger manifest" : kind.app.title + " " + (kind.name.split(separator: ".").last.map(String.init) ?? kind.name)
+    }
+
+    /// Where the kind's files are, relative to the ledger root, as a glob:
+    /// `waterline/settings.json`, `waterline/sessions/*/*.json`.
+    package var filePattern: String {
+        switch kind.location {
+        case .singleton(let path): path
+        case .collection(let dir, _): dir + "/" + String(repeating: "*/", count: kind.shardDepth) + "*.json"
+        }
     }
 
     /// Decodes, validates and recomputes one parsed document.

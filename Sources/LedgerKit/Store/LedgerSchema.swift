@@ -136,6 +136,12 @@ public struct Problem: Sendable, Hashable, CustomStringConvertible {
     /// Path relative to the ledger root.
     public var path: String
     public var issue: DocumentIssue
+    /// Where in the file's text the problem is, 1-based, the column in Unicode scalars: a
+    /// syntax error's place, or the place of the value the pointer names (of the closest value
+    /// around it that is there, for a missing field). `Checker` places every problem in a JSON
+    /// document it reports; nil for other files and for problems found elsewhere.
+    public var line: Int?
+    public var column: Int?
 
     public init(_ path: String, _ issue: DocumentIssue) {
         self.path = path

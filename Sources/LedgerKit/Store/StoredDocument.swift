@@ -11,7 +11,9 @@ package protocol StoredDocument: JSONModel {
     /// When the document was last changed; the tie-breaker of last-write-wins merges.
     var updatedAt: Timestamp { get set }
 
-    /// Domain rules beyond the field types (ranges, sums, orderings), as issues with pointers.
+    /// Every rule beyond the field types, as issues with pointers: the value rules of the
+    /// fields (`Self.ruleIssues(self, at: .root)`, which an implementation includes) and the
+    /// rules relating several values (sums, orderings), which only ledger checks.
     func validate() -> [DocumentIssue]
 
     /// Recomputes stored derived values (such as a session's state) from the source fields.
@@ -81,7 +83,7 @@ package struct DocumentReference: Sendable, Hashable {
 }
 
 extension StoredDocument {
-    package func validate() -> [DocumentIssue] { [] }
+    package func validate() -> [DocumentIssue] { Self.ruleIssues(self, at: .root) }
     package mutating func recomputeDerived() {}
     package var references: [DocumentReference] { [] }
     package var tags: [String] { [] }

@@ -89,6 +89,21 @@ package final class Remote {
         return tip
     }
 
+    /// The remote's branches and tags and the commits they point at, asked without fetching
+    /// anything (`git ls-remote`). Throws as a fetch does when the remote cannot be reached.
+    package func heads(options: TransportOptions) throws -> [String: ObjectID] {
+        var heads: [String: ObjectID] = [:]
+        try fetch([], options: options, onTransfer: nil) { remote, _, opts in
+            try check(git_remote_connect(remote, GIT_DIRECTION_FETCH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers), "git_remote_connect")
+            defer { git_remote_disconnect(remote) }
+            var list: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+            var count = 0
+            try check(git_remote_ls(&list, &count, remote), "git_remote_ls")
+            heads = record(list, count)
+        }
+        return heads
+    }
+
     /// The references of `git_remote_ls`'s list, by name (kept in `advertised`).
     private func record(_ heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?, _ count: Int) -> [String: ObjectID] {
         var out: [String: ObjectID] = [:]
@@ -251,5 +266,15 @@ package final class Remote {
             var arr = git_strarray(strings: buf.baseAddress, count: strings.count)
             return try body(&arr)
         }
+    }
+}
+
+extension Repository {
+    /// The names of the remotes in the repository's configuration (`git remote`).
+    package func remoteNames() throws -> [String] {
+        var list = git_strarray()
+        try check(git_remote_list(&list, pointer), "git_remote_list")
+        defer { git_strarray_dispose(&list) }
+        return (0..<list.count).compactMap { list.strings[$0].map { String(cString: $0) } }
     }
 }

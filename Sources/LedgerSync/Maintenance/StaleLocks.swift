@@ -43,7 +43,9 @@ enum StaleLocks {
     static let patience: Double = 5
 
     /// The lock files in a git directory: at its top, under `refs/` and `logs/`, and in
-    /// `objects/info` (ledger's own flock files, which are never stale, are left out).
+    /// `objects/info` (ledger's own flock files, which are never stale, are left out) — and
+    /// git's `packed-refs.new`, the temporary it creates exclusively beside `packed-refs.lock`
+    /// (a power cut during `git gc` can leave it, and every later `git gc` then fails on it).
     static func find(in gitDirectory: String) -> [String] {
         var out: [String] = []
         func scan(_ dir: String, recursive: Bool) {
@@ -51,7 +53,8 @@ enum StaleLocks {
                 let path = dir + "/" + e.name
                 if e.type == .directory {
                     if recursive { scan(path, recursive: true) }
-                } else if e.type == .file, e.name.hasSuffix(".lock"), e.name != LocalRemoteLock.fileName {
+                } else if e.type == .file, e.name.hasSuffix(".lock") || (dir == gitDirectory && e.name == "packed-refs.new"),
+                          e.name != LocalRemoteLock.fileName {
                     out.append(path)
                 }
             }

@@ -151,6 +151,25 @@ import Testing
         try s.expectRepairedBySync(place == "ledger" ? "Refs/heads/main was gone; restored it to " : "refs/heads/main is gone; restored it to \(s.remoteMain.prefix(7))")
     }
 
+    /// A cut during `git gc` can leave git's `packed-refs.new` (created exclusively): every
+    /// later `git gc` fails on it; `ledger gc` removes it (stale: nobody holds it) and packs.
+    @Test(arguments: ["ledger", "remote"])
+    func aPackedRefsTemporaryLeftByACutDoesNotStopTheNextGC(_ place: String) throws {
+        let s = try Setup()
+        let gitDirectory = place == "ledger" ? s.gitDirectory : s.fixture.remote
+        let leftover = gitDirectory + "/packed-refs.new"
+        try Data("# pack-refs with: peeled fully-peeled sorted \n".utf8).write(to: URL(fileURLWithPath: leftover))
+        _ = utimes(leftover, [timeval(tv_sec: time(nil) - 60, tv_usec: 0), timeval(tv_sec: time(nil) - 60, tv_usec: 0)])
+        let plain = try GitCLI.run(["pack-refs", "--all"], in: gitDirectory)
+        #expect(plain.status != 0 && plain.stderr.contains("packed-refs.new"), "\(plain)")
+        let r = s.ledger.run("gc")
+        #expect(r.status == 0, "\(r)")
+        #expect(!FileSystem.exists(leftover))
+        #expect(!FileSystem.exists(gitDirectory + "/refs/heads/main"), "main is packed")
+        #expect(try RepositoryFiles.revParse("refs/heads/main", in: gitDirectory) == (place == "ledger" ? s.root : s.remoteMain) || place == "ledger")
+        try s.expectRepairedBySync("Committed 1 change")
+    }
+
     @Test func whatCannotBeRestoredSafelyIsRefusedWithTheCommandThatRepairsIt() throws {
         let s = try Setup()
         // main zeroed, and no reflog left to say where it was.

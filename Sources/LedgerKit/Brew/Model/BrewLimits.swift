@@ -28,6 +28,12 @@ public enum BrewLimits {
         celsius > 0 && celsius <= maximumTemperature ? nil : "must be above 0 °C and at most 100 °C (found \(found(celsius)))"
     }
 
+    /// The rules of a dose, a target yield and a water temperature wherever a document records
+    /// them ("the dose must be at least 0.05 g …").
+    static let doseRule = ValueRule<Double>.within(dose) { "the dose " + doseProblem($0)! }
+    static let yieldRule = ValueRule<Double>.within(yield) { "the target yield " + yieldProblem($0)! }
+    static let temperatureRule = ValueRule<Double>.above(0, atMost: maximumTemperature) { "the water temperature " + temperatureProblem($0)! }
+
     /// A value as given, never rounded away (`0.04`, `1e+300`).
     static func found(_ x: Double) -> String { x.isFinite ? CanonicalJSON.formatNumber(x) : "\(x)" }
 }

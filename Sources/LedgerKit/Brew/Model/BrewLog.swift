@@ -62,20 +62,20 @@ public struct BrewLog: CollectionDocument, Equatable {
     public init() {}
 
     package static let fields: [Field<BrewLog>] = [
-        .required("id", \.id),
+        .required("id", \.id, .documentID(DocumentID.problem)),
         .required("timestamp", \.timestamp),
         .required("method", \.method),
-        .required("recipeId", \.recipeId),
-        .required("recipeName", \.recipeName),
+        .required("recipeId", \.recipeId, .documentID { "\"\($0)\" is not a recipe id (\(DocumentID.rule))" }),
+        .required("recipeName", \.recipeName, .text(.notBlank) { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "the recipe name is empty" : nil }),
         .required("recipeType", \.recipeType),
-        .required("dose", \.dose),
-        .required("targetYield", \.targetYield),
-        .required("waterTemperature", \.waterTemperature),
+        .required("dose", \.dose, BrewLimits.doseRule),
+        .required("targetYield", \.targetYield, BrewLimits.yieldRule),
+        .required("waterTemperature", \.waterTemperature, BrewLimits.temperatureRule),
         .required("grindLabel", \.grindLabel),
-        .required("rating", \.rating),
+        .required("rating", \.rating, .within(ratings) { ratingProblem($0)! }),
         .optional("tasteTag", \.tasteTag),
-        .optional("note", \.note),
-        .optional("brewSeconds", \.brewSeconds),
+        .optional("note", \.note, .text([], maxLength: maximumNoteLength, noteProblem)),
+        .optional("brewSeconds", \.brewSeconds, .atLeast(0) { "the brew time must be 0 s or more (found \($0))" }),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
     ]
@@ -115,25 +115,7 @@ public struct BrewLog: CollectionDocument, Equatable {
         recipeId == Recipe.starterID ? [] : [DocumentReference(.root.appending("recipeId"), kind: Recipe.kind, id: recipeId)]
     }
 
-    public func validate() -> [DocumentIssue] {
-        var issues: [DocumentIssue] = []
-        let root = JSONPointer.root
-        if let problem = Self.ratingProblem(rating) { issues.append(.error(root.appending("rating"), problem)) }
-        if let note, let problem = Self.noteProblem(note) { issues.append(.error(root.appending("note"), problem)) }
-        if !DocumentID.isValid(recipeId) {
-            issues.append(.error(root.appending("recipeId"), "\"\(recipeId)\" is not a recipe id (\(DocumentID.rule))"))
-        }
-        if recipeName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            issues.append(.error(root.appending("recipeName"), "the recipe name is empty"))
-        }
-        if let p = BrewLimits.doseProblem(dose) { issues.append(.error(root.appending("dose"), "the dose " + p)) }
-        if let p = BrewLimits.yieldProblem(targetYield) { issues.append(.error(root.appending("targetYield"), "the target yield " + p)) }
-        issues += Recipe.temperatureIssues(waterTemperature, at: root.appending("waterTemperature"))
-        if let s = brewSeconds, s < 0 {
-            issues.append(.error(root.appending("brewSeconds"), "the brew time must be 0 s or more (found \(s))"))
-        }
-        return issues
-    }
+    public func validate() -> [DocumentIssue] { Self.ruleIssues(self, at: .root) }
 
     /// Why `rating` is not allowed, or nil.
     public static func ratingProblem(_ rating: Int) -> String? {

@@ -27,10 +27,10 @@ public struct BrewInputs: JSONModel, Equatable {
     }
 
     package static let fields: [Field<BrewInputs>] = [
-        .optional("recipeId", \.recipeId),
-        .optional("dose", \.dose),
-        .optional("targetYield", \.targetYield),
-        .optional("waterTemperature", \.waterTemperature),
+        .optional("recipeId", \.recipeId, .documentID { "\"\($0)\" is not a recipe id (\(DocumentID.rule))" }),
+        .optional("dose", \.dose, BrewLimits.doseRule),
+        .optional("targetYield", \.targetYield, BrewLimits.yieldRule),
+        .optional("waterTemperature", \.waterTemperature, BrewLimits.temperatureRule),
         .optional("grindLabel", \.grindLabel),
     ]
 

@@ -17,8 +17,11 @@ public struct BrewPreferences: SingletonDocument, Equatable {
     public init() {}
 
     package static let fields: [Field<BrewPreferences>] = [
-        .optional("lastRecipeId", \.lastRecipeId),
-        .optional("inputs", \.inputs),
+        .optional("lastRecipeId", \.lastRecipeId, .documentID { "\"\($0)\" is not a recipe id (\(DocumentID.rule))" }),
+        .optional("inputs", \.inputs, ValueRule(schema: { ["not": ["required": ["dose", "targetYield"]]] }) {
+            $0.dose != nil && $0.targetYield != nil
+                ? "both \"dose\" and \"targetYield\" are set; keep the one you chose (the other follows from the recipe's ratio)" : nil
+        }),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
     ]
@@ -57,23 +60,5 @@ public struct BrewPreferences: SingletonDocument, Equatable {
         return out
     }
 
-    public func validate() -> [DocumentIssue] {
-        var issues: [DocumentIssue] = []
-        if let id = lastRecipeId, !DocumentID.isValid(id) {
-            issues.append(.error(.root.appending("lastRecipeId"), "\"\(id)\" is not a recipe id (\(DocumentID.rule))"))
-        }
-        guard let inputs else { return issues }
-        let p = JSONPointer.root.appending("inputs")
-        if let id = inputs.recipeId, !DocumentID.isValid(id) {
-            issues.append(.error(p.appending("recipeId"), "\"\(id)\" is not a recipe id (\(DocumentID.rule))"))
-        }
-        if inputs.dose != nil, inputs.targetYield != nil {
-            issues.append(.error(p, "both \"dose\" and \"targetYield\" are set; keep the one you chose (the other follows from the recipe's ratio)"))
-        }
-        for (field, message) in inputs.problems() {
-            let what = ["dose": "the dose", "targetYield": "the target yield", "waterTemperature": "the water temperature"][field]!
-            issues.append(.error(p.appending(field), "\(what) \(message)"))
-        }
-        return issues
-    }
+    public func validate() -> [DocumentIssue] { Self.ruleIssues(self, at: .root) }
 }

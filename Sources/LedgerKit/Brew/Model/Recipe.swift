@@ -61,10 +61,14 @@ public struct RecipeStep: JSONModel, Equatable {
 
     package static let fields: [Field<RecipeStep>] = [
         .required("kind", \.kind),
-        .required("title", \.title),
+        .required("title", \.title, .text(.notBlank) { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "the step has an empty title" : nil }),
         .optional("instruction", \.instruction),
-        .optional("water", \.water),
-        .optional("timerSeconds", \.timerSeconds),
+        .optional("water", \.water, .atLeast(0) {
+            "the step pours \(BrewFormat.number($0)) g; water must be 0 g or more"
+        }),
+        .optional("timerSeconds", \.timerSeconds, .atLeast(0) {
+            "the step's timer is \($0) s; timers must be 0 or more (remove the field for a step without a timer)"
+        }),
     ]
 
     public static func == (a: RecipeStep, b: RecipeStep) -> Bool { a.json == b.json }
@@ -104,16 +108,24 @@ public struct Recipe: CollectionDocument, Equatable {
     public init() {}
 
     package static let fields: [Field<Recipe>] = [
-        .required("id", \.id),
-        .required("name", \.name),
+        .required("id", \.id, .documentID(DocumentID.problem), ValueRule(schema: { ["not": ["const": .string(starterID)]] }) {
+            $0 == starterID ? "the id \"\(starterID)\" belongs to the built-in V60 starter; give this recipe another id (and file name)" : nil
+        }),
+        .required("name", \.name, .text([.notBlank, .oneLine, .trimmed], maxLength: maximumNameLength, nameProblem)),
         .required("method", \.method),
-        .required("defaultDose", \.defaultDose),
-        .required("defaultTargetYield", \.defaultTargetYield),
-        .required("defaultWaterTemperature", \.defaultWaterTemperature),
+        .required("defaultDose", \.defaultDose, BrewLimits.doseRule),
+        .required("defaultTargetYield", \.defaultTargetYield, BrewLimits.yieldRule),
+        .required("defaultWaterTemperature", \.defaultWaterTemperature, BrewLimits.temperatureRule),
         .required("defaultGrindLabel", \.defaultGrindLabel),
-        .optional("grindDescriptor", \.grindDescriptor),
+        .optional("grindDescriptor", \.grindDescriptor, .text(.oneLine, maxLength: maximumDescriptorLength, descriptorProblem)),
         .defaulted("fixedStepWeights", \.fixedStepWeights, false),
-        .required("steps", \.steps),
+        .required("steps", \.steps, ValueRule(schema: { ["minItems": 1] }) { $0.isEmpty ? "a recipe needs at least one step" : nil },
+                  ValueRule(schema: {
+                      ["contains": ["properties": ["kind": ["const": .string(StepKind.bloom.rawValue)]], "required": ["kind"]], "minContains": 0, "maxContains": 1]
+                  }) { steps in
+                      let blooms = steps.count { $0.kind == .bloom }
+                      return blooms > 1 ? "the recipe has \(blooms) bloom steps; a recipe has at most one" : nil
+                  }),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
     ]
@@ -171,52 +183,28 @@ public struct Recipe: CollectionDocument, Equatable {
     /// The longest name accepted, in characters.
     public static let maximumNameLength = 80
 
-    public func validate() -> [DocumentIssue] {
-        var issues: [DocumentIssue] = []
-        if id == Self.starterID {
-            issues.append(.error(.root.appending("id"), "the id \"\(Self.starterID)\" belongs to the built-in V60 starter; give this recipe another id (and file name)"))
-        }
-        return issues + ruleIssues()
-    }
+    public func validate() -> [DocumentIssue] { Self.ruleIssues(self, at: .root) + relationIssues() }
 
     /// The recipe rules (every timer ≥ 0, the steps' water equal to the target yield ±1 g, …)
     /// without the reserved-id rule of stored recipes, so that the starter passes them too.
     public func ruleIssues() -> [DocumentIssue] {
+        Self.ruleIssues(self, at: .root).filter { !(isStarter && $0.pointer == .root.appending("id")) } + relationIssues()
+    }
+
+    /// The rules relating several values of the recipe, which only ledger checks (a schema
+    /// states each value's rules alone).
+    func relationIssues() -> [DocumentIssue] {
         var issues: [DocumentIssue] = []
-        let root = JSONPointer.root
-        if let p = Self.nameProblem(name) { issues.append(.error(root.appending("name"), p)) }
-        if let d = grindDescriptor, let p = Self.descriptorProblem(d) { issues.append(.error(root.appending("grindDescriptor"), p)) }
-        if let p = BrewLimits.doseProblem(defaultDose) { issues.append(.error(root.appending("defaultDose"), "the dose " + p)) }
-        if let p = BrewLimits.yieldProblem(defaultTargetYield) {
-            issues.append(.error(root.appending("defaultTargetYield"), "the target yield " + p))
-        }
-        issues += Self.temperatureIssues(defaultWaterTemperature, at: root.appending("defaultWaterTemperature"))
-        let stepsPointer = root.appending("steps")
-        if steps.isEmpty {
-            issues.append(.error(stepsPointer, "a recipe needs at least one step"))
-        }
-        var blooms = 0
+        let stepsPointer = JSONPointer.root.appending("steps")
         for (i, step) in steps.enumerated() {
             let p = stepsPointer.appending(i)
             let n = i + 1
-            if step.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                issues.append(.error(p.appending("title"), "step \(n) has an empty title"))
-            }
-            if let t = step.timerSeconds, t < 0 {
-                issues.append(.error(p.appending("timerSeconds"), "step \(n)'s timer is \(t) s; timers must be 0 or more (remove the field for a step without a timer)"))
-            }
             if step.kind.addsWater {
-                if let w = step.water {
-                    if w < 0 { issues.append(.error(p.appending("water"), "step \(n) pours \(BrewFormat.number(w)) g; water must be 0 g or more")) }
-                } else {
+                if step.water == nil {
                     issues.append(.error(p.appending("water"), "step \(n) is a \(step.kind.rawValue) step without \"water\"; give the grams it adds"))
                 }
-            } else if let w = step.water, w != 0 {
+            } else if let w = step.water, w > 0 {
                 issues.append(.error(p.appending("water"), "step \(n) is an \(step.kind.rawValue) step but adds \(BrewFormat.number(w)) g of water; make it a \"pour\" step or remove \"water\""))
-            }
-            if step.kind == .bloom {
-                blooms += 1
-                if blooms == 2 { issues.append(.error(p.appending("kind"), "step \(n) is a second bloom; a recipe has at most one bloom step")) }
             }
         }
         if defaultTargetYield > 0, !steps.isEmpty, !stepWaterMatchesYield {
@@ -254,11 +242,6 @@ public struct Recipe: CollectionDocument, Equatable {
             return "the grind descriptor is \(text.count) characters long; the limit is \(maximumDescriptorLength)"
         }
         return nil
-    }
-
-    /// The rule for a water temperature: more than 0 °C and at most 100 °C.
-    static func temperatureIssues(_ t: Double, at pointer: JSONPointer) -> [DocumentIssue] {
-        BrewLimits.temperatureProblem(t).map { [.error(pointer, "the water temperature " + $0)] } ?? []
     }
 
     // MARK: - Check

@@ -73,7 +73,9 @@ public struct HydrationDay: CollectionDocument, Equatable {
     }
 
     package static let fields: [Field<HydrationDay>] = [
-        .required("id", \.id),
+        .required("id", \.id, ValueRule(schema: { ["pattern": .string("^" + TextPattern.date + TextPattern.end)] }) {
+            LocalDate($0) == nil ? "must be the day's date written YYYY-MM-DD, like 2026-11-21 (found \"\($0)\")" : nil
+        }),
         .required("schedule", \.schedule),
         .required("timeZone", \.timeZone),
         .defaulted("confirmations", \.confirmations, []),
@@ -116,11 +118,8 @@ public struct HydrationDay: CollectionDocument, Equatable {
     }
 
     public func validate() -> [DocumentIssue] {
-        var issues: [DocumentIssue] = []
-        if date == nil {
-            issues.append(.error(.root.appending("id"), "must be the day's date written YYYY-MM-DD, like 2026-11-21 (found \"\(id)\")"))
-        }
-        issues += schedule.validate(at: .root.appending("schedule"))
+        var issues = Self.ruleIssues(self, at: .root)
+        issues += schedule.relationIssues(at: .root.appending("schedule"))
         if zone == nil {
             issues.append(.error(.root.appending("timeZone"),
                                  "must be a time zone name like \"Europe/Paris\" or \"UTC\" that this system knows (found \"\(timeZone)\")"))

@@ -30,8 +30,8 @@ public struct HydrationSchedule: SingletonDocument, Equatable {
     package static let fields: [Field<HydrationSchedule>] = [
         .required("startTime", \.reminders.startTime),
         .required("endTime", \.reminders.endTime),
-        .required("intervalMinutes", \.reminders.intervalMinutes),
-        .required("followUpIntervalMinutes", \.reminders.followUpIntervalMinutes),
+        .required("intervalMinutes", \.reminders.intervalMinutes, ReminderSchedule.intervalRule),
+        .required("followUpIntervalMinutes", \.reminders.followUpIntervalMinutes, ReminderSchedule.followUpRule),
         .optional("setUpAt", \.setUpAt),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
@@ -44,5 +44,5 @@ public struct HydrationSchedule: SingletonDocument, Equatable {
     /// up, and still the defaults (a schedule edited by hand was chosen, too).
     public var awaitsSetup: Bool { setUpAt == nil && reminders == ReminderSchedule() }
 
-    public func validate() -> [DocumentIssue] { reminders.validate(at: .root) }
+    public func validate() -> [DocumentIssue] { Self.ruleIssues(self, at: .root) + reminders.relationIssues(at: .root) }
 }

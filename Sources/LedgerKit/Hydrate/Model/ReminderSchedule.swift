@@ -32,6 +32,9 @@ public struct ClockTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
 extension ClockTime: JSONRepresentable {
     public static var expectation: String { "a time of day written HH:MM, from 00:00 to 23:59" }
+    package static var jsonSchema: JSONObject {
+        ["type": "string", "pattern": .string("^" + TextPattern.clock + TextPattern.end), "description": .string(expectation)]
+    }
 
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> ClockTime? {
         guard case .string(let s) = json else {
@@ -85,9 +88,17 @@ public struct ReminderSchedule: JSONModel, Equatable {
     package static let fields: [Field<ReminderSchedule>] = [
         .required("startTime", \.startTime),
         .required("endTime", \.endTime),
-        .required("intervalMinutes", \.intervalMinutes),
-        .required("followUpIntervalMinutes", \.followUpIntervalMinutes),
+        .required("intervalMinutes", \.intervalMinutes, intervalRule),
+        .required("followUpIntervalMinutes", \.followUpIntervalMinutes, followUpRule),
     ]
+
+    /// The rules of each interval on its own, wherever a document records them.
+    static let intervalRule = ValueRule<Int>.within(minimumIntervalMinutes...maximumIntervalMinutes) { n in
+        n < minimumIntervalMinutes
+            ? "must be at least \(minimumIntervalMinutes) minutes, so that a follow-up (at least 1 minute after its reminder) comes before the next reminder (found \(n))"
+            : "must be at most \(maximumIntervalMinutes) minutes, one reminder a day (found \(n))"
+    }
+    static let followUpRule = ValueRule<Int>.atLeast(1) { "must be at least 1 minute (found \($0))" }
 
     /// Whether the window runs past midnight into the next day.
     public var crossesMidnight: Bool { endTime <= startTime }
@@ -101,21 +112,17 @@ public struct ReminderSchedule: JSONModel, Equatable {
     /// than the interval, a non-empty window. Pointers are relative to `pointer` (the
     /// schedule's object).
     public func validate(at pointer: JSONPointer) -> [DocumentIssue] {
+        Self.ruleIssues(self, at: pointer) + relationIssues(at: pointer)
+    }
+
+    /// The rules relating the schedule's values, which only ledger checks.
+    func relationIssues(at pointer: JSONPointer) -> [DocumentIssue] {
         var issues: [DocumentIssue] = []
         if startTime == endTime {
             issues.append(.error(pointer.appending("endTime"),
                                  "must differ from startTime (both are \(startTime)): the reminder window would be empty"))
         }
-        if intervalMinutes < Self.minimumIntervalMinutes {
-            issues.append(.error(pointer.appending("intervalMinutes"),
-                                 "must be at least \(Self.minimumIntervalMinutes) minutes, so that a follow-up (at least 1 minute after its reminder) comes before the next reminder (found \(intervalMinutes))"))
-        } else if intervalMinutes > Self.maximumIntervalMinutes {
-            issues.append(.error(pointer.appending("intervalMinutes"),
-                                 "must be at most \(Self.maximumIntervalMinutes) minutes, one reminder a day (found \(intervalMinutes))"))
-        }
-        if followUpIntervalMinutes < 1 {
-            issues.append(.error(pointer.appending("followUpIntervalMinutes"), "must be at least 1 minute (found \(followUpIntervalMinutes))"))
-        } else if intervalMinutes >= Self.minimumIntervalMinutes, followUpIntervalMinutes >= intervalMinutes {
+        if followUpIntervalMinutes >= 1, intervalMinutes >= Self.minimumIntervalMinutes, followUpIntervalMinutes >= intervalMinutes {
             issues.append(.error(pointer.appending("followUpIntervalMinutes"),
                                  "must be shorter than intervalMinutes (\(intervalMinutes)), so that follow-ups come between reminders (found \(followUpIntervalMinutes))"))
         }

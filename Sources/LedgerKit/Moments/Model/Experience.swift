@@ -37,7 +37,7 @@ public struct Experience: CollectionDocument, Equatable {
     }
 
     package static let fields: [Field<Experience>] = [
-        .required("id", \.id),
+        .required("id", \.id, .documentID(DocumentID.problem)),
         .required("timestamp", \.timestamp),
         .required("momentType", \.momentType),
         .required("experienceType", \.experienceType),
@@ -50,7 +50,7 @@ public struct Experience: CollectionDocument, Equatable {
     public var shardDate: LocalDate? { timestamp.local.date }
 
     public func validate() -> [DocumentIssue] {
-        var issues: [DocumentIssue] = []
+        var issues = Self.ruleIssues(self, at: .root)
         let at = JSONPointer.root.appending("payload")
         switch experienceType {
         case .note:
@@ -139,6 +139,10 @@ public struct MomentType: RawRepresentable, Sendable, Hashable, JSONRepresentabl
     public var description: String { rawValue }
 
     public static var expectation: String { "a moment such as \"now\", \"today\" or \"thisWeek\"" }
+    package static var jsonSchema: JSONObject {
+        ["type": "string", "pattern": .string(TextPattern.schema(.notBlank, maxLength: nil)["pattern"]!.stringValue!),
+         "examples": .array(known.map { .string($0.rawValue) }), "description": .string(expectation)]
+    }
 
     package static func decode(_ json: JSONValue, at pointer: JSONPointer, issues: inout [DocumentIssue]) -> MomentType? {
         guard case .string(let s) = json else {

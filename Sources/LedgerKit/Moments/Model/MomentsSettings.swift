@@ -19,14 +19,19 @@ public struct MomentsSettings: SingletonDocument, Equatable {
     }
 
     package static let fields: [Field<MomentsSettings>] = [
-        .defaulted("sentenceTemplate", \.sentenceTemplate, SentenceTemplate.defaultText),
+        .defaulted("sentenceTemplate", \.sentenceTemplate, SentenceTemplate.defaultText,
+                   .text([], maxLength: SentenceTemplate.maximumLength, SentenceTemplate.lengthProblem),
+                   .text(.oneLine, SentenceTemplate.lineProblem),
+                   ValueRule(schema: {
+                       ["allOf": .array([SentenceTemplate.experiencePlaceholder, SentenceTemplate.momentPlaceholder].map {
+                           .object(["pattern": .string(NSRegularExpression.escapedPattern(for: $0))])
+                       })]
+                   }, problem: SentenceTemplate.placeholderProblem)),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
     ]
 
     public static var defaultValue: MomentsSettings { MomentsSettings() }
 
-    public func validate() -> [DocumentIssue] {
-        SentenceTemplate.problems(sentenceTemplate).map { .error(.root.appending("sentenceTemplate"), $0) }
-    }
+
 }

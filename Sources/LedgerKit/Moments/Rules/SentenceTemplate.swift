@@ -10,24 +10,27 @@ public enum SentenceTemplate {
 
     /// What is wrong with `text` as a template, one sentence each; empty when it is fine.
     public static func problems(_ text: String) -> [String] {
-        var out: [String] = []
-        if text.count > maximumLength {
-            out.append("the template is one sentence of at most \(maximumLength) characters (found \(text.count))")
-        }
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            out.append("the template is one line, without line breaks or tabs")
-        }
+        [lengthProblem(text), lineProblem(text), placeholderProblem(text)].compactMap { $0 }
+    }
+
+    static func lengthProblem(_ text: String) -> String? {
+        text.count > maximumLength ? "the template is one sentence of at most \(maximumLength) characters (found \(text.count))" : nil
+    }
+
+    static func lineProblem(_ text: String) -> String? {
+        text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) ? "the template is one line, without line breaks or tabs" : nil
+    }
+
+    static func placeholderProblem(_ text: String) -> String? {
         let absent = [experiencePlaceholder, momentPlaceholder].filter { !text.contains($0) }
-        if !absent.isEmpty {
-            var message = "the template must contain " + absent.joined(separator: " and ")
-            if absent.allSatisfy({ text.lowercased().contains($0) }) {
-                message += " (placeholders are written in lowercase)"
-            } else {
-                message += ", for example \"\(defaultText)\""
-            }
-            out.append(message)
+        guard !absent.isEmpty else { return nil }
+        var message = "the template must contain " + absent.joined(separator: " and ")
+        if absent.allSatisfy({ text.lowercased().contains($0) }) {
+            message += " (placeholders are written in lowercase)"
+        } else {
+            message += ", for example \"\(defaultText)\""
         }
-        return out
+        return message
     }
 
     /// `template` with every `[experience]` and `[moment]` replaced, in one pass (so text

@@ -61,12 +61,12 @@ public struct DrinkPreset: CollectionDocument, Equatable {
     }
 
     package static let fields: [Field<DrinkPreset>] = [
-        .required("id", \.id),
-        .required("name", \.name),
+        .required("id", \.id, .documentID(DocumentID.problem)),
+        .required("name", \.name, .text(.notBlank, maxLength: 80, nameProblem)),
         .required("drinkType", \.drinkType),
-        .optional("sizeOz", \.sizeOz),
-        .optional("abv", \.abv),
-        .required("standardDrinkEstimate", \.standardDrinkEstimate),
+        .optional("sizeOz", \.sizeOz, AlcoholMeta.sizeRule),
+        .optional("abv", \.abv, AlcoholMeta.abvRule),
+        .required("standardDrinkEstimate", \.standardDrinkEstimate, AlcoholMeta.estimateRule),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
     ]
@@ -95,10 +95,5 @@ public struct DrinkPreset: CollectionDocument, Equatable {
     public var tags: [String] { [Self.nameTag + name.lowercased()] }
     static let nameTag = "preset-name:"
 
-    public func validate() -> [DocumentIssue] {
-        var issues: [DocumentIssue] = []
-        if let p = Self.nameProblem(name) { issues.append(.error(.root.appending("name"), p)) }
-        issues += AlcoholMeta.validate(sizeOz: sizeOz, abv: abv, standardDrinkEstimate: standardDrinkEstimate, at: .root)
-        return issues
-    }
+    public func validate() -> [DocumentIssue] { Self.ruleIssues(self, at: .root) }
 }

@@ -39,29 +39,24 @@ public struct AlcoholMeta: JSONModel, Equatable {
 
     package static let fields: [Field<AlcoholMeta>] = [
         .optional("drinkType", \.drinkType),
-        .optional("sizeOz", \.sizeOz),
-        .optional("abv", \.abv),
-        .required("standardDrinkEstimate", \.standardDrinkEstimate),
+        .optional("sizeOz", \.sizeOz, sizeRule),
+        .optional("abv", \.abv, abvRule),
+        .required("standardDrinkEstimate", \.standardDrinkEstimate, estimateRule),
         .optional("presetId", \.presetId),
         .optional("presetName", \.presetName),
     ]
 
     /// The largest standard-drink estimate accepted for one entry (a bottle of wine is about 5).
     public static let maximumEstimate = 20.0
-    /// Range checks shared by entries and presets.
-    static func validate(sizeOz: Double?, abv: Double?, standardDrinkEstimate: Double, at pointer: JSONPointer) -> [DocumentIssue] {
-        var issues: [DocumentIssue] = []
-        if !(standardDrinkEstimate > 0 && standardDrinkEstimate <= maximumEstimate) {
-            issues.append(.error(pointer.appending("standardDrinkEstimate"),
-                                 "must be more than 0 and at most \(CanonicalJSON.formatNumber(maximumEstimate)) standard drinks (found \(CanonicalJSON.formatNumber(standardDrinkEstimate)))"))
-        }
-        if let s = sizeOz, !WaterMeta.withinLimit(s, .oz) {
-            issues.append(.error(pointer.appending("sizeOz"), "must be \(WaterMeta.limit) (found \(CanonicalJSON.formatNumber(s)) oz)"))
-        }
-        if let a = abv, !(a >= 0 && a <= 100) {
-            issues.append(.error(pointer.appending("abv"), "must be a percentage between 0 and 100 (found \(CanonicalJSON.formatNumber(a)))"))
-        }
-        return issues
+    /// The rules of a drink's values, shared by entries and presets.
+    static let estimateRule = ValueRule<Double>.above(0, atMost: maximumEstimate) {
+        "must be more than 0 and at most \(CanonicalJSON.formatNumber(maximumEstimate)) standard drinks (found \(CanonicalJSON.formatNumber($0)))"
+    }
+    static let sizeRule = ValueRule<Double>(
+        schema: { ["exclusiveMinimum": 0, "exclusiveMaximum": .number((WaterMeta.maximumMillilitres + 0.5) / VolumeUnit.millilitresPerOunce)] },
+        problem: { WaterMeta.withinLimit($0, .oz) ? nil : "must be \(WaterMeta.limit) (found \(CanonicalJSON.formatNumber($0)) oz)" })
+    static let abvRule = ValueRule<Double>.within(0...100) {
+        "must be a percentage between 0 and 100 (found \(CanonicalJSON.formatNumber($0)))"
     }
 }
 
@@ -156,15 +151,15 @@ public struct LogEntry: JSONModel, Equatable {
     }
 
     package static let fields: [Field<LogEntry>] = [
-        .required("id", \.id),
+        .required("id", \.id, .documentID { "\"\($0)\" is not a valid entry id: \(DocumentID.rule)" }),
         .required("timestamp", \.timestamp),
         .required("type", \.type),
         .optional("alcoholMeta", \.alcoholMeta),
         .optional("waterMeta", \.waterMeta),
         .required("source", \.source),
         .optional("updatedAt", \.updatedAt),
-        .optional("waterEveryNDrinks", \.waterEveryNDrinks),
-        .optional("warningThreshold", \.warningThreshold),
+        .optional("waterEveryNDrinks", \.waterEveryNDrinks, WaterlineRules.nRule),
+        .optional("warningThreshold", \.warningThreshold, WaterlineRules.thresholdRule),
     ]
 
     /// The rules recorded when the entry was logged, when it has both.
@@ -200,16 +195,9 @@ public struct LogEntry: JSONModel, Equatable {
     /// Problems with the entry itself, at `pointer`.
     func validate(at pointer: JSONPointer) -> [DocumentIssue] {
         var issues: [DocumentIssue] = []
-        if !DocumentID.isValid(id) {
-            issues.append(.error(pointer.appending("id"), "\"\(id)\" is not a valid entry id: \(DocumentID.rule)"))
-        }
-        issues += WaterlineRules.problems(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold, at: pointer)
         switch type {
         case .alcohol:
-            if let m = alcoholMeta {
-                issues += AlcoholMeta.validate(sizeOz: m.sizeOz, abv: m.abv, standardDrinkEstimate: m.standardDrinkEstimate,
-                                               at: pointer.appending("alcoholMeta"))
-            } else {
+            if alcoholMeta == nil {
                 issues.append(.error(pointer.appending("alcoholMeta"),
                                      "an alcohol entry needs alcoholMeta with at least a standardDrinkEstimate, like {\"standardDrinkEstimate\": 1}"))
             }

@@ -48,12 +48,12 @@ public struct Session: CollectionDocument, Equatable {
     }
 
     package static let fields: [Field<Session>] = [
-        .required("id", \.id),
+        .required("id", \.id, .documentID(DocumentID.problem)),
         .required("startTime", \.startTime),
         .optional("endTime", \.endTime, writeNull: true),
         .required("isActive", \.isActive),
-        .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1),
-        .defaulted("warningThreshold", \.warningThreshold, 2),
+        .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1, WaterlineRules.nRule),
+        .defaulted("warningThreshold", \.warningThreshold, 2, WaterlineRules.thresholdRule),
         .defaulted("entries", \.entries, []),
         .optional("keptGoingAt", \.keptGoingAt),
         .defaulted("state", \.storedState, .null),
@@ -126,7 +126,7 @@ public struct Session: CollectionDocument, Equatable {
     static let spanTag = "span:"
 
     public func validate() -> [DocumentIssue] {
-        var issues = WaterlineRules.problems(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold, at: .root)
+        var issues = Self.ruleIssues(self, at: .root)
         if isActive, endTime != nil {
             issues.append(.error(.root.appending("isActive"), "is true but endTime is set; set isActive to false, or endTime to null to reopen the session"))
         } else if !isActive, endTime == nil {

@@ -78,14 +78,18 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
     }
 
     package static let fields: [Field<WaterlineSettings>] = [
-        .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1),
+        .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1, WaterlineRules.nRule),
         .defaulted("timeRemindersEnabled", \.timeRemindersEnabled, true),
-        .defaulted("timeReminderIntervalMinutes", \.timeReminderIntervalMinutes, 20),
-        .defaulted("warningThreshold", \.warningThreshold, 2),
+        .defaulted("timeReminderIntervalMinutes", \.timeReminderIntervalMinutes, 20, .within(intervalMinutes) {
+            "must be a number of minutes between \(intervalMinutes.lowerBound) and \(intervalMinutes.upperBound) (found \($0))"
+        }),
+        .defaulted("warningThreshold", \.warningThreshold, 2, WaterlineRules.thresholdRule),
         .optional("defaultWaterAmount", \.defaultWaterAmount),
         .defaulted("units", \.units, .oz),
         .defaulted("discreetNotifications", \.discreetNotifications, true),
-        .defaulted("abandonedAfterHours", \.abandonedAfterHours, 12),
+        .defaulted("abandonedAfterHours", \.abandonedAfterHours, 12, .within(abandonedHours) {
+            "must be a number of hours between \(abandonedHours.lowerBound) and \(abandonedHours.upperBound) (found \($0))"
+        }),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
     ]
@@ -101,14 +105,7 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
     }
 
     public func validate() -> [DocumentIssue] {
-        var issues = WaterlineRules.problems(waterEveryNDrinks: waterEveryNDrinks, warningThreshold: warningThreshold, at: .root)
-        func within(_ name: String, _ value: Int, _ range: ClosedRange<Int>, _ what: String) {
-            if !range.contains(value) {
-                issues.append(.error(.root.appending(name), "must be \(what) between \(range.lowerBound) and \(range.upperBound) (found \(value))"))
-            }
-        }
-        within("timeReminderIntervalMinutes", timeReminderIntervalMinutes, Self.intervalMinutes, "a number of minutes")
-        within("abandonedAfterHours", abandonedAfterHours, Self.abandonedHours, "a number of hours")
+        var issues = Self.ruleIssues(self, at: .root)
         if let a = defaultWaterAmount, !WaterMeta.withinLimit(a, units) {
             issues.append(.error(.root.appending("defaultWaterAmount"), "must be \(WaterMeta.limit) (found \(CanonicalJSON.formatNumber(a)) \(units.rawValue))"))
         }
@@ -143,18 +140,12 @@ public struct WaterlineRules: Sendable, Hashable {
     /// The accepted thresholds.
     public static let warningThresholds = 1...100
 
-    /// Problems with rules read from a document (either may be absent), at `pointer`.
-    static func problems(waterEveryNDrinks n: Int?, warningThreshold t: Int?, at pointer: JSONPointer) -> [DocumentIssue] {
-        var issues: [DocumentIssue] = []
-        if let n, !waterEveryNDrinks.contains(n) {
-            issues.append(.error(pointer.appending("waterEveryNDrinks"),
-                                 "must be a whole number of drinks from 1 to \(waterEveryNDrinks.upperBound) (found \(n))"))
-        }
-        if let t, !warningThresholds.contains(t) {
-            issues.append(.error(pointer.appending("warningThreshold"),
-                                 "must be a Waterline value between \(warningThresholds.lowerBound) and \(warningThresholds.upperBound) (found \(t))"))
-        }
-        return issues
+    /// The rules of N and of the threshold, wherever a document records them.
+    static let nRule = ValueRule<Int>.within(waterEveryNDrinks) {
+        "must be a whole number of drinks from 1 to \(waterEveryNDrinks.upperBound) (found \($0))"
+    }
+    static let thresholdRule = ValueRule<Int>.within(warningThresholds) {
+        "must be a Waterline value between \(warningThresholds.lowerBound) and \(warningThresholds.upperBound) (found \($0))"
     }
 }
 

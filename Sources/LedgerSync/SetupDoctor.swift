@@ -1,0 +1,189 @@
+import CGit2
+import Foundation
+import LedgerKit
+import ProcessRunner
+
+/// One thing `ledger doctor` looked at, and what to do about it.
+package struct SetupFinding: Sendable, Hashable {
+    package enum Status: String, Sendable, Comparable {
+        /// As ledger expects.
+        case ok
+        /// A fact worth knowing (a version, no remote): not a problem.
+        case info
+        /// Works, but something will go wrong or is degraded.
+        case warning
+        /// Broken: a command or plain git will fail or misbehave.
+        case error
+
+        private var rank: Int { [.ok: 0, .info: 1, .warning: 2, .error: 3][self] ?? 0 }
+        package static func < (a: Status, b: Status) -> Bool { a.rank < b.rank }
+    }
+
+    /// What was looked at: "merge driver", "remote".
+    package var check: String
+    package var status: Status
+    /// What was found, one sentence.
+    package var message: String
+    /// The command (or, where no one command does it, the edit) that fixes it.
+    package var fix: String?
+
+    package init(_ check: String, _ status: Status, _ message: String, fix: String? = nil) {
+        self.check = check
+        self.status = status
+        self.message = message
+        self.fix = fix
+    }
+}
+
+/// The git side of a ledger's setup, as `ledger doctor` reports it: what plain git and
+/// `ledger sync` rely on and what no document check sees.
+package enum SetupDoctor {
+    /// The findings about the ledger at `root`: the repository, `.gitattributes`, the merge
+    /// driver (its program found on `environment`'s `PATH`), filters, the remote (asked
+    /// read-only for its branches when `probeRemote`), and the libgit2 and git versions.
+    /// `ledgerExecutable` is the binary to name in a fix that registers the driver by path.
+    package static func findings(root: String, transport: TransportOptions, ledgerExecutable: String?,
+                                 probeRemote: Bool = true) -> [SetupFinding] {
+        var out: [SetupFinding] = []
+        let quotedRoot = shellQuoted(root)
+        if !LedgerStore(gitWorkTree: root).exists || !Repository.exists(at: root) {
+            out.append(SetupFinding("ledger", .error, "there is no ledger at \(root)",
+                                    fix: "ledger init \(quotedRoot)   (or: ledger clone URL \(quotedRoot))"))
+        } else if let repo = try? Repository.open(root) {
+            out.append(SetupFinding("ledger", .ok, "a ledger at \(root), on branch \(repo.headReferenceName.map { $0.replacingOccurrences(of: "refs/heads/", with: "") } ?? "(none)")"))
+            out += attributeFindings(repo, quotedRoot: quotedRoot)
+            out.append(mergeDriverFinding(repo, searchPath: transport.environment["PATH"] ?? "", ledgerExecutable: ledgerExecutable, quotedRoot: quotedRoot))
+            out.append(remoteFinding(repo, transport: transport, probe: probeRemote, quotedRoot: quotedRoot))
+        } else {
+            out.append(SetupFinding("ledger", .error, "\(root) holds a ledger.json but git cannot open its repository",
+                                    fix: "git -C \(quotedRoot) status   (shows what git finds wrong)"))
+        }
+        out += versionFindings(environment: transport.environment)
+        return out
+    }
+
+    // MARK: - .gitattributes
+
+    /// Whether `.gitattributes` sends `*.json` to the ledger merge driver, and the filters it
+    /// (or `.git/info/attributes`) names, which ledger does not run.
+    static func attributeFindings(_ repo: Repository, quotedRoot: String) -> [SetupFinding] {
+        let files = [(".gitattributes", repo.workdir + "/.gitattributes"), (".git/info/attributes", repo.gitDirectory + "/info/attributes")]
+        var out: [SetupFinding] = []
+        var merge: String?
+        var filters: [SetupFinding] = []
+        for (name, path) in files {
+            let text = (try? FileSystem.read(path, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.hasPrefix("#") {
+                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                guard let pattern = words.first else { continue }
+                for attribute in words.dropFirst() {
+                    if attribute.hasPrefix("filter=") {
+                        let filter = String(attribute.dropFirst(7))
+                        filters.append(SetupFinding("filter", .error, """
+                            \(name) line \(number + 1) runs files matching \(pattern) through the filter "\(filter)"; ledger writes and \
+                            commits documents through libgit2, which does not run filter drivers (git-crypt, git-lfs, smudge/clean \
+                            scripts), so its commits would differ from git's
+                            """, fix: "remove filter=\(filter) from \(name) (encrypt the remote's disk, or use an ssh remote you trust)"))
+                    }
+                    if name == ".gitattributes", pattern == "*.json" || pattern == "*", attribute.hasPrefix("merge") || attribute == "-merge" || attribute == "!merge" {
+                        merge = attribute
+                    }
+                }
+            }
+        }
+        if merge == "merge=ledger" {
+            out.append(SetupFinding(".gitattributes", .ok, "*.json merges through the ledger merge driver"))
+        } else if !FileSystem.exists(repo.workdir + "/.gitattributes") {
+            out.append(SetupFinding(".gitattributes", .error, "there is no .gitattributes, so plain git merges documents line by line and may write conflict markers into JSON",
+                                    fix: "ledger init \(quotedRoot)   (restores it)"))
+        } else {
+            let said = merge.map { "sends *.json to \($0) instead of merge=ledger" } ?? "does not send *.json to the ledger merge driver (*.json merge=ledger)"
+            out.append(SetupFinding(".gitattributes", .error, ".gitattributes \(said), so plain git merges documents line by line and may write conflict markers into JSON",
+                                    fix: "echo '*.json merge=ledger' >> \(shellQuoted(repo.workdir + "/.gitattributes"))"))
+        }
+        return out + filters
+    }
+
+    // MARK: - Merge driver
+
+    /// Whether git would run ledger as the merge driver: registered, and its program found.
+    static func mergeDriverFinding(_ repo: Repository, searchPath: String, ledgerExecutable: String?, quotedRoot: String) -> SetupFinding {
+        guard let command = repo.config("merge.ledger.driver"), !command.isEmpty else {
+            return SetupFinding("merge driver", .error, "git has no ledger merge driver registered (merge.ledger.driver), so a plain `git pull` cannot merge documents changed on both sides",
+                                fix: "ledger init \(quotedRoot)   (registers it)")
+        }
+        let program = command.split(separator: " ").first.map(String.init) ?? ""
+        let found = program.contains("/")
+            ? (access(program.hasPrefix("/") ? program : repo.workdir + "/" + program, X_OK) == 0 ? program : nil)
+            : ProgramPath.find(program, path: searchPath)
+        if let found {
+            return SetupFinding("merge driver", .ok, "git runs `\(command)` (\(found))")
+        }
+        let byPath = (ledgerExecutable ?? "/path/to/ledger") + " merge-driver %O %A %B %P"
+        return SetupFinding("merge driver", .error, """
+            git runs `\(command)` to merge documents, but \(program) is not on the PATH, so a plain `git pull` fails on documents \
+            changed on both sides
+            """, fix: "make install   (puts ledger on the PATH; or register it by path: git -C \(quotedRoot) config merge.ledger.driver '\(byPath)')")
+    }
+
+    // MARK: - Remote
+
+    /// The remote `main` syncs with: configured, of a kind ledger can reach, and answering.
+    static func remoteFinding(_ repo: Repository, transport: TransportOptions, probe: Bool, quotedRoot: String) -> SetupFinding {
+        let branch = repo.headReferenceName.map { $0.replacingOccurrences(of: "refs/heads/", with: "") } ?? "main"
+        let name = repo.config("branch.\(branch).remote") ?? "origin"
+        guard let url = repo.config("remote.\(name).url"), !url.isEmpty else {
+            return SetupFinding("remote", .info, "no remote: this ledger syncs with nothing (everything works offline)",
+                                fix: "git -C \(quotedRoot) remote add origin URL   (then ledger sync)")
+        }
+        let shown = Remote.redact(url)
+        if let helper = remoteHelper(url) {
+            return SetupFinding("remote", .error, """
+                \(name) is \(shown), a URL for git's remote helper git-remote-\(helper), which ledger's git library (libgit2) cannot run
+                """, fix: "git -C \(quotedRoot) remote set-url \(name) URL   (an ssh, https or path remote)")
+        }
+        guard probe else { return SetupFinding("remote", .info, "\(name) is \(shown) (not asked)") }
+        do {
+            let heads = try Remote(repo, url: url, name: name).heads(options: transport)
+            let tip = heads["refs/heads/" + branch].map { "\(branch) is at \($0.description.prefix(7)) there" } ?? "it has no \(branch) branch yet"
+            return SetupFinding("remote", .ok, "\(name) (\(shown)) answered: \(tip)")
+        } catch {
+            let said = (error as? LedgerError)?.message ?? "\(error)"
+            return SetupFinding("remote", .error, "\(name) (\(shown)) cannot be reached: \(said)",
+                                fix: "git -C \(quotedRoot) ls-remote \(name)   (shows git's own view; ledger sync keeps working offline meanwhile)")
+        }
+    }
+
+    /// The helper a `helper::address` or unknown `scheme://` URL needs (git runs
+    /// `git-remote-<helper>` for them), or nil for a URL libgit2 reaches itself.
+    static func remoteHelper(_ url: String) -> String? {
+        if let range = url.range(of: "::"), !url[..<range.lowerBound].contains("/") { return String(url[..<range.lowerBound]) }
+        if let range = url.range(of: "://") {
+            let scheme = url[..<range.lowerBound].lowercased()
+            return ["file", "ssh", "git", "http", "https", "git+ssh", "ssh+git"].contains(scheme) ? nil : scheme
+        }
+        return nil
+    }
+
+    // MARK: - Versions
+
+    /// libgit2's version, and git's (missing: its credential helpers and `git gc` are out of reach).
+    static func versionFindings(environment: [String: String]) -> [SetupFinding] {
+        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        git_libgit2_version(&major, &minor, &patch)
+        var out = [SetupFinding("libgit2", .info, "libgit2 \(major).\(minor).\(patch)")]
+        if let git = GitTool.find(in: environment),
+           let run = try? ChildProcess.run(git.executable, ["--version"], environment: git.environment), run.status == 0 {
+            out.append(SetupFinding("git", .info, run.output.trimmingCharacters(in: .whitespacesAndNewlines) + " (\(git.executable))"))
+        } else {
+            out.append(SetupFinding("git", .warning, "git is not on the PATH: ledger syncs without it, but git's credential helpers (HTTPS passwords) and repository maintenance need it",
+                                    fix: "sudo apt-get install git"))
+        }
+        return out
+    }
+
+    /// `path` quoted for a POSIX shell when it needs it.
+    package static func shellQuoted(_ path: String) -> String {
+        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@%=,".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import Testing
+
+/// `ledger doctor` against a healthy setup and each broken one it names; for each, plain git
+/// (or systemctl) on the same setup shows the breakage is real.
+@Suite struct DoctorCommandTests {
+    /// The clock of a user's shell: no `LEDGER_NOW` (the tests' ledgers set one).
+    static let userClock = ["LEDGER_NOW": ""]
+
+    /// The finding named `check` in `doctor --json`'s output.
+    static func finding(_ r: CommandResult, _ check: String) -> JSONValue? {
+        r.json["findings"]?.arrayValue?.first { $0["check"]?.stringValue == check }
+    }
+
+    @Test func aHealthySetupExitsZeroAndShowsTheRemotesBranchAsGitSeesIt() throws {
+        let fixture = try SyncFixture()
+        let ledger = try fixture.origin()
+        let r = ledger.run("doctor", "--json", env: Self.userClock)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.json["healthy"] == .bool(true))
+        let remote = try #require(Self.finding(r, "remote"))
+        let lsRemote = try GitCLI.run(["ls-remote", "origin", "refs/heads/main"], in: ledger.root)
+        let sha = try #require(lsRemote.stdout.split(separator: "\t").first)
+        #expect(remote["status"] == .string("ok"))
+        #expect(remote["message"]?.stringValue?.contains("main is at \(sha.prefix(7)) there") == true, "\(remote)")
+        for check in ["PATH", "ledger", ".gitattributes", "merge driver", "clock", "disk"] {
+            #expect(Self.finding(r, check)?["status"] == .string("ok"), "\(check): \(r.stdout)")
+        }
+        #expect(Self.finding(r, "libgit2")?["message"]?.stringValue?.hasPrefix("libgit2 1.") == true)
+        let gitVersion = try GitCLI.run(["--version"], in: "/").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(Self.finding(r, "git")?["message"]?.stringValue?.hasPrefix(gitVersion) == true)
+        let text = ledger.run("doctor", env: Self.userClock)
+        #expect(text.status == 0 && text.stdout.hasSuffix("All is well.\n"), "\(text)")
+    }
+
+    /// Without ledger on the PATH, git cannot run the merge driver: doctor says so, and a plain
+    /// `git merge` of a document changed on both sides fails on the same setup (and succeeds
+    /// once ledger is on the PATH).
+    @Test func ledgerOffThePathBreaksPlainGitMerges() throws {
+        let ledger = try TestLedger()
+        let bare = ["PATH": "/usr/bin:/bin"]
+        let r = ledger.run("doctor", "--json", env: Self.userClock.merging(bare) { $1 })
+        #expect(r.status == 1, "\(r)")
+        #expect(Self.finding(r, "PATH")?["status"] == .string("warning"))
+        let driver = try #require(Self.finding(r, "merge driver"))
+        #expect(driver["status"] == .string("error"))
+        #expect(driver["fix"]?.stringValue?.hasPrefix("make install") == true, "\(driver)")
+        // Plain git on the same setup.
+        let settings = "waterline/settings.json"
+        let original = try #require(ledger.read(settings))
+        try GitCLI.run(["checkout", "-q", "-b", "other"], in: ledger.root)
+        try ledger.write(settings, original.replacingOccurrences(of: "\"waterEveryNDrinks\": 1", with: "\"waterEveryNDrinks\": 3"))
+        try GitCLI.run(["commit", "-qam", "other"], in: ledger.root)
+        try GitCLI.run(["checkout", "-q", "main"], in: ledger.root)
+        try ledger.write(settings, original.replacingOccurrences(of: "\"warningThreshold\": 2", with: "\"warningThreshold\": 4"))
+        try GitCLI.run(["commit", "-qam", "main"], in: ledger.root)
+        let failed = try GitCLI.run(["merge", "-q", "--no-edit", "other"], in: ledger.root, environment: bare)
+        #expect(failed.status != 0 && (failed.stdout + failed.stderr).contains("ledger: not found"), "\(failed)")
+        try GitCLI.run(["merge", "--abort"], in: ledger.root)
+        let merged = try GitCLI.run(["merge", "-q", "--no-edit", "other"], in: ledger.root)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(ledger.run("doctor", env: Self.userClock).status == 0)
+    }
+
+    /// Each broken setup: what is changed, the finding and status doctor reports, what its
+    /// fix says, and what plain git says on the same setup (traced: git runs a remote helper
+    /// where ledger cannot, whether or not it is installed).
+    @Test(arguments: [
+        ("unregistered driver", ["config", "--unset", "merge.ledger.driver"], "merge driver", "ledger init",
+         ["config", "merge.ledger.driver"], nil),
+        ("unreachable remote", ["remote", "add", "origin", "/nonexistent/remote.git"], "remote", "ls-remote origin",
+         ["ls-remote", "origin"], "does not appear to be a git repository"),
+        ("remote helper", ["remote", "add", "origin", "gcrypt::rsync://host/ledger"], "remote", "remote set-url origin",
+         ["ls-remote", "origin"], "git-remote-gcrypt"),
+    ])
+    func aBrokenGitSetupIsNamedWithItsFix(name: String, breaking: [String], check: String, fix: String, gitArguments: [String], gitSays: String?) throws {
+        let ledger = try TestLedger()
+        try GitCLI.run(breaking, in: ledger.root)
+        let r = ledger.run("doctor", "--json", env: Self.userClock)
+        #expect(r.status == 1, "\(name): \(r)")
+        #expect(r.json["healthy"] == .bool(false))
+        let found = try #require(Self.finding(r, check), "\(name): \(r)")
+        #expect(found["status"] == .string("error"), "\(name): \(found)")
+        #expect(found["fix"]?.stringValue?.contains(fix) == true, "\(name): \(found)")
+        let git = try GitCLI.run(gitArguments, in: ledger.root, environment: ["GIT_TRACE": "1"])
+        #expect((git.status != 0 || name == "remote helper") && (gitSays.map { (git.stdout + git.stderr).contains($0) } ?? true), "\(name): plain git: \(git)")
+        let text = ledger.run("doctor", env: Self.userClock)
+        #expect(text.stdout.contains("error   \(check): ") && text.stdout.contains("        fix: "), "\(text)")
+        #expect(text.stdout.hasSuffix(" error, 0 warnings.\n"), "\(text)")
+    }
+
+    /// `.gitattributes` that no longer sends documents to the driver, or runs them through a
+    /// filter ledger cannot run: doctor names the line; `git check-attr` agrees.
+    @Test(arguments: [
+        ("# nothing\n", ".gitattributes", "merge", "unspecified", "echo '*.json merge=ledger' >> "),
+        ("*.json merge=ledger\n*.json filter=crypt\n", "filter", "filter", "crypt", "remove filter=crypt from .gitattributes"),
+        ("*.json merge=union\n", ".gitattributes", "merge", "union", "echo '*.json merge=ledger' >> "),
+    ])
+    func attributesLedgerDoesNotExpect(text: String, check: String, attribute: String, gitValue: String, fix: String) throws {
+        let ledger = try TestLedger()
+        try ledger.write(".gitattributes", text)
+        let r = ledger.run("doctor", "--json", env: Self.userClock)
+        #expect(r.status == 1, "\(r)")
+        let found = try #require(Self.finding(r, check), "\(r)")
+        #expect(found["status"] == .string("error"), "\(found)")
+        #expect(found["fix"]?.stringValue?.contains(fix) == true, "\(found)")
+        let git = try GitCLI.run(["check-attr", attribute, "--", "ledger.json"], in: ledger.root)
+        #expect(git.stdout == "ledger.json: \(attribute): \(gitValue)\n", "\(git)")
+    }
+
+    /// Without git on the PATH, ledger still syncs, but git's credential helpers and `git gc`
+    /// are out of reach: a warning.
+    @Test func gitMissingIsAWarning() throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("doctor", "--json", "--offline", env: Self.userClock.merging(["PATH": ledger.directory.path]) { $1 })
+        #expect(r.status == 1, "\(r)")
+        let git = try #require(Self.finding(r, "git"))
+        #expect(git["status"] == .string("warning") && git["fix"] == .string("sudo apt-get install git"), "\(git)")
+    }
+
+    @Test func noLedgerIsAnError() throws {
+        let ledger = try TestLedger(initialize: false)
+        let r = ledger.run("doctor", "--json", "--offline", env: Self.userClock)
+        #expect(r.status == 1)
+        let found = try #require(Self.finding(r, "ledger"))
+        #expect(found["status"] == .string("error") && found["fix"]?.stringValue?.hasPrefix("ledger init ") == true, "\(found)")
+        #expect(Self.finding(r, "disk")?["status"] == .string("ok"), "the disk of the nearest existing folder: \(r)")
+    }
+
+    /// A clock a user's commands should not run with: `LEDGER_NOW` left set, a `TZ` that names
+    /// no zone (the C library falls back to UTC for it: `date` shows it).
+    @Test(arguments: [
+        (["LEDGER_NOW": "2026-11-21T22:30:00+01:00"], "unset LEDGER_NOW"),
+        (["LEDGER_NOW": "", "TZ": "Mars/Olympus_Mons"], "export TZ="),
+    ])
+    func aClockCommandsShouldNotUseIsAWarning(env: [String: String], fix: String) throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("doctor", "--json", "--offline", env: env)
+        #expect(r.status == 1, "\(r)")
+        let clock = try #require(Self.finding(r, "clock"))
+        #expect(clock["status"] == .string("warning") && clock["fix"]?.stringValue?.hasPrefix(fix) == true, "\(clock)")
+        if let tz = env["TZ"] {
+            let date = try Processes.run("/bin/date", ["+%Z"], environment: ["TZ": tz])
+            #expect(date.stdout == "Mars\n" || date.stdout == "UTC\n", "the C library does not know the zone either: \(date)")
+        }
+    }
+
+    /// An installed reminder unit that does not run: doctor asks systemd's user manager as
+    /// `systemctl --user` does, and says what it answered.
+    @Test func anInstalledUnitThatDoesNotRunIsAWarning() throws {
+        let ledger = try TestLedger()
+        let home = try #require(ledger.environment["HOME"])
+        let units = home + "/.config/systemd/user"
+        try FileManager.default.createDirectory(atPath: units, withIntermediateDirectories: true)
+        #expect(ledger.run("doctor", "--offline", env: Self.userClock).status == 0, "no unit installed is not a problem")
+        try "[Service]\nExecStart=/bin/true\n".write(toFile: units + "/ledger-remind.service", atomically: true, encoding: .utf8)
+        let r = ledger.run("doctor", "--json", "--offline", env: Self.userClock)
+        #expect(r.status == 1, "\(r)")
+        let unit = try #require(Self.finding(r, "ledger-remind.service"))
+        #expect(unit["status"] == .string("warning"), "\(unit)")
+        let manager = try Processes.run("/bin/sh", ["-c", "systemctl --user show-environment"], environment: ledger.environment)
+        if manager.status == 0 {
+            #expect(unit["fix"] == .string("systemctl --user enable --now ledger-remind.service"), "\(unit)")
+        } else {
+            #expect(unit["message"]?.stringValue?.contains("cannot be reached") == true, "\(unit)")
+        }
+    }
+}
