@@ -20,7 +20,7 @@ public struct LedgerCommand: ParsableCommand {
         subcommands: [
             InitCommand.self, CloneCommand.self, CheckCommand.self, SchemaCommand.self, DoctorCommand.self, StatusCommand.self, SyncCommand.self, LogCommand.self, UndoCommand.self,
             ConflictsCommand.self, ResolveCommand.self, ForgetCommand.self, PurgeCommand.self, GcCommand.self, MergeDriverCommand.self,
-            WaterlineCommand.self, BrewCommand.self, HydrateCommand.self, MomentsCommand.self, RemindCommand.self,
+            WaterlineCommand.self, BrewCommand.self, HydrateCommand.self, MomentsCommand.self, RemindCommand.self, AutosyncCommand.self,
         ]
     )
 

@@ -26,16 +26,6 @@ import Testing
         return try Processes.run("/bin/sh", ["-c", command], environment: env)
     }
 
-    /// Waits (at most `seconds`) until `condition` holds; whether it did.
-    func eventually(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
     @Test func theNineOClockReminderItsFollowUpIDrankAndAWithdrawal() throws {
         let server = try NotificationServer()
         let ledger = try TestLedger(now: "2026-11-21T08:59:00+01:00")

@@ -17,7 +17,7 @@ package final class GitDaemonServer: @unchecked Sendable {
             "--reuseaddr", "--listen=127.0.0.1", "--port=\(port)", "--base-path=\(root)", "--export-all",
             "--enable=receive-pack", "--informative-errors", root,
         ], environment: GitCLI.gitEnvironment, log: log)
-        guard Processes.waitForPort(port) else {
+        guard Processes.waitForPort(self.port) else {
             process.stop()
             throw LedgerError.failure("git daemon did not start: \(process.output)")
         }
@@ -40,7 +40,8 @@ package final class SSHServer: @unchecked Sendable {
     package let user: String
     let process: BackgroundProcess
 
-    package init(directory: String, authorizedKeys: [String], hostKeyType: String = "ed25519") throws {
+    /// `port`: the port of a server stopped before (a server coming back); a free one by default.
+    package init(directory: String, authorizedKeys: [String], hostKeyType: String = "ed25519", port: Int? = nil) throws {
         let sshd = try Processes.require("sshd", package: "openssh-server")
         _ = try Processes.require("ssh-keygen", package: "openssh-client")
         self.directory = directory
@@ -49,9 +50,9 @@ package final class SSHServer: @unchecked Sendable {
         try SSHKeys.generate(hostKey, type: hostKeyType)
         try authorizedKeys.joined(separator: "\n").appending("\n").write(toFile: directory + "/authorized_keys", atomically: true, encoding: .utf8)
         user = String(cString: getpwuid(geteuid()).pointee.pw_name)
-        port = try Processes.freePort()
+        self.port = try port ?? Processes.freePort()
         let config = """
-            Port \(port)
+            Port \(self.port)
             ListenAddress 127.0.0.1
             HostKey \(hostKey)
             PidFile \(directory)/sshd.pid
@@ -69,12 +70,12 @@ package final class SSHServer: @unchecked Sendable {
         try config.write(toFile: directory + "/sshd_config", atomically: true, encoding: .utf8)
         if geteuid() == 0 { try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true) }
         process = try BackgroundProcess(sshd, ["-D", "-e", "-f", directory + "/sshd_config"], log: directory + "/sshd.log")
-        guard Processes.waitForPort(port) else {
+        guard Processes.waitForPort(self.port) else {
             process.stop()
             throw LedgerError.failure("sshd did not start: \(process.output)")
         }
         let pub = try String(contentsOfFile: hostKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
-        knownHostsLine = "[127.0.0.1]:\(port) \(pub)"
+        knownHostsLine = "[127.0.0.1]:\(self.port) \(pub)"
     }
 
     /// The ssh URL of a repository at an absolute path.
@@ -247,7 +248,7 @@ package final class HTTPGitServer: @unchecked Sendable {
         }
         try config.write(toFile: directory + "/lighttpd.conf", atomically: true, encoding: .utf8)
         process = try BackgroundProcess(lighttpd, ["-D", "-f", directory + "/lighttpd.conf"], log: directory + "/lighttpd.log")
-        guard Processes.waitForPort(port) else {
+        guard Processes.waitForPort(self.port) else {
             process.stop()
             throw LedgerError.failure("lighttpd did not start: \(process.output) \((try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? "")")
         }
@@ -292,7 +293,7 @@ package final class HTTPProxy: @unchecked Sendable {
 
             """.write(toFile: directory + "/tinyproxy.conf", atomically: true, encoding: .utf8)
         process = try BackgroundProcess(tinyproxy, ["-d", "-c", directory + "/tinyproxy.conf"], log: directory + "/tinyproxy.out")
-        guard Processes.waitForPort(port) else {
+        guard Processes.waitForPort(self.port) else {
             process.stop()
             throw LedgerError.failure("tinyproxy did not start: \(process.output)")
         }

@@ -292,3 +292,14 @@ package final class Replica: @unchecked Sendable {
 
     package func gitStatus() throws -> String { try GitCLI.run(["status", "--porcelain"], in: root).stdout }
 }
+
+/// Waits (at most `seconds`, polling) until `condition` holds, for what another process does;
+/// returns whether it held. A bound, never a measure: speed is the benchmarks' business.
+package func eventually(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(50_000)
+    }
+    return try condition()
+}

@@ -41,6 +41,8 @@ struct StatusCommand: ParsableCommand {
         let device = try git?.device ?? Device.current(in: env.store, defaultName: Device.hostName)
         let apps = try StatusBoard.providers.map { try $0(env) }
         let reminders = ReminderStore(env.store).runningProcess()
+        let autosync = AutosyncStore(env.store)
+        let (autosyncRunning, autosyncSettings, autosyncRecord) = (autosync.runningProcess(), autosync.settings(), autosync.record())
         let conflicts = try ConflictStore(env.store).list(files: git?.conflictFiles ?? [])
         let (files, copies) = (conflicts.filter { $0.kind == .file }.count, conflicts.filter { $0.kind == .copy }.count)
         if output.json {
@@ -56,6 +58,7 @@ struct StatusCommand: ParsableCommand {
                                  "device": .object(["id": .string(device.id), "name": .string(device.name)])]
             for a in apps { o[a.app.rawValue] = .object(a.json) }
             o["remind"] = .object(["running": .bool(reminders != nil), "pid": reminders?.pid.map { .number(Double($0)) } ?? .null])
+            o["autosync"] = AutosyncFormat.statusJSON(running: autosyncRunning, settings: autosyncSettings, record: autosyncRecord)
             o["conflicts"] = .object(["files": .number(Double(files)), "copies": .number(Double(copies)),
                                       "paths": .array(conflicts.map { .string($0.path) })])
             Output.json(.object(o))
@@ -65,6 +68,8 @@ struct StatusCommand: ParsableCommand {
                 Console.print("  " + a.app.title.padding(toLength: 16, withPad: " ", startingAt: 0) + a.summary)
             }
             Console.print("  " + "Reminders".padding(toLength: 16, withPad: " ", startingAt: 0) + remindLine(reminders))
+            Console.print("  " + "Autosync".padding(toLength: 16, withPad: " ", startingAt: 0)
+                          + AutosyncFormat.statusLine(running: autosyncRunning, settings: autosyncSettings, record: autosyncRecord, timeZone: env.clock.timeZone))
             Console.print("  " + "Conflicts".padding(toLength: 16, withPad: " ", startingAt: 0) + conflictLine(files: files, copies: copies))
             Console.print("")
             if let git {

@@ -25,26 +25,7 @@ extension RemindCommand {
 
         func run() throws {
             #if os(Linux)
-            let store = try global.store()
-            let ctx = CLIContext.current
-            let unit: ReminderUnit
-            let path: String
-            do {
-                unit = try ReminderUnit.resolving(executable: try Self.ledgerExecutable(), ledger: store.root)
-                path = try unit.install(in: try ReminderUnit.directory(environment: ctx.environment))
-            } catch let error as RemindError {
-                throw LedgerError.failure(error.message)
-            }
-            Console.print("Wrote \(path) (reminders for \(unit.ledger)).")
-            if Systemctl.reachesUserManager() {
-                guard Systemctl.run(ReminderUnit.startCommand) else {
-                    throw LedgerError.failure("`\(ReminderUnit.startCommand)` failed (see its message above); the unit is written")
-                }
-                Console.print("Started it: \(ReminderUnit.startCommand)")
-            } else {
-                Console.print("Start it now and with every graphical session with:")
-                Console.print("  " + ReminderUnit.startCommand)
-            }
+            try UserService.install(.reminders, ledger: try global.store().root)
             #else
             throw LedgerError.failure("`ledger remind install` is not available on this system: it installs a systemd user service, on Linux")
             #endif
@@ -76,26 +57,61 @@ extension RemindCommand {
 
         func run() throws {
             #if os(Linux)
-            let directory: String
-            do {
-                directory = try ReminderUnit.directory(environment: CLIContext.current.environment)
-            } catch {
-                throw LedgerError.failure(error.message)
-            }
-            if Systemctl.reachesUserManager(), FileSystem.exists(directory + "/" + ReminderUnit.name) {
-                _ = Systemctl.run(ReminderUnit.stopCommand)
-            }
-            let removed = try ReminderUnit.uninstall(from: directory)
-            if removed.isEmpty {
-                Console.print("\(ReminderUnit.name) is not installed (there is no \(directory)/\(ReminderUnit.name)).")
-            }
-            for path in removed { Console.print("Removed \(path).") }
+            try UserService.uninstall(.reminders)
             #else
             throw LedgerError.failure("`ledger remind uninstall` is not available on this system: it removes a systemd user service, on Linux")
             #endif
         }
     }
 }
+
+#if os(Linux)
+/// Installing and removing a systemd user unit (`ledger remind install`, `ledger autosync install`).
+enum UserService {
+    /// Writes the unit of `kind` for the ledger at `ledger` and this binary, and starts it when
+    /// the user manager can be reached (else prints the command that does).
+    static func install(_ kind: ReminderUnit.Kind, ledger: String) throws {
+        let ctx = CLIContext.current
+        let unit: ReminderUnit
+        let path: String
+        do {
+            unit = try ReminderUnit.resolving(executable: try RemindCommand.Install.ledgerExecutable(), ledger: ledger, kind: kind)
+            path = try unit.install(in: try ReminderUnit.directory(environment: ctx.environment))
+        } catch let error as RemindError {
+            throw LedgerError.failure(error.message)
+        }
+        Console.print("Wrote \(path) (\(kind == .reminders ? "reminders" : "autosync") for \(unit.ledger)).")
+        if Systemctl.reachesUserManager() {
+            guard Systemctl.run(kind.startCommand) else {
+                throw LedgerError.failure("`\(kind.startCommand)` failed (see its message above); the unit is written")
+            }
+            Console.print("Started it: \(kind.startCommand)")
+        } else {
+            Console.print(kind == .reminders ? "Start it now and with every graphical session with:" : "Start it now and at every login with:")
+            Console.print("  " + kind.startCommand)
+        }
+    }
+
+    /// Stops and disables the unit of `kind` when the user manager can be reached, then
+    /// removes its file (and the link that enabled it, if systemctl could not).
+    static func uninstall(_ kind: ReminderUnit.Kind) throws {
+        let directory: String
+        do {
+            directory = try ReminderUnit.directory(environment: CLIContext.current.environment)
+        } catch {
+            throw LedgerError.failure(error.message)
+        }
+        if Systemctl.reachesUserManager(), FileSystem.exists(directory + "/" + kind.fileName) {
+            _ = Systemctl.run(kind.stopCommand)
+        }
+        let removed = try ReminderUnit.uninstall(from: directory, kind: kind)
+        if removed.isEmpty {
+            Console.print("\(kind.fileName) is not installed (there is no \(directory)/\(kind.fileName)).")
+        }
+        for path in removed { Console.print("Removed \(path).") }
+    }
+}
+#endif
 
 /// `systemctl --user`, run with the command's environment.
 enum Systemctl {

@@ -94,33 +94,16 @@ public struct ReminderStore: Sendable {
     /// The lock file a reminder process holds while it runs (device-local state).
     public var processLockPath: String { store.localState("remind.lock") }
 
-    /// The outcome of `claimProcess`.
-    package enum Claim {
-        /// This process is the ledger's reminder process for as long as it keeps the lock.
-        case claimed(FileLock)
-        /// Another process is (`holder`: what it recorded, "PID COMMAND…").
-        case heldBy(String)
-        /// Another process holds the lock and has not recorded itself yet (or is only looking):
-        /// try again in a moment.
-        case busy
-    }
-
     /// Claims the ledger's reminder process for this process; `holder` is recorded for
     /// `runningProcess()` ("PID COMMAND…").
-    package func claimProcess(holder: String) throws -> Claim {
-        if let lock = try FileLock.attempt(path: processLockPath, holder: holder) { return .claimed(lock) }
-        guard let record = FileLock.holder(of: processLockPath), !record.isEmpty else { return .busy }
-        return .heldBy(record)
+    package func claimProcess(holder: String) throws -> ProcessClaim {
+        try ProcessClaim.claim(processLockPath, holder: holder)
     }
 
     /// The reminder process running for this ledger on this device, if any: its pid when it
     /// recorded one, and its command.
     public func runningProcess() -> (pid: Int32?, command: String)? {
-        guard let record = FileLock.holder(of: processLockPath) else { return nil }
-        var words = record.split(separator: " ", maxSplits: 1).map(String.init)
-        let pid = words.first.flatMap { Int32($0) }
-        if pid != nil { words.removeFirst() }
-        return (pid, words.first ?? "")
+        ProcessClaim.running(processLockPath)
     }
 
     private static func sentence(_ error: any Error) -> LedgerError.Sentence {

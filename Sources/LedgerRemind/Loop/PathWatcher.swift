@@ -5,7 +5,8 @@ package enum WatchedPath: Sendable, Hashable {
     /// A file. Its directory is watched, not the file: an atomic write renames a new file over
     /// it, which a watch on the old inode would never see.
     case file(String)
-    /// A directory's entries, not recursively. Names starting with `.` are left out: they are
+    /// A directory's entries, not recursively (a folder appearing among them is reported, so
+    /// that it can be watched in turn). Names starting with `.` are left out: they are
     /// the temporary files of atomic writes, whose rename into place is the change.
     case directory(String)
 
@@ -110,6 +111,12 @@ final class PathWatcher {
         if mask & UInt32(IN_ISDIR) != 0 {
             // A directory on the way to a target appeared or went away.
             structural = targets.contains { $0.directory == path || $0.directory.hasPrefix(path + "/") }
+            // A new folder among a watched directory's entries is news too (what is written
+            // into it next is only seen once it is watched).
+            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !name.hasPrefix("."),
+               targets.contains(where: { if case .directory(let d) = $0 { d == dir } else { false } }) {
+                changed.insert(path)
+            }
         } else if mask & Self.contentEvents != 0 {
             for t in targets {
                 switch t {

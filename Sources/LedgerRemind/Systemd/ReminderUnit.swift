@@ -1,44 +1,67 @@
 import Foundation
 import LedgerKit
 
-/// The systemd user unit that keeps `ledger remind` running in the user's graphical session:
-/// `~/.config/systemd/user/ledger-remind.service`.
+/// The systemd user units that keep ledger's resident processes running:
+/// `~/.config/systemd/user/ledger-remind.service` (`ledger remind`, with the graphical session)
+/// and `ledger-autosync.service` (`ledger autosync`, from login: it needs no desktop).
 ///
 /// The binary and the ledger are absolute paths resolved when it is installed, so the service
-/// does not depend on the session's `PATH`, working directory or `LEDGER_REPO`. It starts with
-/// the graphical session (whose environment has the session bus), stops with it, and is
+/// does not depend on the session's `PATH`, working directory or `LEDGER_REPO`. It is
 /// restarted when it fails (the bus or the notification server went away) but not when it
 /// exits cleanly.
 public struct ReminderUnit: Sendable, Hashable {
-    /// The unit's file name.
-    public static let name = "ledger-remind.service"
+    /// Which process a unit runs.
+    public enum Kind: Sendable, Hashable {
+        case reminders, autosync
+
+        /// The unit's file name.
+        public var fileName: String { self == .reminders ? "ledger-remind.service" : "ledger-autosync.service" }
+        /// The `ledger` subcommand it runs.
+        var subcommand: String { self == .reminders ? "remind" : "autosync" }
+        var summary: String {
+            self == .reminders ? "ledger reminders (Water Reminder and Waterline notifications)" : "ledger autosync (syncs the ledger by itself)"
+        }
+        /// The target that starts it: reminders need the graphical session (its bus and
+        /// notification server); autosync runs from login, with or without a desktop.
+        public var target: String { self == .reminders ? "graphical-session.target" : "default.target" }
+        /// Starts the service now and at every login (and makes systemd read the unit file
+        /// again: `enable` reloads).
+        public var startCommand: String { "systemctl --user enable --now \(fileName)" }
+        /// Stops the service and disables it; run it before `uninstall(from:)` — systemd
+        /// cannot disable a unit whose file is gone.
+        public var stopCommand: String { "systemctl --user disable --now \(fileName)" }
+    }
+
+    /// The reminder unit's file name.
+    public static let name = Kind.reminders.fileName
 
     /// The `ledger` binary, absolute.
     public var executable: String
-    /// The ledger it reminds about, absolute.
+    /// The ledger it serves, absolute.
     public var ledger: String
+    public var kind: Kind
 
-    public init(executable: String, ledger: String) {
+    public init(executable: String, ledger: String, kind: Kind = .reminders) {
         self.executable = executable
         self.ledger = ledger
+        self.kind = kind
     }
 
     /// The unit file's text.
     public var text: String {
-        """
+        let session = kind == .reminders ? "PartOf=graphical-session.target\nAfter=graphical-session.target\n" : ""
+        return """
         [Unit]
-        Description=ledger reminders (Water Reminder and Waterline notifications)
-        PartOf=graphical-session.target
-        After=graphical-session.target
-
+        Description=\(kind.summary)
+        \(session)
         [Service]
         Type=exec
-        ExecStart=\([executable, "remind", "--repo", ledger].map(Self.quoted).joined(separator: " "))
+        ExecStart=\([executable, kind.subcommand, "--repo", ledger].map(Self.quoted).joined(separator: " "))
         Restart=on-failure
         RestartSec=10s
 
         [Install]
-        WantedBy=graphical-session.target
+        WantedBy=\(kind.target)
 
         """
     }
@@ -66,8 +89,8 @@ public struct ReminderUnit: Sendable, Hashable {
 
     /// The unit for the binary and ledger at these paths, both resolved now (symbolic links,
     /// `..`, a relative path) so the unit keeps working whatever the session's directory.
-    public static func resolving(executable: String, ledger: String) throws(RemindError) -> ReminderUnit {
-        ReminderUnit(executable: try resolved(executable, "the ledger binary"), ledger: try resolved(ledger, "the ledger"))
+    public static func resolving(executable: String, ledger: String, kind: Kind = .reminders) throws(RemindError) -> ReminderUnit {
+        ReminderUnit(executable: try resolved(executable, "the ledger binary"), ledger: try resolved(ledger, "the ledger"), kind: kind)
     }
 
     private static func resolved(_ path: String, _ what: String) throws(RemindError) -> String {
@@ -80,26 +103,23 @@ public struct ReminderUnit: Sendable, Hashable {
         return text
     }
 
-    /// Starts the service now and with every graphical session (and makes systemd read the
-    /// unit file again: `enable` reloads).
-    public static let startCommand = "systemctl --user enable --now \(name)"
-    /// Stops the service and disables it; run it before `uninstall(from:)` — systemd cannot
-    /// disable a unit whose file is gone.
-    public static let stopCommand = "systemctl --user disable --now \(name)"
+    /// The reminder unit's `Kind.startCommand` and `Kind.stopCommand`.
+    public static let startCommand = Kind.reminders.startCommand
+    public static let stopCommand = Kind.reminders.stopCommand
 
     /// Writes the unit into `directory` atomically (creating the directory) and returns its path.
     @discardableResult
     public func install(in directory: String) throws -> String {
-        let path = directory + "/" + Self.name
+        let path = directory + "/" + kind.fileName
         try FileSystem.writeAtomically(path, Array(text.utf8))
         return path
     }
 
     /// Removes the unit from `directory`, and the link that enables it when `stopCommand` could
     /// not remove it (no user manager running), and returns the paths removed.
-    public static func uninstall(from directory: String) throws -> [String] {
-        let unit = directory + "/" + name
-        let link = directory + "/graphical-session.target.wants/" + name
+    public static func uninstall(from directory: String, kind: Kind = .reminders) throws -> [String] {
+        let unit = directory + "/" + kind.fileName
+        let link = directory + "/" + kind.target + ".wants/" + kind.fileName
         var removed: [String] = []
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link), target == unit, try FileSystem.remove(link) {
             removed.append(link)

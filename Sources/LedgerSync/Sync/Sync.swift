@@ -34,8 +34,15 @@ public struct SyncOptions: @unchecked Sendable {
     public var transport: TransportOptions
     /// The name used for commits when git has no `user.name`/`user.email`.
     public var defaultDeviceName: String
-    /// How many times a refused push is retried (each after another fetch and merge).
+    /// How many times a push refused for another reason than other devices' pushes (a lock
+    /// in a remote on a path) is tried (each after another fetch and merge).
     public var maxPushAttempts: Int
+    /// Seconds a sync keeps trying when its push is refused because the remote keeps
+    /// receiving other devices' changes: it fetches, merges and pushes again after a random
+    /// wait (`Backoff.contention`), so that devices syncing at the same moment all get through.
+    public var contentionBudget: Double
+    /// Waits that many seconds between two tries (tests may count them instead).
+    package var pause: @Sendable (Double) -> Void
     /// Called at each named point (tests stop the process there).
     package var checkpoint: (SyncCheckpoint) -> Void
     /// The git command, which maintains the repositories when they are due (`Maintenance`);
@@ -43,11 +50,14 @@ public struct SyncOptions: @unchecked Sendable {
     package var git: GitTool?
 
     package init(remoteName: String? = nil, transport: TransportOptions = TransportOptions(), defaultDeviceName: String = Device.hostName,
-                maxPushAttempts: Int = 5, git: GitTool? = nil, checkpoint: @escaping (SyncCheckpoint) -> Void = { _ in }) {
+                maxPushAttempts: Int = 5, contentionBudget: Double = 120, git: GitTool? = nil,
+                checkpoint: @escaping (SyncCheckpoint) -> Void = { _ in }) {
         self.remoteName = remoteName
         self.transport = transport
         self.defaultDeviceName = defaultDeviceName
         self.maxPushAttempts = maxPushAttempts
+        self.contentionBudget = contentionBudget
+        self.pause = { seconds in if seconds > 0 { usleep(useconds_t(min(seconds, 3600) * 1_000_000)) } }
         self.git = git
         self.checkpoint = checkpoint
     }
@@ -184,6 +194,8 @@ private struct Run {
         var committed = head
         let checkpoint = options.checkpoint
         var attempt = 0
+        var contended = 0
+        let contentionStart = Date()
         while true {
             attempt += 1
             do {
@@ -235,9 +247,17 @@ private struct Run {
             guard movedOn || (localRemote != nil && reason.contains(".lock")) else {
                 return try rejected("\(report.url) refused the push: \(Remote.redact(reason))", committed: committed)
             }
-            guard attempt < options.maxPushAttempts else {
-                let why = movedOn ? "because it kept receiving other changes (another device is syncing right now)" : "(\(Remote.redact(reason)))"
-                return try rejected("\(report.url) refused the push \(attempt) times \(why)", committed: committed)
+            if movedOn {
+                // Other devices are pushing at this moment: wait a random while, growing, then
+                // fetch, merge and try again — for as long as the budget allows.
+                contended += 1
+                let wait = Backoff.contention.delay(afterFailures: contended, random: Double.random(in: 0..<1))
+                guard Date().timeIntervalSince(contentionStart) + wait <= options.contentionBudget else {
+                    return try rejected("\(report.url) refused the push \(attempt) times in \(Int(Date().timeIntervalSince(contentionStart).rounded())) s because it kept receiving other changes (other devices are syncing right now)", committed: committed)
+                }
+                options.pause(wait)
+            } else if attempt >= options.maxPushAttempts {
+                return try rejected("\(report.url) refused the push \(attempt) times (\(Remote.redact(reason)))", committed: committed)
             }
         }
         report.head = head

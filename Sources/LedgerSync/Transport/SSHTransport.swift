@@ -143,6 +143,83 @@ struct SSHCommand: Equatable {
     }
 }
 
+extension SSHCommand {
+    /// The program to run, its arguments and its environment, for ssh `arguments`.
+    func prepared(_ arguments: [String], environment: [String: String]) throws -> (String, [String], [String: String]) {
+        let invocation = invocation(arguments)
+        var executable = invocation.program
+        if !invocation.viaShell {
+            guard let found = ProgramPath.find(invocation.program, path: environment["PATH"]) else {
+                if invocation.program == "ssh" {
+                    throw LedgerError(.unreachable, "ssh remotes need OpenSSH's `ssh` command, which is not installed (or not on PATH): install the openssh-client package (`apt-get install openssh-client`)")
+                }
+                throw LedgerError(.unreachable, "the ssh program \(invocation.program) named by \(origin.rawValue) cannot be found on PATH")
+            }
+            executable = found
+        }
+        var childEnvironment = environment
+        // Like git: the repository's location is not passed on to the ssh command.
+        for key in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX"] { childEnvironment[key] = nil }
+        return (executable, invocation.arguments, childEnvironment)
+    }
+
+    /// Whether the command is OpenSSH's `ssh` (its first word), which takes `-o` options: a
+    /// wrapper script named by `GIT_SSH_COMMAND` is left alone.
+    var isOpenSSH: Bool {
+        let first = command.split(separator: " ").first.map(String.init) ?? command
+        return (first as NSString).lastPathComponent == "ssh"
+    }
+
+    /// Whether the user's ssh configuration (`~/.ssh/config`, the options of
+    /// `GIT_SSH_COMMAND`) sets a ControlPath for `target`: then theirs is used, never ours.
+    /// Asked of ssh itself (`ssh -G`, which reads the configuration and connects nowhere).
+    func hasOwnControlPath(_ target: SSHTarget, environment: [String: String]) throws -> Bool {
+        let (executable, arguments, env) = try prepared(["-G"] + (target.port.map { ["-p", $0] } ?? []) + [target.destination], environment: environment)
+        let child = try ChildProcess(executable, arguments, environment: env, input: .null)
+        let out = String(decoding: child.readOutput(), as: UTF8.self)
+        guard child.wait() == 0 else { return true }
+        return out.split(separator: "\n").contains { $0.hasPrefix("controlpath ") && $0 != "controlpath none" }
+    }
+}
+
+/// One connection per server for ledger's own ssh runs while a resident process (autosync)
+/// runs: OpenSSH's ControlMaster, with its sockets in a private directory this process makes
+/// and, when it stops, closes (`ssh -O exit`) and removes. The fetch and the push of every
+/// sync then share one handshake instead of opening two, like `git pull` and `git push` do.
+package enum SSHConnectionSharing {
+    /// Seconds an idle shared connection stays open (a process killed without stopping
+    /// them leaves none for longer).
+    package static let persist = 300
+
+    /// The ssh options that share the connection through a socket in `directory`.
+    static func options(_ directory: String) -> [String] {
+        ["-o", "ControlMaster=auto", "-o", "ControlPath=\(directory)/%C", "-o", "ControlPersist=\(persist)"]
+    }
+
+    /// A new private directory for the sockets (`$XDG_RUNTIME_DIR`, else /tmp: a socket's
+    /// path must stay under 108 bytes), or nil when none can be made.
+    package static func makeDirectory(environment: [String: String]) -> String? {
+        let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") && $0.count < 40 ? $0 : nil } ?? "/tmp"
+        var template = Array((base + "/ledger-ssh-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        return String(cString: made)
+    }
+
+    /// Closes the connections shared through `directory` and removes it.
+    package static func stop(_ directory: String, environment: [String: String]) {
+        let ssh = ProgramPath.find("ssh", path: environment["PATH"])
+        for entry in (try? FileSystem.list(directory)) ?? [] {
+            let socket = directory + "/" + entry.name
+            if let ssh, let child = try? ChildProcess(ssh, ["-o", "ControlPath=" + socket, "-O", "exit", "ledger"], environment: environment,
+                                                      input: .null, output: .null, errors: .null) {
+                _ = child.wait()
+            }
+            _ = unlink(socket)
+        }
+        _ = rmdir(directory)
+    }
+}
+
 /// One ssh conversation of a libgit2 transfer: the ssh child for the `_LS` action, reused by
 /// the action that follows it, ended by `close`.
 final class SSHSubtransport {
@@ -248,23 +325,14 @@ final class SSHSubtransport {
         }
         let environment = session?.options.environment ?? [:]
         let command = SSHCommand(environment: environment, config: session?.configuration)
-        let arguments = SSHCommand.arguments(target, service: service)
-        let invocation = command.invocation(arguments)
-        var executable = invocation.program
-        if !invocation.viaShell {
-            guard let found = ProgramPath.find(invocation.program, path: environment["PATH"]) else {
-                if invocation.program == "ssh" {
-                    throw LedgerError(.unreachable, "ssh remotes need OpenSSH's `ssh` command, which is not installed (or not on PATH): install the openssh-client package (`apt-get install openssh-client`)")
-                }
-                throw LedgerError(.unreachable, "the ssh program \(invocation.program) named by \(command.origin.rawValue) cannot be found on PATH")
-            }
-            executable = found
+        var arguments = SSHCommand.arguments(target, service: service)
+        if let directory = session?.options.sshControlDirectory, command.isOpenSSH,
+           try !command.hasOwnControlPath(target, environment: environment) {
+            arguments = SSHConnectionSharing.options(directory) + arguments
         }
+        let (executable, childArguments, childEnvironment) = try command.prepared(arguments, environment: environment)
         described = command.origin == .ssh ? "ssh" : "\(command.origin.rawValue) (\(command.command))"
-        var childEnvironment = environment
-        // Like git: the repository's location is not passed on to the ssh command.
-        for key in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX"] { childEnvironment[key] = nil }
-        let c = try ChildProcess(executable, invocation.arguments, environment: childEnvironment)
+        let c = try ChildProcess(executable, childArguments, environment: childEnvironment)
         child = c
         session?.stall?.cutting(c.handle)
     }
