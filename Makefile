@@ -20,8 +20,14 @@ test-deps: deps
 build: deps
 	$(SWIFT) build
 
+# The installed binary: the Swift runtime and Foundation linked in (--static-swift-stdlib),
+# and libgit2 and libdbus loaded on first use (scripts/lazy-libraries.py): a command starts
+# in about half the time (docs/BENCHMARKS.md, "Start-up"). The tests run the debug build.
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
+	@scripts/lazy-libraries.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/ledger"
 
 # Randomized sync histories in the full tier (ConvergenceTests; the tests' own default is
 # small, for a plain `swift test`).
@@ -58,13 +64,13 @@ fuzz: deps
 
 ## bench: ledger against git, jq and python on a generated ten-year ledger (BENCH_SCALE=10 for 10×).
 bench: test-deps release
-	@scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)" $(BENCH_SCALE)
+	@scripts/bench.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" $(BENCH_SCALE)
 
 ## install: ledger, a man page per command and the bash/zsh/fish completions under PREFIX
 ## (BIN=DIR installs an already built DIR/ledger instead of building a release).
 BIN ?=
 install: $(if $(BIN),,release)
-	@scripts/install.sh "$(if $(BIN),$(BIN),$$($(SWIFT) build -c release --show-bin-path))" "$(DESTDIR)$(PREFIX)"
+	@scripts/install.sh "$(if $(BIN),$(BIN),$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path))" "$(DESTDIR)$(PREFIX)"
 
 ## uninstall: removes everything install put under PREFIX.
 uninstall:

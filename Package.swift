@@ -28,7 +28,11 @@ let package = Package(
             "LedgerKit", "LedgerSync", "ProcessRunner",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
+        // Stubs that load libgit2 and libdbus on first use (Linux on x86-64; empty elsewhere):
+        // `make release` then drops them from what the loader loads at start (docs/DESIGN.md,
+        // "Start-up").
+        .target(name: "LazyLibraries"),
+        .executableTarget(name: "ledger", dependencies: ["LedgerCLI", "LazyLibraries"]),
         // Benchmark data generator and runner (`make bench`).
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerKit"]),
         // Helpers shared by the test targets: temporary ledgers, in-process and binary CLI runs.

@@ -4,7 +4,7 @@
 Usage: bench.py BIN_DIR SCALE
 
 Generates (once, under bench-data/) a seeded ledger of ten years of heavy use at scale 1 and,
-when SCALE is 10, its 10x version, each committed in a git repository; then runs every plug-in
+when SCALE is 10, a hundred years of the same life (ten times the history), each committed in a git repository; then runs every plug-in
 in scripts/bench.d/*.py. A plug-in defines `run(bench)` and uses the Bench methods below.
 Timings are taken in one run, interleaved, so ratios compare like with like on a shared,
 noisy machine; peak memory is each process's own maximum resident set (wait4).
@@ -39,9 +39,14 @@ class Bench:
         """The path of the generated ledger at `scale` (a committed git repository)."""
         path = os.path.join(self.data_dir, f"ledger-x{scale}")
         stamp = os.path.join(self.data_dir, f"ledger-x{scale}.done")
-        generator = os.path.join(self.bin_dir, "ledger-bench")
-        with open(generator, "rb") as f:
-            made_by = hashlib.sha256(f.read()).hexdigest()
+        # Regenerated when the generator's sources change (not at every rebuild of the library
+        # it links: remove bench-data/ after a change to the document format).
+        sources = os.path.join(ROOT, "Sources", "ledger-bench")
+        digest = hashlib.sha256()
+        for name in sorted(os.listdir(sources)):
+            with open(os.path.join(sources, name), "rb") as f:
+                digest.update(name.encode() + b"\0" + f.read())
+        made_by = digest.hexdigest()
         if os.path.exists(stamp) and open(stamp).read() == made_by:
             return path
         shutil.rmtree(path, ignore_errors=True)
@@ -70,55 +75,70 @@ class Bench:
         return out.stdout.split()
 
     # -- measuring --------------------------------------------------------------------------
-    def run_once(self, cmd, cwd=None, env=None, stdin=None, shell=False):
-        """Runs a command; returns (seconds, peak RSS in MiB, exit status).
+    def run_once(self, cmd, cwd=None, env=None, stdin=None, shell=False, memory=True):
+        """Runs a command; returns (seconds, peak RSS in MiB, exit status, CPU seconds).
 
-        The command runs under GNU time, whose report is the command's own peak resident set
-        (a child forked from this Python process would otherwise inherit Python's)."""
+        With `memory`, the command runs under GNU time, whose report is the command's own peak
+        resident set (a child forked from this Python process would otherwise inherit
+        Python's), and the CPU time is time's and the command's; without, it runs alone, its
+        CPU time (user + system, from wait4) is its own and its peak RSS is not known (0)."""
         if shell:
             cmd = ["/bin/sh", "-c", cmd]
         with tempfile.NamedTemporaryFile(mode="r") as report:
+            prefix = ["/usr/bin/time", "-q", "-f", "%M", "-o", report.name] if memory else []
             start = time.perf_counter()
-            p = subprocess.Popen(["/usr/bin/time", "-q", "-f", "%M", "-o", report.name] + list(cmd), cwd=cwd,
+            p = subprocess.Popen(prefix + list(cmd), cwd=cwd,
                                  env=env or self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                  stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
             if stdin:
                 p.stdin.write(stdin)
                 p.stdin.close()
-            status = p.wait()
+            _, raw, usage = os.wait4(p.pid, 0)
             elapsed = time.perf_counter() - start
+            p.returncode = status = os.waitstatus_to_exitcode(raw)
             lines = report.read().split()
-            peak_kib = float(lines[-1]) if lines and lines[-1].isdigit() else 0.0
-        return elapsed, peak_kib / 1024.0, status
+            peak_kib = float(lines[-1]) if memory and lines and lines[-1].isdigit() else 0.0
+        return elapsed, peak_kib / 1024.0, status, usage.ru_utime + usage.ru_stime
 
     def compare(self, name, candidates, runs=5, setup=None, target=None, note=""):
         """Times each (label, cmd, kwargs) in `candidates`, interleaved `runs` times (after
         `setup()` each round when given). The first candidate is ledger; the ratio is its
         median over each other's. `target` is the ratio it should stay under (for the report):
-        one for every other candidate, or a dict of them by label (the others have none)."""
+        one for every other candidate, or a dict of them by label (the others have none); a
+        candidate's kwargs may hold its own ("target": 1.1, or None for none).
+
+        The first round is not timed: it measures each candidate's peak memory (under GNU
+        time); the timed rounds run the commands alone, recording their wall-clock and CPU
+        times (the CPU time of a process is little changed by other processes competing for
+        the cores, which the wall-clock time is: both are reported)."""
         times = {label: [] for label, _, _ in candidates}
+        cpu = {label: [] for label, _, _ in candidates}
         rss = {label: 0.0 for label, _, _ in candidates}
-        # One untimed round first, for every candidate alike: freshly written data is still
-        # being flushed to disk, and the first reader of a file pays for its page cache.
+        # The untimed round also lets freshly written data be flushed to disk, and pays for
+        # the page cache of each file's first reader, for every candidate alike.
         for round in range(runs + 1):
             for label, cmd, kw in candidates:
                 if setup:
                     setup()
-                args = {k: v for k, v in kw.items() if k != "allow_fail"}
-                t, m, status = self.run_once(cmd, **args)
+                args = {k: v for k, v in kw.items() if k not in ("allow_fail", "target")}
+                t, m, status, c = self.run_once(cmd, memory=round == 0, **args)
                 if status != 0 and not kw.get("allow_fail"):
                     raise SystemExit(f"{name}: `{label}` exited {status}")
                 if round == 0:
+                    rss[label] = m
                     continue
                 times[label].append(t)
-                rss[label] = max(rss[label], m)
+                cpu[label].append(c)
         first = candidates[0][0]
         med = {k: statistics.median(v) for k, v in times.items()}
         mins = {k: min(v) for k, v in times.items()}
-        for label, _, _ in candidates:
+        cpu_med = {k: statistics.median(v) for k, v in cpu.items()}
+        for label, _, kw in candidates:
             ratio = med[first] / med[label] if label != first else None
-            goal = target.get(label) if isinstance(target, dict) else target
-            self.rows.append((name, label, med[label], mins[label], rss[label], ratio, goal if ratio is not None else None, note))
+            cpu_ratio = cpu_med[first] / cpu_med[label] if label != first and cpu_med[label] > 0 else None
+            default = target.get(label) if isinstance(target, dict) else target
+            goal = kw.get("target", default) if ratio is not None else None
+            self.rows.append((name, label, med[label], mins[label], rss[label], ratio, goal, note, cpu_med[label], cpu_ratio))
         self.print_rows(name)
         return med
 
@@ -129,11 +149,15 @@ class Bench:
         for r in self.rows:
             if r[0] != name:
                 continue
-            _, label, med, mn, rss, ratio, target, note = r
-            line = f"  {label:<44} median {med*1000:9.1f} ms  min {mn*1000:9.1f} ms  peak {rss:7.1f} MiB"
+            _, label, med, mn, rss, ratio, target, note = r[:8]
+            cpu, cpu_ratio = r[8:] if len(r) > 8 else (None, None)
+            line = f"  {label:<44} median {med*1000:9.1f} ms  min {mn*1000:9.1f} ms"
+            if cpu is not None:
+                line += f"  cpu {cpu*1000:8.1f} ms"
+            line += f"  peak {rss:7.1f} MiB"
             if ratio is not None:
                 verdict = "" if target is None else ("  ok" if ratio <= target else "  OVER TARGET")
-                line += f"  ledger/this = {ratio:5.2f}x" + (f" (target ≤ {target}x){verdict}" if target else "")
+                line += f"  ledger/this = {ratio:5.2f}x" + (f" (cpu {cpu_ratio:4.2f}x)" if cpu_ratio else "") + (f" (target ≤ {target}x){verdict}" if target else "")
             print(line, flush=True)
 
     def section(self, title):

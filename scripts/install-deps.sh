@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages ledger needs, with apt-get, only when something is missing.
-#   install-deps.sh build   libgit2 and libdbus headers, pkg-config, git, python3 (man pages at install)
+#   install-deps.sh build   libgit2 and libdbus headers, pkg-config, git, python3 (man pages at install; the
+#                           release binary: scripts/lazy-libraries.py)
 #   install-deps.sh test    the above, plus what the tests' real servers and terminals use
 set -euo pipefail
 

@@ -68,12 +68,14 @@ public enum LedgerCLI {
                 return 4
             } catch let e as ExitCode {
                 return e.rawValue
-            } catch where ArgumentRefusal.message(in: error) != nil {
-                // A value an option's type refused (`OptionValue`): the command's own sentence.
-                Console.error("ledger: " + ArgumentRefusal.message(in: error)!)
-                return 2
             } catch {
                 let code = LedgerCommand.exitCode(for: error)
+                // A value an option's type refused (`OptionValue`): the command's own sentence.
+                // (Help and `--version` are not looked into: reflecting an error costs.)
+                if code != .success, let refusal = ArgumentRefusal.message(in: error) {
+                    Console.error("ledger: " + refusal)
+                    return 2
+                }
                 let message = LedgerCommand.fullMessage(for: error)
                 // The parser's own text (help, usage) has lines of its own; each is made safe.
                 let lines = message.isEmpty ? [] : message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

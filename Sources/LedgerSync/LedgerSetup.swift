@@ -108,21 +108,24 @@ public enum LedgerSetup {
 
     /// Why plain git would not run ledger's merge driver although `.gitattributes` sends
     /// documents to it (then its `git pull` writes conflict markers into JSON), or nil when it
-    /// would. `searchPath` is the `PATH` git runs the driver's command with.
-    package static func mergeDriverProblem(in repo: Repository, searchPath: String) -> String? {
-        let attributes = (try? FileSystem.read(repo.workdir + "/.gitattributes", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    /// would (or when `workTree` is not a git repository). `searchPath` is the `PATH` git runs
+    /// the driver's command with. The repository is opened only when its own configuration
+    /// file does not name the driver (`Housekeeping.configuredDriver`).
+    package static func mergeDriverProblem(workTree: String, searchPath: String) -> String? {
+        let attributes = (try? FileSystem.read(workTree + "/.gitattributes", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let namesDriver = attributes.split(separator: "\n").contains { line in
             !line.hasPrefix("#") && line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().contains("merge=ledger")
         }
-        guard namesDriver else { return nil }
-        guard let command = repo.config("merge.ledger.driver") else {
+        guard namesDriver, FileSystem.exists(workTree + "/.git") else { return nil }
+        let configured = Housekeeping.configuredDriver(LedgerStore.gitDirectory(ofWorkTree: workTree))
+        guard let command = configured ?? (try? Repository.open(workTree))?.config("merge.ledger.driver") else {
             return "it sends documents to the ledger merge driver, but git has none registered (merge.ledger.driver), so a plain `git pull` would write conflict markers into JSON; any ledger command run in this ledger registers it"
         }
         guard let program = command.split(separator: " ").first.map(String.init), !program.isEmpty else {
             return "it sends documents to the ledger merge driver, but merge.ledger.driver is empty; set it with `git config merge.ledger.driver '\(mergeDriverCommand)'`"
         }
         let found = program.contains("/")
-            ? access(program.hasPrefix("/") ? program : repo.workdir + "/" + program, X_OK) == 0
+            ? access(program.hasPrefix("/") ? program : workTree + "/" + program, X_OK) == 0
             : ProgramPath.find(program, path: searchPath) != nil
         guard !found else { return nil }
         return "it sends documents to the ledger merge driver, but git would not find \(program) (merge.ledger.driver runs `\(command)`), so a plain `git pull` would fail on documents changed on both sides; put ledger on your PATH (`make install`), or register its full path with `git config merge.ledger.driver '/path/to/ledger merge-driver %O %A %B %P'`"

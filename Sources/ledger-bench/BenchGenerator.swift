@@ -5,12 +5,14 @@ import LedgerKit
 /// fast writes (no fsync: the data is written once and reused).
 struct BenchGenerator {
     let root: String
-    /// 1 for ten years of one heavy user, 10 for ten times as much data.
+    /// 1 for ten years of one heavy user, 10 for ten times as much history: a hundred years of
+    /// the same life (the same days, nights out and brews per day, going further back), so
+    /// that today holds as much as it does at scale 1 and only the past grows.
     let scale: Int
     var random: SplitMix64
     let ids: SeededIDSource
-    /// The first and last day of the ten years.
-    let firstDay = LocalDate(year: 2016, month: 11, day: 21)!
+    /// The first and last day of the history: ten years times the scale, ending yesterday.
+    let firstDay: LocalDate
     let lastDay = LocalDate(year: 2026, month: 11, day: 20)!
     private(set) var written = 0
     private var madeDirectories: Set<String> = []
@@ -18,11 +20,12 @@ struct BenchGenerator {
     init(root: String, scale: Int, seed: UInt64) {
         self.root = root
         self.scale = scale
+        firstDay = LocalDate(year: 2026 - 10 * scale, month: 11, day: 21)!
         random = SplitMix64(seed: seed)
         ids = SeededIDSource(seed: seed &+ 1)
     }
 
-    /// Every day of the ten years.
+    /// Every day of the history.
     var days: [LocalDate] {
         (firstDay.daysSinceEpoch...lastDay.daysSinceEpoch).map { LocalDate(daysSinceEpoch: $0) }
     }

@@ -1,7 +1,7 @@
 import LedgerKit
 
 /// Brew data for the benchmark ledger: a few custom recipes (4 × scale) and about two brews a
-/// day for ten years (~7,000 logs at scale 1, ~70,000 at scale 10), each a real `BrewLog` of a
+/// day (~7,000 logs every ten years: ~70,000 at scale 10), each a real `BrewLog` of a
 /// plan made by the scaling engine, and the preferences.
 enum BrewGenerator {
     static func generate(_ g: inout BenchGenerator) throws {
@@ -20,9 +20,9 @@ enum BrewGenerator {
                      "drawdown 3:40, too slow", "Colombia, honey process", "decaf", "filters from the new box"]
         var last = Recipe.starter
         for day in g.days {
-            // 0 to 3 brews a day, two on average; ten times as many at scale 10.
+            // 0 to 3 brews a day, two on average.
             let roll = Int.random(in: 0..<100, using: &g.random)
-            let brews = (roll < 10 ? 0 : roll < 30 ? 1 : roll < 68 ? 2 : 3) * g.scale
+            let brews = roll < 10 ? 0 : roll < 30 ? 1 : roll < 68 ? 2 : 3
             for n in 0..<brews {
                 let recipe = Int.random(in: 0..<10, using: &g.random) < 4 ? recipes[0] : recipes[Int.random(in: 1..<recipes.count, using: &g.random)]
                 var inputs = BrewInputs(recipeId: recipe.id)

@@ -1,8 +1,8 @@
 import Foundation
 import LedgerKit
 
-/// Moments data for the benchmark ledger: about ten experiences a day for ten years (36,500
-/// at scale 1, ten times as many at scale 10) of every type, a few referring to a handful of
+/// Moments data for the benchmark ledger: about ten experiences a day (36,500 every ten years:
+/// 365,000 at scale 10) of every type, a few referring to a handful of
 /// small real photos.
 enum MomentsGenerator {
     static let notes = ["coffee with Sam", "the first frost", "a long call with Mum", "fresh bread", "finishing the chapter",
@@ -19,7 +19,7 @@ enum MomentsGenerator {
             stored.append(MomentsPhotos.payload(forFile: name))
         }
         for day in g.days {
-            let count = Int.random(in: 6...14, using: &g.random) * g.scale
+            let count = Int.random(in: 6...14, using: &g.random)
             for _ in 0..<count {
                 let t = g.timestamp(day, hour: Int.random(in: 7...23, using: &g.random),
                                     minute: Int.random(in: 0...59, using: &g.random), second: Int.random(in: 0...59, using: &g.random))

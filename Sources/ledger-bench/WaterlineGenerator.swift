@@ -1,7 +1,7 @@
 import LedgerKit
 
-/// Waterline data for the benchmark ledger: about 500 nights out over the ten years at scale 1
-/// (ten times as many at scale 10), mostly on Fridays and Saturdays, each with its drinks and
+/// Waterline data for the benchmark ledger: about 1,050 nights out every ten years (two a week,
+/// over 10,000 at scale 10), mostly on Fridays and Saturdays, each with its drinks and
 /// water as a real user logs them, plus tonight's session, still active on the benchmark's
 /// clock (2026-11-21, started 20:40).
 enum WaterlineGenerator {
@@ -10,7 +10,7 @@ enum WaterlineGenerator {
 
     static func generate(_ g: inout BenchGenerator) throws {
         let presets = DrinkPreset.defaults(createdAt: g.timestamp(g.firstDay, hour: 20))
-        let perDay = 500.0 * Double(g.scale) / Double(g.days.count)
+        let perDay = 1050.0 / 3652.5
         for day in g.days {
             let expected = perDay * weekdayWeights[day.isoWeekday - 1]
             var count = Int(expected)

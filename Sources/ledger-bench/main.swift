@@ -4,8 +4,9 @@ import LedgerKit
 // ledger-bench generate DIR [--scale N] [--seed S]
 //
 // Writes a deterministic ledger of ten years of heavy use (2016-11-21 … 2026-11-20) in the
-// real document format of every kind: about 500 sessions with their entries, 7,000 brew
-// logs, 3,650 hydration days and 36,000 moments at scale 1, ten times as many at scale 10.
+// real document format of every kind: about 1,050 sessions with their entries, 7,000 brew
+// logs, 3,650 hydration days and 36,500 moments at scale 1; at scale 10 a hundred years of
+// the same life (1926-11-21 …), ten times as many documents, with today's as at scale 1.
 
 let args = Array(CommandLine.arguments.dropFirst())
 guard args.first == "generate", args.count >= 2 else {

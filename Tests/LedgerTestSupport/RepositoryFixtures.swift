@@ -11,6 +11,15 @@ package enum RepositoryFiles {
         _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 
+    /// Sets the modification time of everything under `directory` (and of it) to `seconds`
+    /// ago: files written long before, which a record of their stamps may vouch for.
+    package static func age(everythingUnder directory: String, seconds: Double) {
+        age(directory, seconds: seconds)
+        for name in FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? [] {
+            age(directory + "/" + name, seconds: seconds)
+        }
+    }
+
     /// Creates an empty file (a lock left by a killed process), `seconds` old.
     package static func leave(_ path: String, aged seconds: Double) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

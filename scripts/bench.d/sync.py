@@ -518,7 +518,7 @@ def maintenance(bench):
         for _ in range(2):
             for label, cmd, size in candidates:
                 subprocess.run(["cp", "-al", os.path.join(a, ".git"), copy], check=True)
-                t, rss, status = bench.run_once(cmd(copy))
+                t, rss, status, _ = bench.run_once(cmd(copy))
                 assert status == 0, label
                 times[label].append(t)
                 peak[label] = max(peak[label], rss)
@@ -558,7 +558,7 @@ def maintenance(bench):
         size, reached = du(os.path.join(a, ".git")), du(copy)
         ratio = size / reached
         print(f"  clone A .git {mib(size)}, {mib(reached)} after git gc: {ratio:.2f}x (target ≤ 2x){'  ok' if ratio <= 2 else '  OVER TARGET'}", flush=True)
-        t, _, status = bench.run_once([bench.ledger, "--repo", a, "gc", "--auto"], env=env)
+        t, _, status, _ = bench.run_once([bench.ledger, "--repo", a, "gc", "--auto"], env=env)
         assert status == 0
         print(f"  ledger gc --auto with nothing due: {t * 1000:.0f} ms", flush=True)
     finally:

@@ -168,7 +168,7 @@ extension BrewStore {
     public func startBrew(_ reference: String?, changes: BrewInputs, reset: Bool, now: Timestamp, ids: any IDSource) throws -> BrewStart {
         let (existing, setAside) = try brewInProgress()
         let choices = try recipeEntries()
-        let logID = try newID(in: logRepository, ids)
+        let logID = try newID(in: logRepository, ids, date: now.local.date)
         let asked = reference != nil || !changes.isDefault || reset
         guard let existing else {
             let s = try selection(reference, changes: changes, reset: reset)

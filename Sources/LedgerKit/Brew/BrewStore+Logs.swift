@@ -41,11 +41,12 @@ extension BrewStore {
             let s = try selection(record.recipe, changes: record.inputs, reset: record.resetInputs)
             var plan = try RecipeScaler.plan(s.recipe, inputs: s.inputs)
             if let d = record.inputs.dose, let y = record.inputs.targetYield { plan = plan.measured(dose: d, targetYield: y) }
-            var log = BrewLog(id: try newID(in: logRepository, ids), plan: plan, rating: record.rating, tasteTag: record.tasteTag,
-                              note: record.note?.trimmingCharacters(in: .whitespacesAndNewlines), at: record.brewedAt ?? now)
+            let at = record.brewedAt ?? now
+            var log = BrewLog(id: try newID(in: logRepository, ids, date: at.local.date), plan: plan, rating: record.rating, tasteTag: record.tasteTag,
+                              note: record.note?.trimmingCharacters(in: .whitespacesAndNewlines), at: at)
             log.createdAt = now
             log.updatedAt = now
-            try logRepository.save(log)
+            try logRepository.save(log, new: true)
             try remember(s.recipe.id, inputs: nil, at: now)
             return LoggedBrew(log: log, warnings: plan.warnings, notice: s.notice)
         }

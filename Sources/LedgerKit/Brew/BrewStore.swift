@@ -24,10 +24,11 @@ public struct BrewStore: Sendable {
         try preferencesFile.load()
     }
 
-    /// A fresh id no document of `repository` has.
-    func newID<D: CollectionDocument>(in repository: DocumentRepository<D>, _ ids: any IDSource) throws -> String {
+    /// A fresh id no document of `repository` has (in the shard of `date`, for a document
+    /// dated `date`: `DocumentRepository.contains(id:inShardOf:)`).
+    func newID<D: CollectionDocument>(in repository: DocumentRepository<D>, _ ids: any IDSource, date: LocalDate? = nil) throws -> String {
         var id = ids.next()
-        while try repository.contains(id: id) { id = ids.next() }
+        while try repository.contains(id: id, inShardOf: date) { id = ids.next() }
         return id
     }
 

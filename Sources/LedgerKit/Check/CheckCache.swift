@@ -25,7 +25,7 @@ import Darwin
 ///     E	notes.txt	<f, d, l or o>     (any other entry: a file with problems, a subdirectory)
 enum CheckCache {
     /// Bump when validation rules change in a way that could turn a clean file invalid.
-    static let revision = "4"
+    static let revision = "5"
 
     static func header(_ schema: DocumentSchema) -> String {
         "ledger-check-cache\t\(revision)\t\(schema.documentTypes.map(\.kind.name).joined(separator: ","))"
@@ -182,6 +182,8 @@ enum CheckCache {
         private var pending: (path: String, stamp: FileSystem.Stamp?)?  // the next block's directory, already read
         /// Files changed after this instant (ns) are never trusted.
         let racyThreshold: Int64
+        /// About as many entries as the record holds (its size over the length of a short file line).
+        let expectedEntries: Int
         /// Entries read so far, and whether blocks were skipped (directories gone).
         private(set) var entriesRead = 0
         private(set) var skippedBlocks = false
@@ -190,6 +192,7 @@ enum CheckCache {
             guard let stamp = FileSystem.stamp(path), let lines = LineReader(path: path) else { return nil }
             self.lines = lines
             racyThreshold = stamp.modifiedNanoseconds - 2_000_000_000
+            expectedEntries = Int(stamp.size / 60)
             guard let first = lines.next(), String(decoding: first, as: UTF8.self) == CheckCache.header(schema) else { return nil }
             pending = CheckCache.directory(lines.next())
         }

@@ -106,6 +106,10 @@ public struct Checker: Sendable {
             }
         }
         run.crossDocumentChecks()
+        // The facts of every document are known to a full check, and to a scoped one from the record.
+        if !targeted || useCache {
+            for followUp in schema.checkFollowUps { followUp(run.tagged, store) }
+        }
         // Rewrite the record only when it would change.
         if let writer = run.writer {
             if let cache = run.cache, !writer.changed, !cache.skippedBlocks, cache.atEnd, cache.entriesRead == writer.entriesWritten {
@@ -176,6 +180,8 @@ private struct Run {
     var scopeDirectories: Set<String> = []
     /// Hashes of (kind, id) of every collection document, and those seen twice.
     var ids = IDFilter()
+    /// What `IDFilter.prefetch` read, kept so that the reads are not optimized away.
+    var prefetched: UInt64 = 0
     var duplicateCandidates: [(kind: String, id: String)] = []
     /// Whether the targets of references exist, by `Run.hash` of their kind and id.
     var targets: [UInt64: Bool] = [:]
@@ -203,6 +209,7 @@ private struct Run {
         self.threads = threads
         self.cache = cache
         self.writer = writer
+        ids = IDFilter(expected: cache?.expectedEntries)
         // `--fix` moves documents between directories: "is the right place free? write it
         // there, remove the old one" must not run for two files at once, or two copies of
         // an id bound for the same place would both take it and one would be lost.
@@ -323,6 +330,7 @@ private struct Run {
 
     mutating func record(_ batch: Batch) {
         batch.done.wait()
+        prefetched ^= ids.prefetch(batch.results.lazy.map(\.idHash))
         for (i, (name, type)) in zip(batch.results.indices, batch.names) {
             let result = batch.results[i]
             filesChecked += 1
@@ -490,20 +498,22 @@ private struct Run {
         var result = Result()
         // Fast path: a `<id>.json` in a collection's shard directory.
         let collection = item.type == .file ? item.directory.collection : nil
-        let fastID: ArraySlice<UInt8>? = collection == nil ? nil : FileRole.documentID(inName: item.name)
-        if let fastID { result.idHash = hash(seed: item.directory.seed, id: fastID) }
+        let fastIDLength = collection == nil ? nil : FileRole.documentIDLength(inName: item.name)
+        if let n = fastIDLength { result.idHash = hash(seed: item.directory.seed, id: item.name.utf8.prefix(n)) }
+        // The id as a string, made only when needed (not for a file trusted from the record).
+        func fastID() -> String? { fastIDLength.map { String(item.name.utf8.prefix($0))! } }
         // Clean last time and untouched since: trust it.
         let stamp = item.directory.opened?.stamp(item.name)
         if let lineIndex, let stamp, !fix, let cached = CheckCache.parse(block[lineIndex]),
            cached.stamp.vouches(for: stamp, racyThreshold: racyThreshold) {
             result.cacheStamp = stamp
             result.cachedLine = lineIndex
-            if fastID == nil, let (kind, id) = kindAndID(of: item, in: schema) { result.idHash = hash(kind, id) }
+            if fastIDLength == nil, let (kind, id) = kindAndID(of: item, in: schema) { result.idHash = hash(kind, id) }
             if !cached.tags.isEmpty || !cached.references.isEmpty {
                 let d = Details()
                 d.references = cached.references
                 d.tags = cached.tags
-                if case .document(let t, let id) = fastID != nil ? .document(collection!, id: String(decoding: fastID!, as: UTF8.self))
+                if case .document(let t, let id) = fastIDLength != nil ? .document(collection!, id: fastID()!)
                     : FileRole.classify(item.path, type: item.type, in: schema) {
                     d.kindName = t.kind.name
                     d.id = id
@@ -512,7 +522,7 @@ private struct Run {
             }
             return result
         }
-        let role = fastID.map { .document(collection!, id: String(decoding: $0, as: UTF8.self)) }
+        let role = fastID().map { .document(collection!, id: $0) }
             ?? FileRole.classify(item.path, type: item.type, in: schema)
         let d = Details()
         switch role {

@@ -27,15 +27,14 @@ enum FileRole: Sendable {
         .stray(.warning(.root, "is not where a document can be: \(t.kind.name) documents are \(shape(t))"))
     }
 
-    /// The id in a file name `<id>.json` (as bytes), or nil when the name is not one.
-    static func documentID(inName name: String) -> ArraySlice<UInt8>? {
+    /// The id in a file name `<id>.json` (its first bytes: their count, so that nothing is
+    /// allocated per file), or nil when the name is not one.
+    static func documentIDLength(inName name: String) -> Int? {
         var n = name
-        return n.withUTF8 { b -> ArraySlice<UInt8>? in
+        return n.withUTF8 { b -> Int? in
             guard b.count > 5, b[b.count - 5] == 0x2E, b[b.count - 4] == 0x6A, b[b.count - 3] == 0x73,
-                  b[b.count - 2] == 0x6F, b[b.count - 1] == 0x6E else { return nil }
-            let stem = b[0..<(b.count - 5)]
-            guard DocumentID.isValid(utf8: stem) else { return nil }
-            return ArraySlice(stem)
+                  b[b.count - 2] == 0x6F, b[b.count - 1] == 0x6E, DocumentID.isValid(utf8: b[0..<(b.count - 5)]) else { return nil }
+            return b.count - 5
         }
     }
 

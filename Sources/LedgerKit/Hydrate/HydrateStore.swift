@@ -24,11 +24,10 @@ public struct HydrateStore: Sendable {
         try store.singleton(HydrationSchedule.self).load()
     }
 
-    /// The document of `date`, or nil.
+    /// The document of `date`, or nil: read where it belongs (`hydrate/days/<year>/<date>.json`),
+    /// whatever the number of years; one in another folder is `ledger check --fix`'s to move.
     public func document(for date: LocalDate) throws -> HydrationDay? {
-        let repository = store.repository(HydrationDay.self)
-        guard let path = try repository.path(of: date.description) else { return nil }
-        return try store.load(HydrationDay.self, at: path)
+        try store.load(HydrationDay.self, at: HydrationDay.kind.path(id: date.description, date: date))
     }
 
     /// The day current at `now` (see `PlannedDay.current`), always planned with the schedule
@@ -142,7 +141,7 @@ public struct HydrateStore: Sendable {
         var document = day.documentForWriting(now: now)
         document.confirm(at: now, slot: slot)
         document.updatedAt = now
-        try store.repository(HydrationDay.self).save(document)
+        try store.repository(HydrationDay.self).save(document, new: day.document == nil)
         return PlannedDay(plan: day.plan, document: document)
     }
 

@@ -169,7 +169,7 @@ public struct MomentsStore: Sendable {
             let experience = Experience(id: ids.next(), timestamp: capture.timestamp, momentType: capture.moment,
                                         experienceType: type, payload: payload, createdAt: now)
             do {
-                try experiences.save(experience)
+                try experiences.save(experience, new: true)
             } catch {
                 if let written { try? store.remove(written) }
                 throw error

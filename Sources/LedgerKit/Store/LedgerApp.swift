@@ -11,6 +11,9 @@ package protocol LedgerApp: Sendable {
     static var crossDocumentRules: [CrossDocumentRule] { get }
     /// Repairs across documents after a sync merge (e.g. two sessions left active).
     static var mergeReconciliations: [MergeReconciliation] { get }
+    /// What the app does with the facts a full check found (e.g. drop a device-local hint
+    /// they prove stale).
+    static var checkFollowUps: [CheckFollowUp] { get }
     /// The documents `ledger init` creates for the app (defaults such as drink presets).
     static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)]
 }
@@ -20,5 +23,6 @@ extension LedgerApp {
     package static var attachmentTypes: [AttachmentType] { [] }
     package static var crossDocumentRules: [CrossDocumentRule] { [] }
     package static var mergeReconciliations: [MergeReconciliation] { [] }
+    package static var checkFollowUps: [CheckFollowUp] { [] }
     package static func initialDocuments(now: Timestamp) -> [(path: String, document: JSONValue)] { [] }
 }

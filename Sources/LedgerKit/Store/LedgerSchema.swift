@@ -12,7 +12,8 @@ package enum LedgerSchema {
     package static let standard = DocumentSchema(
         documentTypes: [DocumentType(LedgerManifest.self), DocumentType(PurgeRecord.self)] + apps.flatMap { $0.documentTypes },
         attachmentTypes: apps.flatMap { $0.attachmentTypes },
-        crossDocumentRules: apps.flatMap { $0.crossDocumentRules })
+        crossDocumentRules: apps.flatMap { $0.crossDocumentRules },
+        checkFollowUps: apps.flatMap { $0.checkFollowUps })
 
     /// All JSON document types.
     package static var documentTypes: [DocumentType] { standard.documentTypes }
@@ -32,6 +33,8 @@ package struct DocumentSchema: Sendable {
     package let attachmentTypes: [AttachmentType]
     /// Rules over the facts of all documents at once (beyond duplicate ids and references).
     package let crossDocumentRules: [CrossDocumentRule]
+    /// Called with the facts of every document after a check that knows them all.
+    package let checkFollowUps: [CheckFollowUp]
     /// The top-level directories that belong to apps; other top-level entries are the user's.
     package let appDirectories: Set<String>
 
@@ -41,10 +44,12 @@ package struct DocumentSchema: Sendable {
     let attachments: [String: AttachmentType]
     let collectionsByKind: [String: DocumentType]
 
-    package init(documentTypes: [DocumentType], attachmentTypes: [AttachmentType] = [], crossDocumentRules: [CrossDocumentRule] = []) {
+    package init(documentTypes: [DocumentType], attachmentTypes: [AttachmentType] = [], crossDocumentRules: [CrossDocumentRule] = [],
+                 checkFollowUps: [CheckFollowUp] = []) {
         self.documentTypes = documentTypes
         self.attachmentTypes = attachmentTypes
         self.crossDocumentRules = crossDocumentRules
+        self.checkFollowUps = checkFollowUps
         var s: [String: DocumentType] = [:]
         var c: [(String, DocumentType)] = []
         for t in documentTypes {
@@ -130,6 +135,9 @@ package struct CrossDocumentRule: Sendable {
         self.check = check
     }
 }
+
+/// What an app does with the facts of every document once a check has them (`LedgerApp.checkFollowUps`).
+package typealias CheckFollowUp = @Sendable (_ facts: [DocumentFacts], _ store: LedgerStore) -> Void
 
 /// An issue in a particular file, as `check` reports it: `PATH: POINTER: severity: message`.
 public struct Problem: Sendable, Hashable, CustomStringConvertible {

@@ -210,6 +210,16 @@ package struct DocumentRepository<D: CollectionDocument>: Sendable {
     /// Whether document `id` exists.
     package func contains(id: String) throws -> Bool { try path(of: id) != nil }
 
+    /// Whether document `id` exists in the shard of `date` (anywhere, without a date or for
+    /// a kind without shards): what a fresh id for a new document dated `date` must avoid.
+    /// Ids are ten random base-36 characters, so the other shards — a `stat` each, hundreds
+    /// over a long history — are not searched: a clash with one of them would take about
+    /// 10^15 draws, and `check` reports duplicate ids.
+    package func contains(id: String, inShardOf date: LocalDate?) throws -> Bool {
+        guard let date, D.kind.shardDepth > 0 else { return try contains(id: id) }
+        return FileSystem.stamp(D.kind.path(id: id, date: date), under: store.root)?.type == .file
+    }
+
     /// Document `id`; throws `.notFound` when there is none and `.invalid` when it is invalid.
     package func load(id: String) throws -> D {
         guard let path = try path(of: id), let doc = try store.load(D.self, at: path) else {
@@ -268,11 +278,18 @@ package struct DocumentRepository<D: CollectionDocument>: Sendable {
     }
 
     /// Validates, recomputes and writes `document` at its path, removing the copy at its old
-    /// path when its shard changed (a session whose start moved to another year).
-    func save(_ document: D) throws {
-        let old = try path(of: document.id)
-        try store.save(document, at: document.path)
-        if let old, old != document.path { try store.remove(old) }
+    /// path when its shard changed (a session whose start moved to another year). The other
+    /// shards are searched (a `stat` each) only when no file is at its path — never for a
+    /// `new` document, which is refused when its path is taken, so that nothing is overwritten.
+    func save(_ document: D, new: Bool = false) throws {
+        let target = document.path
+        let there = FileSystem.stamp(target, under: store.root) != nil
+        if new, there {
+            throw LedgerError.failure("cannot write the new \(D.kind.name.replacingOccurrences(of: ".", with: " ")) \(target): a file is already there")
+        }
+        let old = new || there ? nil : try path(of: document.id)
+        try store.save(document, at: target)
+        if let old, old != target { try store.remove(old) }
     }
 
     /// Deletes document `id`; throws `.notFound` when there is none.

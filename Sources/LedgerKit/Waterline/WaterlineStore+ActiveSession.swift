@@ -78,15 +78,27 @@ extension WaterlineStore {
         hint.write(store)
     }
 
-    /// Every session whose file says it is active (reading only files that may say so). A
-    /// file too large to be a document is skipped when its first lines show it has ended,
-    /// as one that cannot be parsed but says `"isActive": false` is; `check` reports both.
+    /// Every session whose file says it is active (decoding only files that may say so), and
+    /// every ended session that overlaps one of them — what a `git pull` leaves when one
+    /// device ended a night and started another while a second device kept logging into the
+    /// first: the caller makes them one with `SessionMerge.reconcile`, as a sync does. A file
+    /// too large to be a document is skipped when its first lines show it has ended, as one
+    /// that cannot be parsed but says `"isActive": false` is; `check` reports both.
     func scanForActive() throws -> [Active] {
         var out: [Active] = []
+        var ended: [(path: String, end: Timestamp)] = []
         for (_, path) in try sessions.index().sorted(by: { $0.path < $1.path }) {
-            guard let bytes = try readSession(path), MemberPeek.mayHave("isActive", "true", in: bytes) else { continue }
-            let s = try LedgerStore.decode(Session.self, from: bytes, path: path)
-            if s.isActive { out.append(Active(session: s, path: path)) }
+            guard let bytes = try readSession(path) else { continue }
+            if MemberPeek.mayHave("isActive", "true", in: bytes) {
+                let s = try LedgerStore.decode(Session.self, from: bytes, path: path)
+                if s.isActive { out.append(Active(session: s, path: path)) } else if let end = s.endTime { ended.append((path, end)) }
+            } else if let end = Self.endTime(in: bytes) ?? (try? LedgerStore.decode(Session.self, from: bytes, path: path))?.endTime {
+                ended.append((path, end))
+            }
+        }
+        guard let earliest = out.map(\.session.startTime).min() else { return out }
+        for e in ended where e.end > earliest {
+            if let s = try? store.load(Session.self, at: e.path) { out.append(Active(session: s, path: e.path)) }
         }
         return out
     }
@@ -109,13 +121,14 @@ extension WaterlineStore {
     /// what the hint already says, its digests are kept and only the directories' stamps
     /// (which the write moved) are taken again: the digests describe the files as they were
     /// when the hint was written, so any change since still shows — and a write costs no
-    /// second walk of the sessions.
+    /// second walk of the recent folders.
     func recordHint(_ active: Active?) {
         guard let (stamps, shards) = try? ActiveSessionHint.directoryStamps(store) else { return }
+        let recent = ActiveSessionHint.recent(shards)
         if let written = FileSystem.stamp(ActiveSessionHint.location(store)), let old = ActiveSessionHint.read(store),
-           old.sessionID == active?.session.id, old.path == active?.path, shards.allSatisfy({ old.stamps[$0 + "/*"] != nil }) {
+           old.sessionID == active?.session.id, old.path == active?.path, recent.allSatisfy({ old.stamps[$0 + "/*"] != nil }) {
             var kept = stamps
-            for shard in shards { kept[shard + "/*"] = old.stamps[shard + "/*"] }
+            for shard in recent { kept[shard + "/*"] = old.stamps[shard + "/*"] }
             // The digests' racily clean files stay those of when they were taken.
             ActiveSessionHint(sessionID: old.sessionID, path: old.path, stamps: kept,
                               digestsTakenAt: old.digestsTakenAt ?? written.modifiedNanoseconds).write(store)
@@ -123,6 +136,20 @@ extension WaterlineStore {
         }
         guard let witness = try? ActiveSessionHint.Witness(store) else { return }
         ActiveSessionHint(sessionID: active?.session.id, path: active?.path, witness: witness).write(store)
+    }
+
+    /// After `ledger check`, given the facts of every session it found (`Session.tags`):
+    /// drops the hint when the sessions that are active are not the one it names, or when a
+    /// session overlaps an active one — a file of an older year edited in place, which the
+    /// hint does not watch — so that the next command scans, and merges them as `check`
+    /// says it will.
+    func checked(_ facts: [DocumentFacts]) {
+        guard let hint = ActiveSessionHint.read(store) else { return }
+        let spans = WaterlineApp.Span.all(in: facts)
+        let active = spans.filter { $0.end == nil }
+        let overlapping = active.contains { a in spans.contains { $0.end.map { $0 > a.start } ?? false } }
+        guard active.map(\.path) != (hint.path.map { [$0] } ?? []) || overlapping else { return }
+        try? FileManager.default.removeItem(atPath: ActiveSessionHint.location(store))
     }
 
     /// Looks again whatever the hint says, and records a new one (after `sessions --all` has
@@ -145,13 +172,17 @@ extension WaterlineStore {
 /// The hint lives in the store's local state directory (`waterline-active.json`, never
 /// synced) and is never trusted blindly. It records the stamps (size, mtime, ctime, inode) of
 /// `waterline/sessions`, of each of its year directories and of the store's bulk-change
-/// witnesses (a git repository's index), and for each year directory a digest of the stamps
-/// of its session files (the active one aside), all taken before the conclusion it holds was
-/// drawn. Creating, deleting or renaming a session file — by ledger, by a sync's checkout or
-/// `git pull`, by hand — changes its directory's stamp; editing one in place (re-opening an
-/// old session) changes the digest; any git operation rewrites the index. A change sends the
-/// reader back to a scan, which merges several active sessions. The active session's own
-/// file is read on every use, so edits to it (ending it by hand) are always seen. A file
+/// witnesses (a git repository's index), and for the two newest year directories a digest of
+/// the stamps of their session files (the active one aside), all taken before the conclusion
+/// it holds was drawn. Creating, deleting or renaming a session file — by ledger, by a sync's
+/// checkout or `git pull`, by hand — changes its directory's stamp; editing one of the two
+/// newest years in place (re-opening last night's session) changes the digest; any git
+/// operation rewrites the index. A change sends the reader back to a scan, which merges
+/// several active sessions. The active session's own file is read on every use, so edits to
+/// it (ending it by hand) are always seen. A file of an older year edited in place is not
+/// looked at — that would cost a `stat` per session of the whole history on every command —
+/// and is seen by `ledger check`, which reads every changed file and drops the hint when the
+/// active sessions it found are not the one the hint names (`checked(_:store:)`). A file
 /// changed within two seconds before the hint was written could change again within the same
 /// clock tick without changing its stamp (git's "racily clean" files): such a file is read
 /// (its `isActive` member peeked) on each use until it is older.
@@ -172,11 +203,16 @@ struct ActiveSessionHint: Equatable {
     /// How long before the hint was written a file counts as racily clean, nanoseconds (as
     /// the checker's record).
     static let racyNanoseconds: Int64 = 2_000_000_000
-    static let format = 3
+    static let format = 4
+    /// How many of the newest year directories have their files' stamps watched one by one.
+    static let watchedYears = 2
+
+    /// The year directories whose files are watched: the newest ones (`shards` lists newest first).
+    static func recent(_ shards: [String]) -> [String] { Array(shards.sorted(by: >).prefix(watchedYears)) }
 
     /// What vouches for a conclusion about the sessions, taken before it is drawn: the stamps
     /// of the sessions directory, its year directories and the store's bulk-change witnesses,
-    /// and the hashed name and stamp of each entry of the year directories (`EntryHash`).
+    /// and the hashed name and stamp of each entry of the newest year directories (`EntryHash`).
     struct Witness {
         var stamps: [String: String]
         var entries: [String: [EntryHash]]
@@ -185,7 +221,7 @@ struct ActiveSessionHint: Equatable {
             let shards: [String]
             (stamps, shards) = try ActiveSessionHint.directoryStamps(store)
             entries = [:]
-            for shard in shards {
+            for shard in ActiveSessionHint.recent(shards) {
                 var hashes: [EntryHash] = []
                 _ = FileSystem.forEachStampedEntry(store.absolute(shard)) { name, stamp in hashes.append(EntryHash(name, stamp)) }
                 entries[shard] = hashes
@@ -245,9 +281,10 @@ struct ActiveSessionHint: Equatable {
               Self.witnesses(store).allSatisfy({ stamps[$0] != nil }) else { return nil }
         var anyRacy = false
         let active = path.map(EntryHash.name(of:))
+        let stamp = Stamper(store)
         for (key, recorded) in stamps {
             guard key.hasSuffix("/*") else {
-                if Self.stamp(store, key) != recorded { return nil }
+                if stamp(key) != recorded { return nil }
                 continue
             }
             let shard = String(key.dropLast(2))
@@ -270,11 +307,11 @@ struct ActiveSessionHint: Equatable {
     /// The stamps of the sessions directory, its year directories and the bulk-change
     /// witnesses, and the year directories.
     static func directoryStamps(_ store: LedgerStore) throws -> (stamps: [String: String], shards: [String]) {
-        let sessions = CollectionFiles(Session.kind, in: store)
-        var stamps = [sessions.directory: stamp(store, sessions.directory)]
-        for witness in witnesses(store) { stamps[witness] = stamp(store, witness) }
-        let shards = try sessions.shards()
-        for shard in shards { stamps[shard] = stamp(store, shard) }
+        let stamp = Stamper(store)
+        var stamps = [stamp.directory: stamp(stamp.directory)]
+        for witness in witnesses(store) { stamps[witness] = stamp(witness) }
+        let shards = try CollectionFiles(Session.kind, in: store).shards()
+        for shard in shards { stamps[shard] = stamp(shard) }
         return (stamps, shards)
     }
 
@@ -284,8 +321,34 @@ struct ActiveSessionHint: Equatable {
         store.bulkChangeWitnesses
     }
 
-    static func stamp(_ store: LedgerStore, _ path: String) -> String {
-        (path.hasPrefix("/") ? FileSystem.stamp(path) : FileSystem.stamp(path, under: store.root))?.encoded ?? "-"
+    /// The stamps the hint records, encoded ("-" for a missing path): of an absolute path (a
+    /// witness), and of the sessions directory and its entries through one descriptor of it
+    /// (a `fstatat` per year directory, not a walk from the root for each).
+    struct Stamper {
+        let store: LedgerStore
+        /// The sessions directory, relative to the root.
+        let directory: String
+        let opened: FileSystem.Directory?
+
+        init(_ store: LedgerStore) {
+            self.store = store
+            directory = CollectionFiles(Session.kind, in: store).directory
+            opened = try? FileSystem.walk(directory, under: store.root, create: false)
+        }
+
+        func callAsFunction(_ path: String) -> String {
+            let stamp: FileSystem.Stamp?
+            if path.hasPrefix("/") {
+                stamp = FileSystem.stamp(path)
+            } else if path == directory {
+                stamp = opened?.stamp
+            } else if path.hasPrefix(directory + "/"), !path.dropFirst(directory.count + 1).contains("/") {
+                stamp = opened?.stamp(String(path.dropFirst(directory.count + 1)))
+            } else {
+                stamp = FileSystem.stamp(path, under: store.root)
+            }
+            return stamp?.encoded ?? "-"
+        }
     }
 
     /// The files' hashes combined, in any order: their sum, with the count.

@@ -65,13 +65,14 @@ public struct WaterlineStore: Sendable {
 
     /// Saves a session under the lock and keeps the hint right; `wasActive` is the active
     /// session before the change. While the session is active (and when it ends) it records
-    /// the rules in force, `settings`'. Returns the session as written.
+    /// the rules in force, `settings`'. A `new` session is written where no file is (the
+    /// other years are not searched for it). Returns the session as written.
     @discardableResult
-    func save(_ session: Session, wasActive: Active?, settings: WaterlineSettings) throws -> Session {
+    func save(_ session: Session, wasActive: Active?, settings: WaterlineSettings, new: Bool = false) throws -> Session {
         var session = session
         if session.isActive || wasActive?.session.id == session.id { session.applyFromNowOn(settings.rules) }
         session.recomputeDerived()
-        try sessions.save(session)
+        try sessions.save(session, new: new)
         if session.isActive {
             recordHint(Active(session: session, path: session.path))
         } else if wasActive?.session.id == session.id {
@@ -116,7 +117,7 @@ public struct WaterlineStore: Sendable {
             var session = Session(id: ids.next(), start: start, rules: settings.rules)
             session.createdAt = now
             session.updatedAt = now
-            return (try save(session, wasActive: nil, settings: settings), notes)
+            return (try save(session, wasActive: nil, settings: settings, new: true), notes)
         }
     }
 

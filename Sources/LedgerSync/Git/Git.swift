@@ -74,27 +74,44 @@ package struct ObjectID: Sendable, Hashable, CustomStringConvertible {
 
     init(_ raw: git_oid) { self.raw = raw }
 
+    /// The id that 40 hex digits (either case) spell; nil for anything else. Parsed here, not
+    /// by libgit2, so that reading a reference file does not load the library.
     package init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard digits.count == 40 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
         var o = git_oid()
-        guard hex.count == 40, git_oid_fromstr(&o, hex) == 0 else { return nil }
+        let ok = withUnsafeMutableBytes(of: &o.id) { bytes in
+            for i in 0..<20 {
+                guard let high = value(digits[2 * i]), let low = value(digits[2 * i + 1]) else { return false }
+                bytes[i] = high << 4 | low
+            }
+            return true
+        }
+        guard ok else { return nil }
         raw = o
     }
 
+    /// The 40 lowercase hex digits.
     package var description: String {
-        var r = raw
-        var buf = [UInt8](repeating: 0, count: 41)
-        buf.withUnsafeMutableBufferPointer { b in
-            b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 41) { _ = git_oid_tostr($0, 41, &r) }
+        let hex = Array("0123456789abcdef".utf8)
+        return withUnsafeBytes(of: raw.id) { bytes in
+            String(decoding: bytes.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
         }
-        return String(decoding: buf.prefix(40), as: UTF8.self)
     }
 
     /// The first seven hex digits.
     package var short: String { String(description.prefix(7)) }
 
     package static func == (a: ObjectID, b: ObjectID) -> Bool {
-        var x = a.raw, y = b.raw
-        return git_oid_equal(&x, &y) != 0
+        withUnsafeBytes(of: a.raw.id) { x in withUnsafeBytes(of: b.raw.id) { y in x.elementsEqual(y) } }
     }
 
     package func hash(into h: inout Hasher) {

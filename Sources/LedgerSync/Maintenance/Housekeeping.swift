@@ -35,7 +35,7 @@ package enum Housekeeping {
         }
         let gitDirectory = LedgerStore.gitDirectory(ofWorkTree: store.root)
         let repairDue = FileSystem.exists(staleIndexMarker(store)) || !FileSystem.exists(gitDirectory + "/index")
-        let registrationDue = store.exists && !configurationNamesTheDriver(gitDirectory)
+        let registrationDue = store.exists && configuredDriver(gitDirectory) == nil
         // An empty ledger.json is what a power cut leaves of a checkout it caught unflushed
         // (every file of it emptied): written again from git before anything reads them.
         let emptiedDue = FileSystem.stamp(store.root + "/" + LedgerManifest.kind.path())?.size == 0
@@ -113,16 +113,24 @@ package enum Housekeeping {
         return condition
     }
 
-    /// Whether the repository's own configuration file has the driver's section — a read of
-    /// one small file instead of opening the repository and every configuration level. When
-    /// it says no (a linked work tree keeps its configuration elsewhere; the driver may be in
-    /// the global configuration), libgit2 answers.
-    static func configurationNamesTheDriver(_ gitDirectory: String) -> Bool {
-        guard let bytes = try? FileSystem.read(gitDirectory + "/config", limit: 1 << 20) else { return false }
+    /// The driver's command as the repository's own configuration file sets it (which wins
+    /// over the global and system ones) — a read of one small file instead of opening the
+    /// repository and every configuration level (and initializing libgit2, which parses the
+    /// system's certificates). Nil when the file does not set it plainly (a linked work tree
+    /// keeps its configuration elsewhere; the driver may be in the global configuration; a
+    /// quoted or continued value): then libgit2 answers.
+    package static func configuredDriver(_ gitDirectory: String) -> String? {
+        guard let bytes = try? FileSystem.read(gitDirectory + "/config", limit: 1 << 20) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let section = text.range(of: "[merge \"ledger\"]") else { return false }
-        return text[section.upperBound...].split(separator: "\n").prefix { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("[") }
-            .contains { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("driver") }
+        guard let section = text.range(of: "[merge \"ledger\"]") else { return nil }
+        let lines = text[section.upperBound...].split(separator: "\n").prefix { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("[") }
+        for line in lines.reversed() {  // the last setting wins
+            let parts = line.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "driver" else { continue }
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            return value.isEmpty || value.contains(where: { "\"\\;#".contains($0) }) ? nil : value
+        }
+        return nil
     }
 
     /// The file a sync keeps while HEAD is ahead of the index on disk.

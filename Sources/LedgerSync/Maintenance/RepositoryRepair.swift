@@ -21,7 +21,13 @@ package enum RepositoryRepair {
     /// The damage a glance finds in the ledger's repository at `gitDirectory` (`repository`,
     /// when it is open already): HEAD and its branch readable, their commit and tree readable,
     /// the index readable. A phrase each; empty when healthy. Costs a few small reads.
-    package static func examine(gitDirectory: String, repository: Repository? = nil) -> [String] {
+    ///
+    /// With a `record` (a device-local file: `check`, which runs after every hand edit), a
+    /// commit found readable is written down with the stamps of its files, and is not looked at
+    /// again while it is still HEAD's and they have not changed since (git's racy rule, as for
+    /// documents): looking means loading libgit2 and its fifteen libraries, which parse the
+    /// system's certificates — a few milliseconds of every check.
+    package static func examine(gitDirectory: String, repository: Repository? = nil, record: String? = nil) -> [String] {
         var damage: [String] = []
         let branch: String
         switch Reference.read("HEAD", in: gitDirectory) {
@@ -36,8 +42,13 @@ package enum RepositoryRepair {
         case .absent:
             if historyExisted(gitDirectory: gitDirectory, branch: branch) { damage.append("\(branch) is gone") }
         case .commit(let id):
-            if let repo = repository ?? (try? Repository.open(gitDirectory)), !repo.isReadableCommit(id) {
-                damage.append("\(branch) names the commit \(id.short), which cannot be read (\(repo.objectProblem(id)))")
+            if let record, ReadableCommit.vouched(id, gitDirectory: gitDirectory, record: record) { break }
+            if let repo = repository ?? (try? Repository.open(gitDirectory)) {
+                if let tree = repo.readableTree(ofCommit: id) {
+                    if let record { ReadableCommit.write(id, tree: tree, gitDirectory: gitDirectory, record: record) }
+                } else {
+                    damage.append("\(branch) names the commit \(id.short), which cannot be read (\(repo.objectProblem(id)))")
+                }
             }
         case .symbolic:
             damage.append("\(branch) is a symbolic reference")
@@ -425,15 +436,18 @@ enum IndexFile {
 
 extension Repository {
     /// Whether `id` is a commit whose object and tree can be read.
-    func isReadableCommit(_ id: ObjectID) -> Bool {
+    func isReadableCommit(_ id: ObjectID) -> Bool { readableTree(ofCommit: id) != nil }
+
+    /// The tree of the commit `id` when both can be read; nil otherwise.
+    func readableTree(ofCommit id: ObjectID) -> ObjectID? {
         var c: OpaquePointer?
         var oid = id.raw
-        guard git_commit_lookup(&c, pointer, &oid) == 0 else { return false }
+        guard git_commit_lookup(&c, pointer, &oid) == 0 else { return nil }
         defer { git_commit_free(c) }
         var t: OpaquePointer?
-        guard git_commit_tree(&t, c) == 0 else { return false }
+        guard git_commit_tree(&t, c) == 0 else { return nil }
         git_tree_free(t)
-        return true
+        return ObjectID(git_commit_tree_id(c).pointee)
     }
 
     /// Why the object `id` (a commit) cannot be read: missing, or its file damaged.
@@ -581,5 +595,39 @@ extension Repository {
         }
         visit(tree, "")
         return missing
+    }
+}
+
+/// The record of the last commit `RepositoryRepair.examine` found readable: one line, the
+/// commit's and its tree's ids, then the stamps of the commit's loose file, of its tree's and of
+/// `objects/pack` (`-` for a file that is not there: the object is packed).
+enum ReadableCommit {
+    static func line(_ commit: ObjectID, tree: ObjectID, gitDirectory: String) -> [String] {
+        let objects = gitDirectory + "/objects/"
+        func loose(_ id: ObjectID) -> String {
+            let hex = id.description
+            return objects + hex.prefix(2) + "/" + hex.dropFirst(2)
+        }
+        let stamps = [loose(commit), loose(tree), objects + "pack"].map { FileSystem.stamp($0)?.encoded ?? "-" }
+        return [commit.description, tree.description] + stamps
+    }
+
+    /// Whether `record` vouches for `commit`: it names it, and its files are as recorded and
+    /// were not changing when it was written (modified more than 2 s before). Never where the
+    /// objects are elsewhere (a linked work tree's git directory): no stamp would tell.
+    static func vouched(_ commit: ObjectID, gitDirectory: String, record: String) -> Bool {
+        guard FileSystem.stamp(gitDirectory + "/objects")?.type == .directory,
+              let stamp = FileSystem.stamp(record), let bytes = try? FileSystem.read(record, limit: 4096) else { return false }
+        let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init)
+        guard fields.count == 5, fields[0] == commit.description, let tree = ObjectID(hex: fields[1]) else { return false }
+        let racy = stamp.modifiedNanoseconds - 2_000_000_000
+        let now = line(commit, tree: tree, gitDirectory: gitDirectory)
+        guard now[2...] == fields[2...] else { return false }
+        // A file modified within the racy window could change again without its stamp changing.
+        return !now[2...].contains { $0 != "-" && (Int64($0.split(separator: ":")[1]) ?? .max) >= racy }
+    }
+
+    static func write(_ commit: ObjectID, tree: ObjectID, gitDirectory: String, record: String) {
+        try? FileSystem.writeAtomically(record, Array(line(commit, tree: tree, gitDirectory: gitDirectory).joined(separator: " ").utf8))
     }
 }

@@ -59,6 +59,59 @@ import Testing
         #expect(ledger.run("check", "--json", env: ["PATH": "/usr/bin:/bin"]).json["warnings"] == .number(0))
     }
 
+    /// Every session document of a ledger's work tree, by path.
+    static func sessions(_ l: TestLedger) -> [String: String] {
+        var out: [String: String] = [:]
+        for path in l.files(under: "waterline/sessions") { out[path] = l.read(path) }
+        return out
+    }
+
+    /// Device A ends the night and starts another; device B, offline, logs a drink into the
+    /// first. `ledger sync` on B gives one re-opened session (the reconciliation of sessions
+    /// that overlap); a plain `git pull` — merging or rebasing — leaves the ended session
+    /// overlapping the active one, which `check` reports and the next `ledger waterline`
+    /// command makes one, the same documents as the sync wrote.
+    @Test func aNightEndedHereAndLoggedThereIsOneSessionWhetherPulledOrSynced() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        #expect(a.run("waterline", "start", env: Self.at("21:00:00")).status == 0)
+        #expect(a.run("waterline", "drink", env: Self.at("21:05:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        let b = try fixture.clone()
+        #expect(b.run("waterline", "status", env: Self.at("21:06:00")).status == 0)  // registers the merge driver, as any command does
+        #expect(a.run("waterline", "end", "--yes", env: Self.at("22:00:00")).status == 0)
+        #expect(a.run("waterline", "start", env: Self.at("22:30:00")).status == 0)
+        #expect(a.run("waterline", "drink", env: Self.at("22:35:00")).status == 0)
+        #expect(a.run("sync").status == 0)
+        #expect(b.run("waterline", "drink", env: Self.at("22:40:00")).status == 0)
+        try GitCLI.run(["add", "-A"], in: b.root)
+        #expect(try GitCLI.run(["commit", "-qm", "a drink on B"], in: b.root).status == 0)
+        // Two copies of B, committed alike: one integrates with plain git, one with ledger.
+        var pulled: [(String, TestLedger)] = []
+        for pull in [["pull", "--no-rebase", "--no-edit"], ["pull", "--rebase"]] {
+            let copy = try TestLedger(initialize: false)
+            #expect(try Processes.run("/bin/cp", ["-a", b.root, copy.root]).status == 0)
+            let r = try GitCLI.run(pull + ["origin", "main"], in: copy.root)
+            #expect(r.status == 0 && !r.stdout.contains("CONFLICT"), "\(r)")
+            // What plain git left: an ended session overlapping the active one.
+            let check = copy.run("check")
+            #expect(check.status == 1 && check.stdout.contains("overlaps another") && check.stdout.contains(", active)"), "\(check)")
+            pulled.append((pull.joined(separator: " "), copy))
+        }
+        let synced = b.run("sync", "--json")
+        #expect(synced.status == 0 && synced.json["reconciled"]?.arrayValue?.isEmpty == false, "\(synced)")
+        let expected = Self.sessions(b)
+        #expect(expected.count == 1, "one re-opened session: \(expected.keys)")
+        #expect(b.run("waterline", "status", "--json", env: Self.at("22:45:00")).json["totalAlcoholCount"] == .number(3))
+        for (how, copy) in pulled {
+            let status = copy.run("waterline", "status", "--json", env: Self.at("22:45:00"))
+            #expect(status.status == 0 && status.stderr.contains("overlapped"), "\(how): \(status)")
+            #expect(status.json["totalAlcoholCount"] == .number(3), "\(how)")
+            #expect(Self.sessions(copy) == expected, "\(how) then a ledger command gives what the sync gave")
+            #expect(copy.run("check").status == 0, "\(how)")
+        }
+    }
+
     /// A recipe edited on both sides, integrated by plain git with `pull` as given; returns the
     /// recipes' files as the pull left them, and what git's status says.
     static func recipeConflict(pull: [String]) throws -> (recipes: [String: String], status: String, id: String) {

@@ -81,6 +81,23 @@ import Testing
         try s.expectRepairedBySync("Refs/heads/main held only zeros; restored it to ")
     }
 
+    /// `check` looks at HEAD's commit through libgit2 once and then trusts its record while
+    /// the commit's files keep their stamps: a commit file emptied since — even with its old
+    /// modification time, so that only its size and ctime tell — is looked at again.
+    @Test func checkFindsTheCommitItRecordedEmptiedSince() throws {
+        let s = try Setup()
+        let head = try RepositoryFiles.revParse("HEAD", in: s.ledger.root)
+        RepositoryFiles.age(everythingUnder: s.gitDirectory + "/objects", seconds: 3600)
+        #expect(s.ledger.run("check").status == 0)
+        #expect(FileSystem.exists(s.gitDirectory + "/ledger/readable-commit"))
+        #expect(s.ledger.run("check").status == 0)
+        try Self.empty(object: head, in: s.gitDirectory)
+        RepositoryFiles.age(s.gitDirectory + "/objects/" + head.prefix(2) + "/" + head.dropFirst(2), seconds: 3600)
+        #expect(try GitCLI.run(["log", "-1"], in: s.ledger.root).status != 0)  // plain git on the same state
+        let check = s.ledger.run("check")
+        #expect(check.status == 1 && check.stdout.contains("names the commit \(head.prefix(7)), which cannot be read (its file is empty)"), "\(check)")
+    }
+
     @Test func aZeroedMainInTheRemoteIsRestoredFromWhatTheLedgerLastFetched() throws {
         let s = try Setup()
         try Self.zero(s.fixture.remote + "/refs/heads/main")

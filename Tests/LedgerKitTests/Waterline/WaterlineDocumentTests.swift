@@ -150,13 +150,29 @@ import Testing
         let dir = TemporaryDirectory("waterline-rule")
         let store = LedgerStore.plain(dir.path)
         try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
+        // An ended night, then the active one.
+        var earlier = WaterlineFixture.session("", id: "b", endAfter: -30)
+        earlier.startTime = WaterlineFixture.at(-60)
+        earlier.recomputeDerived()
         try store.write("waterline/sessions/2026/a.json", WaterlineFixture.session("D", id: "a").json)
-        try store.write("waterline/sessions/2026/b.json", WaterlineFixture.session("W", id: "b", endAfter: 20).json)
+        try store.write("waterline/sessions/2026/b.json", earlier.json)
         #expect(try Checker(store: store, useCache: false).check().problems.isEmpty)
         try store.write("waterline/sessions/2026/b.json", WaterlineFixture.session("W", id: "b").json)
         let problems = try Checker(store: store, useCache: false).check().problems
+        // Reported by the one rule (two active sessions are not also "overlapping").
         #expect(problems.map(\.path) == ["waterline/sessions/2026/a.json", "waterline/sessions/2026/b.json"])
         #expect(problems.allSatisfy { $0.severity == .error && $0.issue.pointer.description == "/isActive" && $0.message.contains("only one session may be active") })
+    }
+
+    /// Many active sessions: each is reported once, naming three others and counting the rest.
+    @Test func manyActiveSessionsAreEachReportedOnceWithACount() throws {
+        let dir = TemporaryDirectory("waterline-rule-many")
+        let store = LedgerStore.plain(dir.path)
+        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
+        for i in 0..<6 { try store.write("waterline/sessions/2026/s\(i).json", WaterlineFixture.session("D", id: "s\(i)").json) }
+        let problems = try Checker(store: store, useCache: false).check().problems
+        #expect(problems.count == 6)
+        #expect(problems[0].message.hasPrefix("only one session may be active, but so are waterline/sessions/2026/s1.json, waterline/sessions/2026/s2.json, waterline/sessions/2026/s3.json and 2 more;"), "\(problems[0].message)")
     }
 }
 
@@ -178,9 +194,45 @@ import Testing
         }
         let problems = try Checker(store: store, useCache: false).check().problems
         #expect(problems.map(\.path).sorted() == ["waterline/sessions/2026/first.json", "waterline/sessions/2026/second.json"])
-        #expect(problems.allSatisfy { $0.severity == .error && $0.message.contains("sessions first (") && $0.message.contains("and second (") })
+        #expect(problems.allSatisfy { $0.severity == .error && $0.issue.pointer.description == "/startTime" })
+        #expect(problems.first { $0.path.hasSuffix("first.json") }?.message
+            == "this session (2026-11-21T21:00:00+01:00 to 2026-11-21T23:00:00+01:00) overlaps another: second (2026-11-21T22:00:00+01:00 to 2026-11-22T00:00:00+01:00); a night out is one session — correct the times, or move the entries of one into the other and delete it")
+        #expect(problems.first { $0.path.hasSuffix("second.json") }?.message.contains("overlaps another: first (2026-11-21T21:00:00+01:00 to ") == true)
         // Sessions that only touch (one ends as the next starts) do not overlap.
         try FileManager.default.removeItem(atPath: dir.path + "/waterline/sessions/2026/first.json")
         #expect(try Checker(store: store).check().problems.isEmpty)
+    }
+
+    /// An ended session overlapping the active one (what a `git pull` leaves when one device
+    /// ended a night another kept logging into) is reported, with what merges them.
+    @Test func anEndedSessionOverlappingTheActiveOneIsReported() throws {
+        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
+        var active = WaterlineFixture.session("", id: "tonight")
+        active.startTime = WaterlineFixture.at(60)
+        active.createdAt = active.startTime
+        for s in [ended("earlier", from: 0, to: 90), active.recomputed] { try store.write(s.path, s.json) }
+        let problems = try Checker(store: store, useCache: false).check().problems
+        #expect(problems.map(\.path).sorted() == ["waterline/sessions/2026/earlier.json", "waterline/sessions/2026/tonight.json"])
+        let onActive = try #require(problems.first { $0.path.hasSuffix("tonight.json") })
+        #expect(onActive.message.hasPrefix("this session (from 2026-11-21T22:00:00+01:00, active) overlaps another: earlier (2026-11-21T21:00:00+01:00 to 2026-11-21T22:30:00+01:00);"), "\(onActive.message)")
+        #expect(onActive.message.hasSuffix("the next change in Waterline merges them"), "\(onActive.message)")
+    }
+
+    /// Each session is reported once, however many it overlaps: its count and the nearest
+    /// three by start (the bench runs thousands of copies of one night).
+    @Test func eachSessionIsReportedOnceWithHowManyItOverlaps() throws {
+        try store.write("ledger.json", LedgerManifest(createdAt: WaterlineFixture.start).json)
+        let copies = 40
+        for i in 0..<copies { let s = ended(String(format: "copy%02d", i), from: 0, to: 120); try store.write(s.path, s.json) }
+        let later = ended("later", from: 100, to: 200)
+        try store.write(later.path, later.json)
+        let problems = try Checker(store: store, useCache: false).check().problems
+        #expect(problems.count == copies + 1)
+        #expect(Set(problems.map(\.path)).count == copies + 1)
+        let first = try #require(problems.first { $0.path.hasSuffix("copy00.json") })
+        #expect(first.message.contains("overlaps \(copies) others: copy01 (2026-11-21T21:00:00+01:00 to 2026-11-21T23:00:00+01:00), copy02 ("), "\(first.message)")
+        #expect(first.message.contains(", copy03 (") && first.message.contains(" and \(copies - 3) more;"), "\(first.message)")
+        let last = try #require(problems.first { $0.path.hasSuffix("later.json") })
+        #expect(last.message.contains("overlaps \(copies) others: copy37 (") && last.message.contains("copy39 (") && last.message.contains(" and \(copies - 3) more;"), "\(last.message)")
     }
 }

@@ -144,6 +144,78 @@ import Testing
         #expect(try Checker(store: store).check().problems.isEmpty)
     }
 
+    /// A fixture session moved `days` back (its start, entries, end and stamps).
+    func daysBack(_ s: Session, _ days: Int) -> Session {
+        var s = s
+        let shift = Double(-days * 1440)
+        s.startTime = s.startTime.adding(minutes: shift)
+        s.endTime = s.endTime?.adding(minutes: shift)
+        s.createdAt = s.createdAt.adding(minutes: shift)
+        s.updatedAt = s.updatedAt.adding(minutes: shift)
+        for i in s.entries.indices {
+            s.entries[i].timestamp = s.entries[i].timestamp.adding(minutes: shift)
+            s.entries[i].updatedAt = s.entries[i].updatedAt?.adding(minutes: shift)
+        }
+        return s
+    }
+
+    /// The hint watches the files of the two newest year folders one by one, and the older
+    /// ones by their folders' stamps only (a `stat` per session of the whole history would
+    /// make every command grow with it): a session of last year re-opened in place is seen by
+    /// the next command; one of three years ago is seen by `check`, which reports it and
+    /// drops the hint, so that the next command merges them as `check` says.
+    @Test(arguments: [1, 3])
+    func aPastYearsSessionReopenedInPlace(yearsBack: Int) throws {
+        try writeBehindLedgersBack(daysBack(WaterlineFixture.session("D", id: "lastyear", endAfter: 40), 372))
+        var old = daysBack(WaterlineFixture.session("D", id: "old", endAfter: 40), 365 * yearsBack)
+        try writeBehindLedgersBack(old)
+        try start("tonight", at: 100)
+        try drink(110, id: "t1")
+        // A hint that looks written an hour from now: no file is racily clean.
+        var times = [timespec(tv_sec: time(nil) + 3600, tv_nsec: 0), timespec(tv_sec: time(nil) + 3600, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, hintPath, &times, 0) == 0)
+        #expect(try waterline.activeSession().notes.isEmpty)
+        old.endTime = nil
+        old.isActive = true
+        try writeBehindLedgersBack(old, inPlace: true)
+        if yearsBack > 1 {
+            #expect(try waterline.activeSession().notes.isEmpty, "an older year's files are not watched one by one")
+            let report = try Checker(store: store).check()
+            #expect(report.problems.contains { $0.path == old.path && $0.message.contains("only one session may be active") })
+            #expect(!FileManager.default.fileExists(atPath: hintPath), "check drops the hint it proved stale")
+        }
+        // Two active sessions years apart: the older one is ended at its last log.
+        let (active, notes) = try waterline.activeSession()
+        #expect(active?.session.id == "tonight")
+        #expect(notes.first?.contains("were both active") == true, "\(notes)")
+        #expect(try waterline.session("old").endTime == old.entries.last?.timestamp)
+        #expect(try Checker(store: store).check().problems.isEmpty)
+    }
+
+    /// What a `git pull` leaves when this device ended a night and started another while a
+    /// second device kept logging into the first (the merge driver moves the first's end to
+    /// that drink): an ended session overlapping the active one. The next command makes them
+    /// one re-opened session, exactly as a sync's reconciliation does.
+    @Test func anEndedSessionOverlappingTheActiveOneIsMergedAsASyncWould() throws {
+        try start("first", at: 0)
+        try drink(10, id: "f1")
+        _ = try waterline.end(at: WaterlineFixture.at(40), now: WaterlineFixture.at(40))
+        var pulled = try waterline.session("first")
+        let second = try start("second", at: 60)
+        try drink(65, id: "s1")
+        pulled.entries.append(WaterlineFixture.drink(70, id: "other"))
+        pulled.endTime = WaterlineFixture.at(70)
+        try writeBehindLedgersBack(pulled)
+        let expected = SessionMerge.reconcile([pulled.recomputed, try waterline.session("second")])
+        let (active, notes) = try waterline.activeSession()
+        #expect(notes == expected.notes && notes.first?.contains("overlapped") == true, "\(notes)")
+        #expect(active?.session.id == "first" && active?.session.isActive == true)
+        #expect(active?.session.entries.map(\.id) == expected.updated.first?.entries.map(\.id))
+        #expect(active?.session.entries.map(\.id) == ["f1", "s1", "other"])
+        #expect(throws: LedgerError.self) { try waterline.session(second.id) }
+        #expect(try Checker(store: store).check().problems.isEmpty)
+    }
+
     @Test func aListingThatMeetsTwoActiveSessionsMergesThem() throws {
         var past = WaterlineFixture.session("DW", id: "past", endAfter: 40)
         try writeBehindLedgersBack(past)

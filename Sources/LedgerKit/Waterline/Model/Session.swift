@@ -115,14 +115,14 @@ public struct Session: CollectionDocument, Equatable {
         remainder(afterForgetAt: instant, records: \.entries, time: \.timestamp)
     }
 
-    /// `active` while it runs, its span once it has ended, for the rules across sessions
-    /// (`WaterlineApp`).
+    /// Its span (`span:START/END`, END empty while it runs), and `active` while it runs, for
+    /// the rules across sessions (`WaterlineApp`).
     public var tags: [String] {
-        guard !isActive, let end = endTime else { return [WaterlineApp.activeTag] }
+        guard !isActive, let end = endTime else { return [WaterlineApp.activeTag, Self.spanTag + startTime.iso8601 + "/"] }
         return [Self.spanTag + startTime.iso8601 + "/" + end.iso8601]
     }
 
-    /// The prefix of the tag holding an ended session's span: `span:START/END`.
+    /// The prefix of the tag holding a session's span: `span:START/END`.
     static let spanTag = "span:"
 
     public func validate() -> [DocumentIssue] {

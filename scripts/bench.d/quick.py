@@ -1,0 +1,105 @@
+"""The quick commands cost the same whatever the history, and start fast.
+
+Targets: each quick command (`waterline drink/water/status`, `hydrate drank/status`, `moments
+add/today`, `brew save`) at scale 10 ≤ 1.1x its time at scale 1 and ≤ 1.5x `ledger --version`;
+`ledger --version` ≤ 5 ms; peak memory ≤ 64 MiB. Each command is timed interleaved on the
+ledger of every scale, on an empty ledger (`ledger init` and a session started) and against
+`ledger --version` (what any command pays to start), in one run.
+
+The commands write, so they run on copies of the data made with hard links: ledger replaces a
+file by writing a new one and renaming it, never by writing into it, so the shared benchmark
+data is never changed. A copy leaves out git's object store (these commands never read it)
+and the device-local `.git/ledger/`; the first command in each records its Waterline hint.
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+
+NOON = "2026-11-21T12:10:00+01:00"  # inside every generated schedule's window, for Water Reminder
+
+COMMANDS = [
+    ("waterline drink", ["waterline", "drink", "--preset", "beer"], {}),
+    ("waterline water", ["waterline", "water"], {}),
+    ("waterline status", ["waterline", "status"], {}),
+    ("hydrate drank", ["hydrate", "drank"], {"LEDGER_NOW": NOON}),
+    ("hydrate status", ["hydrate", "status"], {"LEDGER_NOW": NOON}),
+    ("moments add", ["moments", "add", "a quiet run"], {}),
+    ("moments today", ["moments", "today"], {}),
+    ("brew save", ["brew", "save", "--rating", "4"], {}),
+]
+
+
+def copy_ledger(src, dst):
+    os.makedirs(dst)
+    for name in os.listdir(src):
+        if name == ".git":
+            continue
+        subprocess.run(["cp", "-al", os.path.join(src, name), os.path.join(dst, name)], check=True)
+    git = os.path.join(dst, ".git")
+    os.makedirs(git)
+    for name in os.listdir(os.path.join(src, ".git")):
+        if name in ("objects", "ledger"):
+            continue
+        subprocess.run(["cp", "-al", os.path.join(src, ".git", name), os.path.join(git, name)], check=True)
+
+
+def sessions(root):
+    return sum(len(files) for _, _, files in os.walk(os.path.join(root, "waterline", "sessions")))
+
+
+def run(bench):
+    work = tempfile.mkdtemp(prefix="ledger-bench-quick-")
+    try:
+        led = bench.ledger
+        ledgers = []  # (label, root), largest scale first
+        for scale in reversed(bench.scales):
+            root = os.path.join(work, f"x{scale}")
+            copy_ledger(bench.data(scale), root)
+            ledgers.append((f"x{scale}", root))
+        empty = os.path.join(work, "empty")
+        subprocess.run([led, "init", empty], env=bench.env, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([led, "--repo", empty, "waterline", "start", "--time", "20:40"], env=bench.env, check=True, stdout=subprocess.DEVNULL)
+        ledgers.append(("empty", empty))
+        for _, root in ledgers:
+            subprocess.run([led, "--repo", root, "waterline", "status"], env=bench.env, check=True, stdout=subprocess.DEVNULL)
+
+        bench.section("start-up: `ledger --version` (target ≤ 5 ms) against git and a C program doing nothing")
+        bench.compare("start-up", [
+            ("ledger --version", [led, "--version"], {}),
+            ("git --version", ["git", "--version"], {}),
+            ("/bin/true", ["/bin/true"], {}),
+        ], runs=21)
+
+        described = ", ".join(f"{label}: {sessions(root):,} sessions" for label, root in ledgers)
+        bench.section(f"quick commands, each at every scale, on an empty ledger and against `ledger --version` "
+                      f"(targets: {ledgers[0][0]}/x1 ≤ 1.1x, /--version ≤ 1.5x; {described})")
+        peak = {}
+        for name, args, extra in COMMANDS:
+            env = dict(bench.env, **extra)
+            candidates = []
+            for label, root in ledgers:
+                target = 1.1 if label == "x1" and len(ledgers) > 2 else None
+                candidates.append((f"ledger {name} ({label})", [led, "--repo", root] + args, {"env": env, "target": target}))
+            candidates.append(("ledger --version", [led, "--version"], {"env": env, "target": 1.5}))
+            bench.compare(f"quick: {name}", candidates, runs=21)
+            peak[name] = max(r[4] for r in bench.rows if r[0] == f"quick: {name}")
+        worst = max(peak, key=peak.get)
+        print(f"  peak memory of the quick commands: at most {peak[worst]:.1f} MiB ({worst}); target ≤ 64 MiB"
+              f"{'  ok' if peak[worst] <= 64 else '  OVER TARGET'}", flush=True)
+
+        # For information: the first command after a sync or `git pull` (the hint no longer
+        # holds: one scan of the sessions).
+        label, root = ledgers[0]
+        hint = os.path.join(root, ".git", "ledger", "waterline-active.json")
+
+        def forget_hint():
+            if os.path.exists(hint):
+                os.remove(hint)
+
+        bench.compare(f"quick: waterline status after a sync ({label})", [
+            (f"ledger waterline status, hint gone ({label})", [led, "--repo", root, "waterline", "status"], {}),
+            ("ledger --version", [led, "--version"], {}),
+        ], runs=5, setup=forget_hint, note="one scan of every session, for information")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
