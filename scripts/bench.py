@@ -160,6 +160,20 @@ class Bench:
                 line += f"  ledger/this = {ratio:5.2f}x" + (f" (cpu {cpu_ratio:4.2f}x)" if cpu_ratio else "") + (f" (target ≤ {target}x){verdict}" if target else "")
             print(line, flush=True)
 
+    @staticmethod
+    def rss_mib(pid):
+        """A running process's resident memory (VmRSS), in MiB."""
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        return int(fields["VmRSS"].split()[0]) / 1024.0
+
+    @staticmethod
+    def cpu_seconds(pid):
+        """A running process's CPU time so far (utime + stime), in seconds."""
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def section(self, title):
         print(f"\n== {title}", flush=True)
 

@@ -22,18 +22,6 @@ import tempfile
 import time
 
 
-def proc_rss(pid):
-    with open(f"/proc/{pid}/status") as f:
-        fields = dict(line.split(":", 1) for line in f if ":" in line)
-    return int(fields["VmRSS"].split()[0]) / 1024.0  # MiB
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def ledger_with_remote(bench, work, name, remote, clone=False):
     path = os.path.join(work, name)
     home = os.path.join(work, "home-" + name)
@@ -62,9 +50,9 @@ def idle_day(bench, work):
         time.sleep(max(0.0, began + h * 3600 / rate - time.monotonic()))
 
     at_hours(1)
-    rss_1h, cpu_1h = proc_rss(p.pid), cpu_seconds(p.pid)
+    rss_1h, cpu_1h = bench.rss_mib(p.pid), bench.cpu_seconds(p.pid)
     at_hours(24)
-    rss_24h, cpu_24h = proc_rss(p.pid), cpu_seconds(p.pid)
+    rss_24h, cpu_24h = bench.rss_mib(p.pid), bench.cpu_seconds(p.pid)
     p.terminate()
     p.wait(timeout=30)
     err.close()

@@ -18,19 +18,6 @@ RATE = 3600.0  # simulated seconds per real second
 START = "2026-11-21T00:00:30+01:00"
 
 
-def proc_status(pid):
-    with open(f"/proc/{pid}/status") as f:
-        fields = dict(line.split(":", 1) for line in f if ":" in line)
-    return int(fields["VmRSS"].split()[0]) / 1024.0  # MiB
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    tick = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / tick  # utime + stime
-
-
 def run(bench):
     bench.section("remind: a simulated day of Water Reminder (09:00-17:00 every 60, follow-ups every 15)")
     work = tempfile.mkdtemp(prefix="ledger-bench-remind-")
@@ -49,9 +36,9 @@ def run(bench):
             time.sleep(max(0.0, began + h * 3600 / RATE - time.monotonic()))
 
         at_hours(1)
-        rss_1h, cpu_1h = proc_status(p.pid), cpu_seconds(p.pid)
+        rss_1h, cpu_1h = bench.rss_mib(p.pid), bench.cpu_seconds(p.pid)
         at_hours(24)
-        rss_24h, cpu_24h = proc_status(p.pid), cpu_seconds(p.pid)
+        rss_24h, cpu_24h = bench.rss_mib(p.pid), bench.cpu_seconds(p.pid)
         p.terminate()
         p.wait(timeout=10)
         out.close()
