@@ -71,10 +71,9 @@ extension EventLoopSuites {
         @Test func temporaryFilesOfAnAtomicWriteAreNotChanges() throws {
             try FileSystem.makeDirectories(root.url("moments"))
             let loop = try EventLoop(clock: .system(timeZone: paris), watching: [.directory(root.url("moments"))])
+            // Written once the loop watches, before it waits: its wake-up is queued, not raced.
             let hidden = root.url("moments/.settings.json.tmp-1")
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) {
-                _ = FileManager.default.createFile(atPath: hidden, contents: Data("{}".utf8))
-            }
+            _ = FileManager.default.createFile(atPath: hidden, contents: Data("{}".utf8))
             #expect(try loop.events(within: 0.6) == [.due])
             #expect(loop.wakeUps >= 2)  // the hidden file woke it, and gave nothing back
         }
