@@ -105,6 +105,10 @@ struct TimeOption: ParsableArguments {
         try text.map { try TimeArgument.parse($0.text, option: Self.option, clock: clock) }
     }
 
+    /// The span the time given names, in milliseconds: a minute for `23:47`, a second for
+    /// `23:47:41` (`TimeArgument.precision`); 1 when not given.
+    var precision: Int64 { text.map { TimeArgument.precision($0.text) } ?? 1 }
+
     /// Runs `body`, which acts at `given` (read from this option, or now), explaining a clock
     /// time taken as yesterday's (`TimeArgument.explaining`).
     func explaining<T>(_ given: Timestamp?, clock: CommandClock, _ body: () throws -> T) throws -> T {
