@@ -84,6 +84,18 @@ struct ConfirmedChangeOptions: ParsableArguments {
     func validate() throws {
         if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what it would change, or --yes to go ahead") }
     }
+
+    /// Runs `body`, the command; with `--json`, a refusal or a failure still prints one JSON
+    /// value on stdout — `{"outcome": "refused"|"offline"|"failed", "error", "problems"}`, as
+    /// `sync --json` does — before it exits as it would, the sentence on stderr.
+    func reporting(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch where json && !(error is ExitCode) {
+            Output.json(SyncCommand.failureJSON(error))
+            throw error
+        }
+    }
 }
 
 /// `--time`: when something happened, if not now (Waterline's `start`, `end`, `drink`,
