@@ -221,3 +221,30 @@ extension CheckCommandTests {
         #expect(ledger.run("brew", "plan", id).status == 0)
     }
 }
+
+/// docs/ledger.md: `check` reports a file that is no document exactly when git would commit it
+/// (the next sync takes it to every device); backups the ledger's `.gitignore` names — an
+/// editor's `x.json~`, a merge tool's `x.json.orig` — are not data and are not reported.
+extension CheckCommandTests {
+    @Test func aStrayFileIsReportedExactlyWhenGitWouldCommitIt() throws {
+        let ledger = try TestLedger()
+        #expect(try GitCLI.run(["commit", "-qam", "start", "--allow-empty"], in: ledger.root).status == 0)
+        let strays = ["waterline/settings.json~", "waterline/settings.json.orig", "waterline/notes.txt"]
+        for path in strays { try ledger.write(path, "x\n") }
+        func reported() -> Set<String> {
+            Set((ledger.run("check", "--json").json["problems"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }.filter(strays.contains))
+        }
+        func gitWouldCommit() throws -> Set<String> {
+            let out = try GitCLI.run(["status", "--porcelain", "--untracked-files=all"], in: ledger.root).stdout
+            return Set(out.split(separator: "\n").map { String($0.dropFirst(3)) }.filter(strays.contains))
+        }
+        #expect(reported() == ["waterline/notes.txt"])
+        #expect(try reported() == gitWouldCommit())
+        // A ledger whose .gitignore predates `*.orig`: git would commit the merge tool's
+        // backup, so check reports it.
+        let ignore = try #require(ledger.read(".gitignore"))
+        try ledger.write(".gitignore", ignore.replacingOccurrences(of: "*.orig\n", with: ""))
+        #expect(reported() == ["waterline/notes.txt", "waterline/settings.json.orig"])
+        #expect(try reported() == gitWouldCommit())
+    }
+}
