@@ -39,7 +39,7 @@ struct DayTimeValue: OptionValue {
 
     /// `HH:MM`, or `H:MM`.
     static func clockTime(_ text: String) -> ClockTime? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingWhitespace()
         return ClockTime(t) ?? ClockTime("0" + t)
     }
 

@@ -121,16 +121,26 @@ package enum Housekeeping {
     /// quoted or continued value): then libgit2 answers.
     package static func configuredDriver(_ gitDirectory: String) -> String? {
         guard let bytes = try? FileSystem.read(gitDirectory + "/config", limit: 1 << 20) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let section = text.range(of: "[merge \"ledger\"]") else { return nil }
-        let lines = text[section.upperBound...].split(separator: "\n").prefix { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("[") }
-        for line in lines.reversed() {  // the last setting wins
-            let parts = line.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "driver" else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
-            return value.isEmpty || value.contains(where: { "\"\\;#".contains($0) }) ? nil : value
+        // Bytes, not Foundation's strings: this runs before every command.
+        func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return [] }
+            return s[first...last]
         }
-        return nil
+        let header = Array("[merge \"ledger\"]".utf8), key = Array("driver".utf8)
+        var inSection = false
+        var driver: ArraySlice<UInt8>?
+        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            let line = trimmed(raw)
+            if line.first == UInt8(ascii: "[") {
+                inSection = line.elementsEqual(header)
+            } else if inSection, let equals = line.firstIndex(of: UInt8(ascii: "=")),
+                      trimmed(line[..<equals]).map({ $0 | 0x20 }).elementsEqual(key) {
+                driver = trimmed(line[(equals + 1)...])  // the last setting wins
+            }
+        }
+        guard let driver, !driver.isEmpty, !driver.contains(where: { "\"\\;#".utf8.contains($0) }) else { return nil }
+        return String(decoding: driver, as: UTF8.self)
     }
 
     /// The file a sync keeps while HEAD is ahead of the index on disk.
