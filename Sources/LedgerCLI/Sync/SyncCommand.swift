@@ -24,7 +24,7 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Fetch and show what a sync would do to each document, and change nothing (work tree, index, .git, remote).")
     var dryRun = false
 
-    @Flag(help: "Make this ledger the remote's: this device's unsynced work is kept under refs/ledger/unsynced/<time>, never dropped.")
+    @Flag(help: "Make this ledger the remote's: this device's unsynced work is kept under refs/ledger/unsynced/<time>, never dropped. Asks first (--yes answers).")
     var resetToRemote = false
 
     @OptionGroup var confirmation: YesOption
