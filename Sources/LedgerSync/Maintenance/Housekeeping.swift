@@ -65,7 +65,8 @@ package enum Housekeeping {
             let done = try Purge.finish(repo, store, journal: journal, device: device, options: SyncOptions(git: git)).local
             return "finished the purge of record \(journal.record), which was interrupted: \(done.commitsRewritten) commits rewritten, \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
         } catch {
-            return "the purge of record \(journal.record) could not be finished yet (\(error)); the next ledger command tries again"
+            let why = (error as? LedgerError)?.sentence ?? LedgerError.Sentence("\(error)")
+            return "the purge of record \(journal.record) could not be finished yet (\(why)); the next ledger command tries again"
         }
     }
 
