@@ -16,8 +16,7 @@ struct ConflictsCommand: ParsableCommand {
             mine|theirs|both` settles one.
             """)
 
-    @Flag(help: "Print them as JSON: [{path, kind, document, subject, id, fields: [{pointer, mine, theirs, base}], mine, theirs, base}].")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
 
@@ -31,7 +30,7 @@ struct ConflictsCommand: ParsableCommand {
             }
             return (c, c.kind == .copy ? ConflictStore.recipeFields(base) : base)
         }
-        if json {
+        if output.json {
             Output.json(.array(listed.map { Self.json($0.0, base: $0.1) }))
             return
         }
@@ -130,7 +129,7 @@ struct ResolveCommand: ParsableCommand {
         do {
             done = try ConflictStore(env.store).resolve(ref, keep: choice, now: env.now, ids: env.ids)
         } catch let e as LedgerError where e.code == .notFound {
-            throw LedgerError(e.code, e.message + "; `ledger conflicts` lists them", problems: e.problems)
+            throw LedgerError(e.code, e.sentence + "; `ledger conflicts` lists them", problems: e.problems)
         }
         var parts: [String] = []
         if !done.written.isEmpty { parts.append("wrote " + done.written.joined(separator: ", ")) }

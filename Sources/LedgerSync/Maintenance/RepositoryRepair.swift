@@ -103,7 +103,7 @@ package enum RepositoryRepair {
                 let remain = tips.count == 1 ? "one commit without a branch remains" : "\(tips.count) commits without a branch remain, the newest"
                 throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no reflog names a commit that can be read; \(remain) \(newest.short): run `echo \(newest) > \(gitDirectory)/\(branch)` to put the branch there (see it first with `git -C \(where_) log -3 \(newest)`), then sync again; nothing was committed or pushed")
             }
-            throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no commit is left to restore it from; clone the remote again (`ledger clone URL DIR`) and copy your files there; nothing was committed or pushed")
+            throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no commit is left to restore it from; \(next: .sync(.cloneAgain)) and copy your files there; nothing was committed or pushed")
         }
         for tracking in Reference.names(under: "refs/remotes", in: gitDirectory) {
             switch try restoreReference(tracking, in: repo) {
