@@ -27,6 +27,29 @@ public struct LedgerCommand: ParsableCommand {
     public init() {}
 }
 
+/// The same command tree, parsed without argument-parser's search for
+/// `--generate-completion-script`: for each command line it parses the words twice more, as
+/// two pseudo-commands, which is a third of a quick command's parse. argument-parser skips
+/// that search under a root marked as another program's subcommand (`_superCommandName`, which
+/// otherwise only changes help text, never printed from here): a command line that does not
+/// ask for a completion script and parses is the same command under either root; anything
+/// else (an error, help, `--version`, the completion script) is parsed again under
+/// `LedgerCommand`, so what is printed is argument-parser's own.
+struct QuickParse: ParsableCommand {
+    static let configuration: CommandConfiguration = {
+        var configuration = LedgerCommand.configuration
+        configuration._superCommandName = "ledger"
+        return configuration
+    }()
+
+    /// The command `arguments` name, or nil when only `LedgerCommand` may parse them.
+    static func command(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }),
+              let command = try? parseAsRoot(arguments), !(command is QuickParse) else { return nil }
+        return command
+    }
+}
+
 /// Running `ledger` in this process: used by the executable and by the tests.
 public enum LedgerCLI {
     /// Runs `ledger` with `arguments` (without the program name) in `context`; returns the
@@ -57,7 +80,7 @@ public enum LedgerCLI {
         }
         let status = CLIContext.$current.withValue(context) { () -> Int32 in
             do {
-                var command = try LedgerCommand.parseAsRoot(args)
+                var command = try QuickParse.command(args) ?? LedgerCommand.parseAsRoot(args)
                 try command.run()
                 return 0
             } catch let e as LedgerError {

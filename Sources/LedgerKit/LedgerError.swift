@@ -58,6 +58,7 @@ public struct LedgerError: Error, Sendable, CustomStringConvertible {
     public static func notFound(_ message: String) -> LedgerError { .init(.notFound, message) }
     public static func invalidArgument(_ message: Sentence) -> LedgerError { .init(.invalidArgument, message) }
     public static func invalidArgument(_ message: String) -> LedgerError { .init(.invalidArgument, message) }
+    public static func failure(_ message: Sentence) -> LedgerError { .init(.failure, message) }
     public static func failure(_ message: String) -> LedgerError { .init(.failure, message) }
 
     /// A refusal of the instant `time`: "<time> <reason>".
@@ -203,6 +204,8 @@ extension LedgerError {
         case waterline(Waterline)
         case brew(Brew)
         case moments(Moments)
+        /// A step about the ledger's history and its remote: a sync, the history, a clone, a purge.
+        case sync(Sync)
 
         public enum Waterline: Sendable, Hashable {
             case startSession, endSession, listEntries, listPresets
@@ -231,6 +234,30 @@ extension LedgerError {
             case repairTemplate
             /// See the moments of a span with their ids.
             case listMoments
+        }
+
+        /// Steps of a ledger kept in git. Most are a noun in the sentence ("a sync publishes
+        /// it", "publish them first with a sync"); the others a whole clause, named so.
+        public enum Sync: Sendable, Hashable {
+            /// A sync: it commits, brings in the remote's changes and publishes.
+            case sync
+            /// The ledger's history, which lists its commits.
+            case history
+            /// The check, which lists the invalid documents.
+            case check
+            /// The clause: add a remote to the ledger in the folder `root`.
+            case addRemote(root: String)
+            /// The clause: clone the ledger of `url` into a new folder (and use it there).
+            case cloneInto(url: String)
+            /// The clause: clone the remote again (into a new folder).
+            case cloneAgain
+            /// A new clone of the remote.
+            case newClone
+            /// The sentence: purge `target` again (it starts with a capital).
+            case purgeAgain(target: String)
+            /// The clause: merge the two unrelated histories of the ledger in `root` and the
+            /// `branch` of `remote` on purpose, then check the ledger.
+            case combineHistories(root: String, remote: String, branch: String)
         }
 
         /// In an app's words.
@@ -262,6 +289,18 @@ extension LedgerError {
                 switch m {
                 case .repairTemplate: "resetting the template (or setting a new one) repairs it"
                 case .listMoments: "the moments of a span are listed with their ids"
+                }
+            case .sync(let s):
+                switch s {
+                case .sync: "a sync"
+                case .history: "the history"
+                case .check: "the check"
+                case .addRemote: "add one"
+                case .cloneInto: "clone it into a new folder"
+                case .cloneAgain: "clone the remote again"
+                case .newClone: "a new clone"
+                case .purgeAgain: "Purge it again"
+                case .combineHistories: "merge both histories on purpose and check the ledger after it"
                 }
             }
         }

@@ -17,9 +17,9 @@ extension LedgerStore {
     package static func gitDirectory(ofWorkTree root: String) -> String {
         let dotGit = root + "/.git"
         guard FileSystem.stamp(dotGit)?.type == .file, let bytes = try? FileSystem.read(dotGit, limit: 4096) else { return dotGit }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace(newlines: true)
         guard text.hasPrefix("gitdir:") else { return dotGit }
-        let target = text.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        let target = text.dropFirst(7).trimmingWhitespace()
         return target.hasPrefix("/") ? target : URL(fileURLWithPath: root + "/" + target).standardizedFileURL.path
     }
 }

@@ -45,7 +45,7 @@ public enum LedgerSetup {
         let store = LedgerStore(gitWorkTree: path)
         if store.exists {
             guard Repository.exists(at: path) else {
-                throw LedgerError.invalid("\(path) has a ledger.json but is not a git repository; run `git init -b main` there, then `ledger init` again")
+                throw LedgerError.invalid("\(path) has a ledger.json but is not a git repository; run `git init -b main` there, then \(next: .createLedger) again")
             }
             let repo = try Repository.open(path)
             let restored = try configure(repo, remote: remote)
@@ -158,7 +158,7 @@ public struct RepositoryStatus: Sendable {
     package var conflictFiles: [String] = []
     /// What keeps `ledger sync` from working on this setup, one sentence each: a filter driver
     /// git would run on the ledger's files (`FilterUse`), a remote helper that is not installed.
-    package var unsupported: [String] = []
+    package var unsupported: [LedgerError.Sentence] = []
 
     /// Reads the status of the ledger repository at `path`; `environment` (the command's) says
     /// where git's remote helpers are found.
@@ -171,14 +171,16 @@ public struct RepositoryStatus: Sendable {
         var status = RepositoryStatus(branch: branch, uncommitted: changes.map(\.path), device: device,
                                       operation: repo.operationInProgress)
         status.conflictFiles = try repo.conflictFiles(changes: changes)
-        status.unsupported = try repo.filterUses(changes: changes).map { "\($0.description): ledger does not run filter drivers, so `ledger sync` refuses" }
+        status.unsupported = try repo.filterUses(changes: changes).map { use -> LedgerError.Sentence in
+            "\(use.description): ledger does not run filter drivers, so \(next: .sync(.sync)) refuses"
+        }
         if let branch {
             status.remoteName = repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
             if let remote = status.remoteName {
                 status.remoteURL = repo.config("remote.\(remote).url")
                 if let url = status.remoteURL, let transport = RemoteHelper.transport(of: url),
                    let missing = RemoteHelper.missingProgram(transport, environment: environment) {
-                    status.unsupported.append(missing)
+                    status.unsupported.append(LedgerError.Sentence(missing))
                 }
                 if let local = repo.headCommit(), let upstream = repo.resolve("refs/remotes/\(remote)/\(branch)") {
                     (status.ahead, status.behind) = try repo.aheadBehind(local, upstream)

@@ -174,7 +174,7 @@ package enum SetupDoctor {
         var out = [SetupFinding("libgit2", .info, "libgit2 \(major).\(minor).\(patch)")]
         if let git = GitTool.find(in: environment),
            let run = try? ChildProcess.run(git.executable, ["--version"], environment: git.environment), run.status == 0 {
-            out.append(SetupFinding("git", .info, run.output.trimmingCharacters(in: .whitespacesAndNewlines) + " (\(git.executable))"))
+            out.append(SetupFinding("git", .info, run.output.trimmingWhitespace(newlines: true) + " (\(git.executable))"))
         } else {
             out.append(SetupFinding("git", .warning, "git is not on the PATH: ledger syncs without it, but git's credential helpers (HTTPS passwords) and repository maintenance need it",
                                     fix: "sudo apt-get install git"))

@@ -167,4 +167,50 @@ import Testing
             #expect(unit["message"]?.stringValue?.contains("cannot be reached") == true, "\(unit)")
         }
     }
+
+    /// The bytes `df` says are available to a user on the file system holding `path`.
+    static func dfAvailable(_ path: String) throws -> Int64 {
+        let df = try Processes.run("/bin/df", ["-B1", "--output=avail", path])
+        let lines = df.stdout.split(separator: "\n")
+        guard df.status == 0, lines.count == 2, let bytes = Int64(lines[1].trimmingCharacters(in: .whitespaces)) else {
+            throw LedgerError.failure("df failed: \(df)")
+        }
+        return bytes
+    }
+
+    /// A ledger on a small disk of its own (a 64 MiB tmpfs, under the 100 MiB doctor asks for,
+    /// filled further by the test): an error with the free space `df` shows and the fix; plain
+    /// git on the same disk fails to write a 20 MiB file. On a 1 GiB tmpfs the same ledger is
+    /// fine.
+    @Test(.enabled(if: TmpfsCopy.possible, "mounting a tmpfs needs root with CAP_SYS_ADMIN; this machine does not allow it"))
+    func aNearlyFullDiskIsAnErrorWithTheSpaceDfShows() throws {
+        let ledger = try TestLedger()
+        let small = try TmpfsCopy(copying: ledger.root, size: "64m", readOnly: false) { path in
+            let fill = try Processes.run("/bin/sh", ["-c", "head -c 30M /dev/zero > filler && head -c 20M /dev/urandom > photo.bin"], currentDirectory: path)
+            guard fill.status == 0 else { throw LedgerError.failure("filling the disk failed: \(fill)") }
+        }
+        defer { small.unmount() }
+        let r = ledger.run("doctor", "--json", "--offline", "--repo", small.path, env: Self.userClock)
+        let available = try Self.dfAvailable(small.path)
+        #expect(available < Int64(100 << 20) && available > Int64(4 << 20), "\(available)")
+        #expect(r.status == 1, "\(r)")
+        let disk = try #require(Self.finding(r, "disk"))
+        let shown = ByteCountFormatter.string(fromByteCount: available, countStyle: .binary)
+        #expect(disk["status"] == .string("error"), "\(disk)")
+        #expect(disk["message"] == .string("only \(shown) free on the disk holding \(small.path): a sync or an edit may fail to write"), "\(disk)")
+        #expect(disk["fix"]?.stringValue?.hasPrefix("free space on that disk (`du -sh ") == true, "\(disk)")
+        let text = ledger.run("doctor", "--offline", "--repo", small.path, env: Self.userClock)
+        #expect(text.stdout.contains("error   disk: only \(shown) free"), "\(text)")
+        // Plain git on the same disk: the 20 MiB file does not fit in the object store.
+        let add = try GitCLI.run(["add", "photo.bin"], in: small.path)
+        #expect(add.status != 0 && add.stderr.contains("No space left on device"), "\(add)")
+
+        let large = try TmpfsCopy(copying: ledger.root, size: "1g", readOnly: false)
+        defer { large.unmount() }
+        let fine = ledger.run("doctor", "--json", "--offline", "--repo", large.path, env: Self.userClock)
+        let largeDisk = try #require(Self.finding(fine, "disk"))
+        let largeShown = ByteCountFormatter.string(fromByteCount: try Self.dfAvailable(large.path), countStyle: .binary)
+        #expect(largeDisk["status"] == .string("ok"), "\(largeDisk)")
+        #expect(largeDisk["message"] == .string("\(largeShown) free on the disk holding \(large.path)"), "\(largeDisk)")
+    }
 }

@@ -68,4 +68,32 @@ import Testing
             }
         }
     }
+
+    /// `--json` and `--yes` are the shared option groups (`JSONOption`, `YesOption`) in every
+    /// command that takes them, so `--help` and the man pages made from it say one thing.
+    @Test func everyJSONAndYesFlagIsTheSharedOne() throws {
+        let ledger = try TestLedger(initialize: false)
+        let dump = ledger.run("--experimental-dump-help")
+        let command = try #require(dump.json["command"])
+        let shared = ["json": "Print the result as one JSON value on stdout (the manual in docs/ gives each command's fields).",
+                      "yes": "Do not ask for confirmation (for scripts)."]
+        var seen: [String: [String]] = [:]
+        func walk(_ c: JSONValue, _ path: [String]) {
+            for a in c["arguments"]?.arrayValue ?? [] {
+                for n in a["names"]?.arrayValue ?? [] {
+                    guard let name = n["name"]?.stringValue, let text = shared[name], n["kind"]?.stringValue == "long" else { continue }
+                    seen[name, default: []].append(path.joined(separator: " "))
+                    #expect(a["abstract"]?.stringValue == text, "`ledger \(path.joined(separator: " "))` --\(name): \(a["abstract"] ?? .null)")
+                }
+            }
+            for s in c["subcommands"]?.arrayValue ?? [] { walk(s, path + [s["commandName"]?.stringValue ?? "?"]) }
+        }
+        walk(command, [])
+        for name in ["log", "undo", "conflicts", "sync", "forget", "purge"] {
+            #expect(seen["json"]?.contains(name) == true, "\(name) takes --json")
+        }
+        for name in ["undo", "sync", "forget", "purge"] {
+            #expect(seen["yes"]?.contains(name) == true, "\(name) takes --yes")
+        }
+    }
 }

@@ -4,16 +4,16 @@ import LedgerTestSupport
 import Testing
 
 /// Every app's read commands on a ledger on a read-only file system (a mounted backup, a
-/// write-protected USB disk) — a real read-only mount (`ReadOnlyCopy`) — and the writers'
+/// write-protected USB disk) — a real read-only mount (`TmpfsCopy`) — and the writers'
 /// refusal; plain git reads the same copy, and cannot commit there either.
-@Suite(.enabled(if: ReadOnlyCopy.possible, "mounting a tmpfs read-only needs root with CAP_SYS_ADMIN; this machine does not allow it"))
+@Suite(.enabled(if: TmpfsCopy.possible, "mounting a tmpfs read-only needs root with CAP_SYS_ADMIN; this machine does not allow it"))
 struct ReadOnlyLedgerTests {
     static let now = ["LEDGER_NOW": "2026-11-21T23:30:00+01:00"]
 
     /// A read-only copy of sample-data as the machine that wrote it left it: committed,
     /// checked, `ledger status` run — then hand-edited, so that the record of clean files is
     /// stale and a check on the copy would like to rewrite it.
-    static func readOnlyLedger() throws -> (TestLedger, ReadOnlyCopy) {
+    static func readOnlyLedger() throws -> (TestLedger, TmpfsCopy) {
         let ledger = try TestLedger(now: "2026-11-21T23:30:00+01:00")
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("sample-data").path
@@ -27,10 +27,10 @@ struct ReadOnlyLedgerTests {
         #expect(ledger.run("status").status == 0)
         let recipe = ledger.files(under: "brew/recipes")[0]
         try ledger.write(recipe, try #require(ledger.read(recipe)))
-        return (ledger, try ReadOnlyCopy(copying: ledger.root))
+        return (ledger, try TmpfsCopy(copying: ledger.root))
     }
 
-    static func run(_ ledger: TestLedger, _ copy: ReadOnlyCopy, _ arguments: [String]) -> CommandResult {
+    static func run(_ ledger: TestLedger, _ copy: TmpfsCopy, _ arguments: [String]) -> CommandResult {
         ledger.run(arguments: arguments, env: now.merging(["LEDGER_REPO": copy.path]) { $1 })
     }
 

@@ -96,3 +96,32 @@ import Testing
         #expect(config.values("remote.origin.pushurl") == ["ssh://one/x.git", "ssh://two/x.git"])
     }
 }
+
+/// The merge driver read from `.git/config` without libgit2, before every command: what git
+/// itself reads there, or nil (then libgit2 answers) — never another value.
+@Suite struct ConfiguredDriverTests {
+    @Test(arguments: [
+        "[merge \"ledger\"]\n\tdriver = ledger merge-driver %O %A %B %P\n",
+        "[core]\n\tbare = false\r\n[merge \"ledger\"]\r\n\tname = ledger\r\n\tDriver = first %A\r\n\tdriver=last %A\r\n",
+        "[merge \"ledger\"]\n\tdriver = one\n[merge \"other\"]\n\tdriver = two\n[merge \"ledger\"]\n  driver = three %A \n",
+        "[merge \"other\"]\n\tdriver = not-ours\n",
+        "[merge \"ledger\"]\n\tdriver = \"quoted %A\"\n",
+        "[merge \"ledger\"]\n\tdriver = a ; comment\n",
+        "[merge \"ledger\"]\n\tdriver =\n",
+        "",
+    ])
+    func whatGitReads(config: String) throws {
+        let dir = TemporaryDirectory()
+        let repository = dir.path + "/r"
+        #expect(try GitCLI.run(["init", "-q", repository], in: dir.path).status == 0)
+        try config.write(toFile: repository + "/.git/config", atomically: true, encoding: .utf8)
+        let git = try GitCLI.run(["config", "--get", "merge.ledger.driver"], in: repository)
+        let expected = git.status == 0 ? git.stdout.trimmingCharacters(in: .newlines) : nil
+        let read = Housekeeping.configuredDriver(repository + "/.git")
+        // Plainly set: the same value as git; otherwise nil, never a different value.
+        #expect(read == expected || read == nil, "ledger read \(read ?? "nil"), git \(expected ?? "nil")")
+        if !config.contains("\"quoted") && !config.contains(";") && expected?.isEmpty == false {
+            #expect(read == expected)
+        }
+    }
+}

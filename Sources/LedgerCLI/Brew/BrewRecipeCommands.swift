@@ -119,7 +119,7 @@ extension BrewCommand.RecipeCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            if let name, let problem = Recipe.nameProblem(name.trimmingCharacters(in: .whitespaces)) {
+            if let name, let problem = Recipe.nameProblem(name.trimmingWhitespace()) {
                 throw LedgerError.usage("--name: " + problem)
             }
             let env = try global.environment()
@@ -210,13 +210,13 @@ extension BrewCommand.RecipeCommand {
         func edit() throws -> BrewStore.RecipeEdit {
             var e = BrewStore.RecipeEdit()
             if let name {
-                if let problem = Recipe.nameProblem(name.trimmingCharacters(in: .whitespaces)) { throw LedgerError.usage("--name: " + problem) }
+                if let problem = Recipe.nameProblem(name.trimmingWhitespace()) { throw LedgerError.usage("--name: " + problem) }
                 e.name = name
             }
             if let dose, let problem = BrewLimits.doseProblem(dose) { throw LedgerError.usage("--dose " + problem) }
             if let targetYield, let problem = BrewLimits.yieldProblem(targetYield) { throw LedgerError.usage("--yield " + problem) }
             if let temperature, let problem = BrewLimits.temperatureProblem(temperature) { throw LedgerError.usage("--temp " + problem) }
-            if let grindDescriptor, let problem = Recipe.descriptorProblem(grindDescriptor.trimmingCharacters(in: .whitespaces)) {
+            if let grindDescriptor, let problem = Recipe.descriptorProblem(grindDescriptor.trimmingWhitespace()) {
                 throw LedgerError.usage("--grind-descriptor: " + problem)
             }
             (e.defaultDose, e.defaultTargetYield, e.scaleSteps, e.defaultWaterTemperature) = (dose, targetYield, scaleSteps, temperature)

@@ -36,6 +36,10 @@ struct ForgetCommand: ParsableCommand {
         let env = try global.environment()
         let plan = try env.store.forgetPlan(apps)
         let names = plan.apps.map(\.title).joined(separator: ", ")
+        // The forget only writes the work tree, so it goes ahead; what would keep the sync
+        // that carries it from running (a filter driver git runs on the files) is said first.
+        let obstacles = Self.syncObstacles(env.store.root)
+        for obstacle in obstacles { Console.error("ledger: warning: cannot sync: " + obstacle) }
         if change.json, change.dryRun {
             Output.json(Self.json(plan, instant: nil))
             return
@@ -62,7 +66,16 @@ struct ForgetCommand: ParsableCommand {
             Output.json(Self.json(done, instant: env.now))
             return
         }
-        Console.print("Forgot \(names) at \(HistoryFormat.time(env.now)); `ledger sync` takes it to your other devices.")
+        Console.print("Forgot \(names) at \(HistoryFormat.time(env.now)); " + (obstacles.isEmpty
+            ? "`ledger sync` takes it to your other devices."
+            : "it stays on this device until `ledger sync` can run (see the warning above; plain `git commit` and `git push` run git's filters)."))
+    }
+
+    /// What keeps `ledger sync` from taking the forget to the other devices, as `ledger
+    /// status` says it ("Cannot sync: …"): a filter driver git runs on the ledger's files, a
+    /// remote helper that is not installed.
+    static func syncObstacles(_ root: String) -> [String] {
+        ((try? RepositoryStatus.read(at: root, environment: CLIContext.current.environment))?.unsupported ?? []).map(Words.text)
     }
 
     /// The apps named: APP (its folder's name or its title), or every one with --all.

@@ -53,7 +53,7 @@ struct StatusCommand: ParsableCommand {
             sync["behind"] = git?.behind.map { .number(Double($0)) } ?? .null
             sync["gitOperation"] = git?.operation.map { .string($0.name) } ?? .null
             sync["damage"] = damage.map { .string($0.sentence) } ?? .null
-            sync["unsupported"] = .array((git?.unsupported ?? []).map(JSONValue.string))
+            sync["unsupported"] = .array((git?.unsupported ?? []).map { .string(Words.text($0)) })
             var o: JSONObject = ["path": .string(env.store.root), "sync": .object(sync),
                                  "device": .object(["id": .string(device.id), "name": .string(device.name)])]
             for a in apps { o[a.app.rawValue] = .object(a.json) }
@@ -74,7 +74,7 @@ struct StatusCommand: ParsableCommand {
             Console.print("")
             if let git {
                 Console.print(syncLine(git))
-                for problem in git.unsupported { Console.print(Style.yellow("Cannot sync") + ": " + problem + ".") }
+                for problem in git.unsupported { Console.print(Style.yellow("Cannot sync") + ": " + Words.text(problem) + ".") }
                 if let operation = git.operation {
                     Console.print(Style.yellow("git is in the middle of \(operation.name)") + ": \(operation.waysOut); `ledger sync` waits for it.")
                 }

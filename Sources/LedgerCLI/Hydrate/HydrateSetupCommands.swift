@@ -105,7 +105,7 @@ extension HydrateCommand {
                     Console.print()
                     throw LedgerError.usage("setup stopped before \"\(question)\" was answered; nothing was saved")
                 }
-                let text = line.trimmingCharacters(in: .whitespaces)
+                let text = line.trimmingWhitespace()
                 guard let value = text.isEmpty ? current : parse(text) else {
                     Console.print("  \"\(text)\" is not \(T.self == ClockTime.self ? "a time like 09:00" : "a whole number of minutes"); try again.")
                     continue

@@ -39,7 +39,7 @@ extension MomentsCommand {
             let momentType = moment.type
             let kinds = [dot ? "--dot" : nil, link.map { _ in "--link" }, photo.map { _ in "--photo" }].compactMap { $0 }
             if kinds.count > 1 { throw LedgerError.usage("give one of \(kinds.joined(separator: ", ")) at a time") }
-            let note = text.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+            let note = text.joined(separator: " ").trimmingWhitespace(newlines: true)
             if let kind = kinds.first, !text.isEmpty {
                 throw LedgerError.usage("an experience is a note or a \(kind.dropFirst(2)), so TEXT cannot go with \(kind); add the note on its own")
             }

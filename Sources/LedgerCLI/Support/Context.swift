@@ -177,7 +177,7 @@ enum Console {
         flush()
         prompt("\(question) [y/N] ")
         context.stdout.flush()
-        let answer = context.stdin.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let answer = context.stdin.readLine()?.trimmingWhitespace().lowercased() ?? ""
         return answer == "y" || answer == "yes"
     }
 }

@@ -77,7 +77,7 @@ public struct GlobalOptions: ParsableArguments {
     /// Repairs after a crash and the merge driver for plain git (`Housekeeping`), before any
     /// command reads the ledger; what was done is said on stderr.
     static func housekeep(_ store: LedgerStore) {
-        for note in Housekeeping.prepare(store, git: GitTool.find(in: CLIContext.current.environment)) { Console.error("ledger: " + note) }
+        for note in Housekeeping.prepare(store, git: GitTool.find(in: CLIContext.current.environment)) { Console.error("ledger: " + Words.text(note)) }
     }
 
     /// The clock and ids for this run.

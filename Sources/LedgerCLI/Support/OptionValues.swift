@@ -39,7 +39,7 @@ struct DayTimeValue: OptionValue {
 
     /// `HH:MM`, or `H:MM`.
     static func clockTime(_ text: String) -> ClockTime? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingWhitespace()
         return ClockTime(t) ?? ClockTime("0" + t)
     }
 
@@ -70,16 +70,17 @@ struct YesOption: ParsableArguments {
 
 /// `--dry-run`, `--yes` and `--json` of a command that shows what it will change and asks
 /// first (`undo`, `forget`, `purge`): a dry run shows and changes nothing; `--json` prints no
-/// question, so it goes with one of the other two.
+/// question, so it goes with one of the other two. `--yes` and `--json` are the shared groups.
 struct ConfirmedChangeOptions: ParsableArguments {
     @Flag(help: "Show what it would change, and change nothing.")
     var dryRun = false
 
-    @Flag(help: "Do not ask for confirmation (for scripts).")
-    var yes = false
+    @OptionGroup var confirmation: YesOption
 
-    @Flag(help: "Print the result as JSON (with --dry-run or --yes).")
-    var json = false
+    @OptionGroup var output: JSONOption
+
+    var yes: Bool { confirmation.yes }
+    var json: Bool { output.json }
 
     func validate() throws {
         if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what it would change, or --yes to go ahead") }

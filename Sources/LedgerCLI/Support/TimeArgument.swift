@@ -36,7 +36,7 @@ enum TimeArgument {
     /// The instant `text` names at `now` in `timeZone` (see the type), or nil when it is none
     /// of the forms. It may be later than `now`; `parse` refuses that.
     static func timestamp(_ text: String, now: Timestamp, timeZone: TimeZone) -> Timestamp? {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmingWhitespace()
         return instant(text, now: now, timeZone: timeZone).map { ZonedClock.timestamp($0.epochMilliseconds, in: timeZone) }
     }
 
@@ -93,8 +93,8 @@ enum TimeArgument {
                 let rest = e.refusalReason.map { ", which " + $0 } ?? "; " + e.commandLineMessage
                 throw LedgerError(e.code, note + rest, problems: e.problems)
             }
-            let typed = option + " " + text.trimmingCharacters(in: .whitespaces)
-            let named = text.trimmingCharacters(in: .whitespaces) == given.iso8601 ? typed : typed + " (\(given.iso8601))"
+            let typed = option + " " + text.trimmingWhitespace()
+            let named = text.trimmingWhitespace() == given.iso8601 ? typed : typed + " (\(given.iso8601))"
             throw LedgerError(e.code, named + (e.refusalReason.map { " " + $0 } ?? ": " + e.commandLineMessage), problems: e.problems)
         }
     }
@@ -103,10 +103,10 @@ enum TimeArgument {
     /// it)" when `text` is a clock time that `given` (what it was read as) puts on an earlier
     /// day than now; nil otherwise.
     static func yesterdayNote(_ text: String?, _ given: Timestamp?, option: String, clock: CommandClock) -> String? {
-        guard let text, let given, clockTime(Substring(text.trimmingCharacters(in: .whitespaces)), singleDigitHour: true) != nil else { return nil }
+        guard let text, let given, clockTime(Substring(text.trimmingWhitespace()), singleDigitHour: true) != nil else { return nil }
         let day = ZonedClock.timestamp(given.epochMilliseconds, in: clock.timeZone).local
         guard day.date < ZonedClock.timestamp(clock.now.epochMilliseconds, in: clock.timeZone).local.date else { return nil }
-        let time = String(format: "%02d:%02d", day.hour, day.minute) + (day.second == 0 ? "" : String(format: ":%02d", day.second))
+        let time = NumberText.padded(day.hour) + ":" + NumberText.padded(day.minute) + (day.second == 0 ? "" : ":" + NumberText.padded(day.second))
         return "\(option) \(text) is taken as yesterday, \(day.date) \(time) (the last time the clock showed it)"
     }
 

@@ -30,6 +30,23 @@ enum Words {
         case .waterline(let w): WaterlineText.command(w)
         case .brew(let b): BrewText.command(b)
         case .moments(let m): MomentsFormat.command(m)
+        case .sync(let s): command(s)
+        }
+    }
+
+    /// The commands of the steps about the ledger's history and its remote.
+    static func command(_ step: LedgerError.NextStep.Sync) -> String {
+        switch step {
+        case .sync: "`ledger sync`"
+        case .history: "`ledger log`"
+        case .check: "`ledger check`"
+        case .addRemote(let root): "add one with `ledger init --remote URL` (or `git -C \(root) remote add origin URL`)"
+        case .cloneInto(let url): "clone it into a new directory (`ledger clone \(url) DIR`)"
+        case .cloneAgain: "clone the remote again (`ledger clone URL DIR`)"
+        case .newClone: "a new `ledger clone`"
+        case .purgeAgain(let target): "Purge it again with `ledger purge \(target)`"
+        case .combineHistories(let root, let remote, let branch):
+            "run `git -C \(root) pull --allow-unrelated-histories \(remote) \(branch)` (documents go through ledger's merge driver) and then `ledger check`"
         }
     }
 }

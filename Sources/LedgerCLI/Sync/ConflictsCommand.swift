@@ -17,8 +17,7 @@ struct ConflictsCommand: ParsableCommand {
             `ledger resolve PATH|ID --keep mine|theirs|both` settles one.
             """)
 
-    @Flag(help: "Print them as JSON: [{path, kind, document, subject, id, fields: [{pointer, mine, theirs, base}], mine, theirs, base, pathHolds: mine|theirs}].")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
 
@@ -31,7 +30,7 @@ struct ConflictsCommand: ParsableCommand {
             let base = origin?.base.flatMap { try? JSONParser.parse($0) }
             return (c.seen(from: origin?.own.flatMap { try? JSONParser.parse($0) }), c.kind == .copy ? ConflictStore.recipeFields(base) : base)
         }
-        if json {
+        if output.json {
             Output.json(.array(listed.map { Self.json($0.0, base: $0.1) }))
             return
         }
@@ -142,7 +141,7 @@ struct ResolveCommand: ParsableCommand {
                 ConflictsCommand.origin(c, in: repo)?.own.flatMap { try? JSONParser.parse($0) }
             }
         } catch let e as LedgerError where e.code == .notFound {
-            throw LedgerError(e.code, e.message + "; `ledger conflicts` lists them", problems: e.problems)
+            throw LedgerError(e.code, e.sentence + "; `ledger conflicts` lists them", problems: e.problems)
         }
         var parts: [String] = []
         if !done.written.isEmpty { parts.append("wrote " + done.written.joined(separator: ", ")) }

@@ -52,7 +52,7 @@ extension Maintenance.Report {
     /// "Packed this ledger's repository: 17,602 loose objects and 1,599 packs, 88.0 MiB → 0
     /// loose objects and 1 pack, 6.2 MiB (3.1 s)."
     func sentence(ledgerRoot: String) -> String {
-        "Packed \(subject(ledgerRoot: ledgerRoot)): \(before.text) → \(after.text) (\(String(format: "%.1f", seconds)) s)."
+        "Packed \(subject(ledgerRoot: ledgerRoot)): \(before.text) → \(after.text) (\(NumberText.fixed(seconds, decimals: 1)) s)."
     }
 
     func json(ledgerRoot: String) -> JSONValue {

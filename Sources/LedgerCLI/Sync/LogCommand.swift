@@ -29,8 +29,7 @@ struct LogCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("At most N commits (default 20; 0 for all).", valueName: "n"))
     var limit: Int = 20
 
-    @Flag(help: "Print the history as JSON: [{commit, time, device, kind, subject, changes: [...]}].")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
 
@@ -41,7 +40,7 @@ struct LogCommand: ParsableCommand {
         var query = History.Query(since: try since.map { try Self.date($0, clock: env.clock) }, device: device, limit: limit == 0 ? nil : limit)
         if let target { query.filter = try Self.filter(target, store: env.store, repo: repo) }  // nil for the whole ledger
         let entries = try History.read(repo, query)
-        if json {
+        if output.json {
             Output.json(.array(entries.map(Self.json)))
             return
         }

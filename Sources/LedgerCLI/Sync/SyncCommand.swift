@@ -24,17 +24,16 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Fetch and show what a sync would do to each document, and change nothing (work tree, index, .git, remote).")
     var dryRun = false
 
-    @Flag(help: "Make this ledger the remote's: this device's unsynced work is kept under refs/ledger/unsynced/<time>, never dropped.")
+    @Flag(help: "Make this ledger the remote's: this device's unsynced work is kept under refs/ledger/unsynced/<time>, never dropped. Asks first (--yes answers).")
     var resetToRemote = false
 
-    @Flag(help: "Do not ask for confirmation (--reset-to-remote).")
-    var yes = false
+    @OptionGroup var confirmation: YesOption
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         if dryRun, resetToRemote { throw LedgerError.usage("--dry-run and --reset-to-remote do not go together") }
-        if yes, !resetToRemote { throw LedgerError.usage("--yes answers the confirmation of --reset-to-remote; a sync asks none") }
+        if confirmation.yes, !resetToRemote { throw LedgerError.usage("--yes answers the confirmation of --reset-to-remote; a sync asks none") }
         let store: LedgerStore
         let report: SyncReport
         do {
@@ -92,7 +91,7 @@ extension SyncCommand {
             HistoryFormat.printChanges(plan.changes)
             Self.printKept(plan, future: true)
         }
-        guard try Console.confirm("Reset to \(plan.remote)?", action: "Resetting this ledger to \(plan.remote)", yes: yes) else {
+        guard try Console.confirm("Reset to \(plan.remote)?", action: "Resetting this ledger to \(plan.remote)", yes: confirmation.yes) else {
             Console.print("Nothing was changed.")
             return
         }

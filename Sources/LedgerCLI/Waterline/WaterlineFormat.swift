@@ -61,7 +61,7 @@ enum WaterlineText {
     /// "1.99", as the rules judge it (below the warning).
     static func number(_ v: Double) -> String {
         let hundredths = (abs(v) * 100 + 1e-6).rounded(.down)
-        let text = hundredths.truncatingRemainder(dividingBy: 10) == 0 ? String(format: "%.1f", hundredths / 100) : String(format: "%.2f", hundredths / 100)
+        let text = hundredths.truncatingRemainder(dividingBy: 10) == 0 ? NumberText.fixed(hundredths / 100, decimals: 1) : NumberText.fixed(hundredths / 100, decimals: 2)
         return v < 0 && hundredths > 0 ? "-" + text : text
     }
 
@@ -109,14 +109,14 @@ enum WaterlineText {
 
         func show(_ t: Timestamp) -> String {
             let l = withOffset ? t : clock.timestamp(t.date)
-            var text = String(format: "%02d:%02d", l.local.hour, l.local.minute)
+            var text = NumberText.padded(l.local.hour) + ":" + NumberText.padded(l.local.minute)
             if withDate {
                 let d = l.local.date
                 text = "\(weekdays[d.isoWeekday - 1]) \(d.day) \(months[d.month - 1]) " + text
             }
             if withOffset {
                 let o = abs(l.utcOffsetSeconds) / 60
-                text += String(format: " %@%02d:%02d", l.utcOffsetSeconds < 0 ? "-" : "+", o / 60, o % 60)
+                text += (l.utcOffsetSeconds < 0 ? " -" : " +") + NumberText.padded(o / 60) + ":" + NumberText.padded(o % 60)
             }
             return text
         }
@@ -124,7 +124,7 @@ enum WaterlineText {
 
     /// "2 h 25 min", "45 min".
     static func duration(minutes: Int) -> String {
-        minutes >= 60 ? "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min" : "\(minutes) min"
+        minutes >= 60 ? "\(minutes / 60) h \(NumberText.padded(minutes % 60)) min" : "\(minutes) min"
     }
 
     /// "Hazy IPA · 1.9 std" for a drink logged from a preset; else "beer · 12 oz · 5% · 1.0 std"

@@ -98,7 +98,7 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
     public var end: Int
 
     public init?(_ text: String) {
-        let parts = text.split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: "-").map { $0.trimmingWhitespace() }
         guard parts.count == 2, let s = Self.minutes(parts[0]), let e = Self.minutes(parts[1]), s != e else { return nil }
         (start, end) = (s, e)
     }
@@ -110,7 +110,7 @@ public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        func hm(_ m: Int) -> String { String(format: "%02d:%02d", m / 60, m % 60) }
+        func hm(_ m: Int) -> String { NumberText.padded(m / 60) + ":" + NumberText.padded(m % 60) }
         return hm(start) + "-" + hm(end)
     }
 

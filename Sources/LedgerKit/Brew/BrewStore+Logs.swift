@@ -43,7 +43,7 @@ extension BrewStore {
             if let d = record.inputs.dose, let y = record.inputs.targetYield { plan = plan.measured(dose: d, targetYield: y) }
             let at = record.brewedAt ?? now
             var log = BrewLog(id: try newID(in: logRepository, ids, date: at.local.date), plan: plan, rating: record.rating, tasteTag: record.tasteTag,
-                              note: record.note?.trimmingCharacters(in: .whitespacesAndNewlines), at: at)
+                              note: record.note?.trimmingWhitespace(newlines: true), at: at)
             log.createdAt = now
             log.updatedAt = now
             try logRepository.save(log, new: true)
@@ -112,7 +112,7 @@ extension BrewStore {
         var undated: [String] = []
         for (path, stamp) in zip(paths, stamps) {
             if let stamp {
-                dated.append((stamp, ((path as NSString).lastPathComponent as NSString).deletingPathExtension, path))
+                dated.append((stamp, FileSystem.stem(path), path))
             } else {
                 undated.append(path)
             }

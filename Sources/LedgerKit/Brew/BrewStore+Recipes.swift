@@ -18,7 +18,7 @@ extension BrewStore {
     /// The recipe `reference` names: an id, a name (case-insensitive) or a unique id prefix,
     /// in that order of precedence.
     public func recipe(_ reference: String) throws -> RecipeEntry {
-        let ref = reference.trimmingCharacters(in: .whitespaces)
+        let ref = reference.trimmingWhitespace()
         guard !ref.isEmpty else { throw LedgerError.invalidArgument("the recipe reference is empty; give an id or a name (\(next: .brew(.listRecipes)))") }
         let lower = ref.lowercased()
         if lower == Recipe.starterID { return .starter }
@@ -55,7 +55,7 @@ extension BrewStore {
         } catch let e as LedgerError where e.code == .invalid {
             var name = id
             if let bytes = try? store.read(path), let json = try? JSONParser.parse(bytes), let n = json["name"]?.stringValue,
-               !n.trimmingCharacters(in: .whitespaces).isEmpty {
+               !n.trimmingWhitespace().isEmpty {
                 name = n
             }
             let problems = e.problems.isEmpty ? [Problem(path, .error(.root, e.message))] : e.problems
@@ -110,7 +110,7 @@ extension BrewStore {
             let source = try usableRecipe(reference)
             var copy = source
             if let name {
-                copy.name = name.trimmingCharacters(in: .whitespaces)
+                copy.name = name.trimmingWhitespace()
                 try refuseTakenName(copy.name, except: nil)
             } else {
                 copy.name = try copyName(of: source.name)
@@ -186,7 +186,7 @@ extension BrewStore {
 
     private func apply(_ edit: RecipeEdit, to r: inout Recipe) throws {
         if let name = edit.name {
-            r.name = name.trimmingCharacters(in: .whitespaces)
+            r.name = name.trimmingWhitespace()
             try refuseTakenName(r.name, except: r.id)
         }
         if let dose = edit.defaultDose { r.defaultDose = dose }
@@ -197,7 +197,7 @@ extension BrewStore {
         if let t = edit.defaultWaterTemperature { r.defaultWaterTemperature = t }
         if let g = edit.defaultGrindLabel { r.defaultGrindLabel = g }
         if let d = edit.grindDescriptor {
-            let t = d.trimmingCharacters(in: .whitespaces)
+            let t = d.trimmingWhitespace()
             r.grindDescriptor = t.isEmpty ? nil : t
         }
         if let fixed = edit.fixedStepWeights { r.fixedStepWeights = fixed }

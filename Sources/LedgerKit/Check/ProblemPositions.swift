@@ -6,9 +6,11 @@
 enum ProblemPositions {
     /// `problems` with `line` and `column` set on those in JSON documents: a syntax error's
     /// place, else the value the pointer names, or the closest value around it that is there
-    /// (the object a missing field belongs in).
+    /// (the object a missing field belongs in). `problems` come grouped by file, so only the
+    /// text of the file at hand is held: memory stays that of one document however many
+    /// files have problems.
     static func place(_ problems: [Problem], in store: LedgerStore) -> [Problem] {
-        var texts: [String: [UInt8]?] = [:]
+        var current: (path: String, text: [UInt8]?)?
         return problems.map { problem in
             var placed = problem
             if let line = problem.issue.line {
@@ -16,10 +18,10 @@ enum ProblemPositions {
                 return placed
             }
             guard problem.path.hasSuffix(".json") else { return problem }
-            if texts[problem.path] == nil {
-                texts[problem.path] = .some((try? store.read(problem.path, limit: LedgerStore.maximumDocumentBytes)) ?? nil)
+            if current?.path != problem.path {
+                current = (problem.path, (try? store.read(problem.path, limit: LedgerStore.maximumDocumentBytes)) ?? nil)
             }
-            guard let text = texts[problem.path] ?? nil else { return problem }
+            guard let text = current?.text else { return problem }
             (placed.line, placed.column) = JSONLocator.position(of: problem.issue.pointer, in: text)
             return placed
         }

@@ -87,10 +87,10 @@ public struct MomentsStore: Sendable {
     /// The id of the experience `reference` names (as for `experience(_:)`), from the file
     /// names alone: the file is not read.
     func experienceID(_ reference: String) throws -> String {
-        var ref = reference.trimmingCharacters(in: .whitespaces)
+        var ref = reference.trimmingWhitespace()
         let directory = experiences.files.directory
         if ref.hasSuffix(".json"), ref.hasPrefix(directory + "/") || ref.hasPrefix("./" + directory + "/") {
-            ref = ((ref as NSString).lastPathComponent as NSString).deletingPathExtension
+            ref = FileSystem.stem(ref)
         }
         if try experiences.contains(id: ref.lowercased()) { return ref.lowercased() }
         guard ref.count >= Self.minimumPrefixLength else {

@@ -504,6 +504,17 @@ package enum FileSystem {
         return nil
     }
 
+    /// A path's last component without its extension ("moments/2026/11/x1.json" → "x1"), as
+    /// NSString's `lastPathComponent` and `deletingPathExtension` give it for a file's path —
+    /// found on the UTF-8 bytes, for the loops that read thousands of documents.
+    package static func stem(_ path: String) -> String {
+        let bytes = path.utf8
+        let start = bytes.lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        var end = bytes.endIndex
+        if let dot = bytes[start...].lastIndex(of: UInt8(ascii: ".")), dot != start { end = dot }
+        return String(path[start..<end])
+    }
+
     /// A relative path's directory ("" for the root) and last component.
     static func split(_ relative: String) -> (directory: String, name: String) {
         guard let slash = relative.lastIndex(of: "/") else { return ("", relative) }
@@ -526,8 +537,8 @@ package enum FileSystem {
     /// "4.0 MiB", "512 bytes".
     package static func formatBytes(_ n: Int) -> String {
         if n < 1024 { return "\(n) bytes" }
-        if n < 1024 * 1024 { return String(format: "%.1f KiB", Double(n) / 1024) }
-        return String(format: "%.1f MiB", Double(n) / 1_048_576)
+        if n < 1024 * 1024 { return NumberText.fixed(Double(n) / 1024, decimals: 1) + " KiB" }
+        return NumberText.fixed(Double(n) / 1_048_576, decimals: 1) + " MiB"
     }
 }
 
@@ -567,7 +578,7 @@ package final class FileLock {
         guard err == EWOULDBLOCK else { return nil }  // free (the lock goes with the descriptor)
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        return String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self).trimmingWhitespace(newlines: true)
     }
 
     private init(path: String, holder: String, block: Bool, waiting: ((String) -> Void)?) throws {
@@ -590,7 +601,7 @@ package final class FileLock {
                 }
                 operation = LOCK_EX
                 let recorded = (try? FileSystem.read(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                waiting?(recorded.trimmingCharacters(in: .whitespacesAndNewlines))
+                waiting?(recorded.trimmingWhitespace(newlines: true))
                 continue
             }
             close(fd)

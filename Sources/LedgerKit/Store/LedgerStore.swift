@@ -158,7 +158,7 @@ public struct LedgerStore: Sendable {
         let decoded = D.decode(json, at: .root, issues: &issues)
         if let decoded { issues += decoded.validate() }
         if let c = decoded as? any CollectionDocument {
-            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let name = FileSystem.stem(path)
             if c.id != name { issues.append(.error(.root.appending("id"), "the id \"\(c.id)\" does not match the file name \(name).json")) }
         }
         let errors = issues.filter { $0.severity == .error }

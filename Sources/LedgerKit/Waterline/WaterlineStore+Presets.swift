@@ -17,7 +17,7 @@ extension WaterlineStore {
     /// listing them when it picks several (`Pivo` with presets "Пиво", id `pivo`, and "Pivo",
     /// id `pivo-2`); else the name's id form ("glass of wine"), or a unique id prefix.
     public func preset(_ reference: String) throws -> DrinkPreset {
-        let ref = reference.trimmingCharacters(in: .whitespaces)
+        let ref = reference.trimmingWhitespace()
         if DocumentID.isValid(ref), try presets.path(of: ref) != nil { return try presets.load(id: ref) }
         let all = try presets.all()
         let folded = ref.lowercased()
@@ -136,7 +136,7 @@ extension WaterlineStore {
     /// A preset's name as given, trimmed; refuses an empty one, one over 80 characters and
     /// one with no letter or digit in any script.
     static func presetName(_ given: Given<String>) throws -> String {
-        let name = given.value.trimmingCharacters(in: .whitespaces)
+        let name = given.value.trimmingWhitespace()
         if let problem = DrinkPreset.nameProblem(name) { throw LedgerError.invalidArgument("\(input: given.input) \(problem)") }
         guard name.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
             throw LedgerError.invalidArgument("the name \"\(name)\" needs at least one letter or digit")

@@ -46,7 +46,7 @@ func check(_ rc: Int32, _ function: String) throws(GitError) {
         message = String(cString: e.pointee.message)
         errorClass = e.pointee.klass
     }
-    throw GitError(code: rc, errorClass: errorClass, message: message.trimmingCharacters(in: .whitespacesAndNewlines), function: function)
+    throw GitError(code: rc, errorClass: errorClass, message: message.trimmingWhitespace(newlines: true), function: function)
 }
 
 /// Process-wide libgit2 settings.

@@ -48,7 +48,7 @@ struct RemoteHelper {
         let program = "git-remote-" + transport
         guard ProgramPath.find(program, path: environment["PATH"]) == nil else { return nil }
         if let git = GitTool.find(in: environment), let own = try? git.capture(["--exec-path"], in: "/"), own.status == 0,
-           ProgramPath.find(program, path: own.output.trimmingCharacters(in: .whitespacesAndNewlines)) != nil {
+           ProgramPath.find(program, path: own.output.trimmingWhitespace(newlines: true)) != nil {
             return nil
         }
         let package = transport == "gcrypt" ? " (Debian and Ubuntu: `apt install git-remote-gcrypt`)" : ""
@@ -109,7 +109,7 @@ struct RemoteHelper {
     /// A `LedgerError` (exit 3) for a transfer git could not make: its last words (gpg's
     /// chatter on the way left out).
     func unreachable(_ what: String, _ errors: String) -> LedgerError {
-        let lines = errors.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("gpg: ") }
+        let lines = errors.split(separator: "\n").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty && !$0.hasPrefix("gpg: ") }
         let said = lines.suffix(3).joined(separator: " ")
         return LedgerError(.unreachable, "git could not \(what) \(Remote.redact(url)) through git-remote-\(transport)" + (said.isEmpty ? "" : ": " + Remote.redact(said)))
     }

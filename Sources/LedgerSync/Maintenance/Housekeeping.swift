@@ -25,9 +25,9 @@ import LedgerKit
 package enum Housekeeping {
     /// Runs the checks on the ledger at `store`; returns a sentence per thing done. The
     /// repository is opened only when something needs doing: every command runs this first.
-    package static func prepare(_ store: LedgerStore, git: GitTool? = nil) -> [String] {
+    package static func prepare(_ store: LedgerStore, git: GitTool? = nil) -> [LedgerError.Sentence] {
         guard FileSystem.exists(store.root + "/.git") else { return [] }
-        var finished: [String] = []
+        var finished: [LedgerError.Sentence] = []
         if FileSystem.exists(PurgeJournal.path(store)), let note = finishPurge(store, git: git) { finished.append(note) }
         let forgotten = store.finishInterruptedForget()
         if !forgotten.isEmpty {
@@ -41,21 +41,21 @@ package enum Housekeeping {
         let emptiedDue = FileSystem.stamp(store.root + "/" + LedgerManifest.kind.path())?.size == 0
         guard repairDue || registrationDue || emptiedDue, let repo = try? Repository.open(store.root) else { return finished }
         var notes = finished
-        if repairDue, let note = repairAfterCrash(repo, store) { notes.append(note) }
-        if emptiedDue, let note = restoreEmptied(repo, store) { notes.append(note) }
+        if repairDue, let note = repairAfterCrash(repo, store) { notes.append(LedgerError.Sentence(note)) }
+        if emptiedDue, let note = restoreEmptied(repo, store) { notes.append(LedgerError.Sentence(note)) }
         if registrationDue, repo.config("merge.ledger.driver") == nil, (try? LedgerSetup.registerMergeDriver(repo)) != nil {
             Durability.flush(gitDirectory: repo.gitDirectory)
-            notes.append("registered ledger's merge driver in \(repo.gitDirectory)/config (merge.ledger.driver = \(LedgerSetup.mergeDriverCommand)), so that plain `git pull` and `git merge` merge documents the way `ledger sync` does")
+            notes.append("registered ledger's merge driver in \(repo.gitDirectory)/config (merge.ledger.driver = \(LedgerSetup.mergeDriverCommand)), so that plain `git pull` and `git merge` merge documents the way \(next: .sync(.sync)) does")
         }
         return notes
     }
 
     /// Finishes a purge that was interrupted once its new history was published (`PurgeJournal`),
     /// or says that one waits to be published; nil when another process holds the writer lock.
-    static func finishPurge(_ store: LedgerStore, git: GitTool?) -> String? {
+    static func finishPurge(_ store: LedgerStore, git: GitTool?) -> LedgerError.Sentence? {
         guard let journal = PurgeJournal.read(store) else { return nil }
         guard journal.published else {
-            return "a purge (record \(journal.record)) waits to be published: `ledger sync` publishes it, or gives it up if the remote moved on since; until then this ledger is as it was"
+            return "a purge (record \(journal.record)) waits to be published: \(next: .sync(.sync)) publishes it, or gives it up if the remote moved on since; until then this ledger is as it was"
         }
         guard let lock = try? FileLock.attempt(path: store.localState("lock"), holder: store.lockHolder) else { return nil }
         defer { lock.release() }
@@ -65,7 +65,8 @@ package enum Housekeeping {
             let done = try Purge.finish(repo, store, journal: journal, device: device, options: SyncOptions(git: git)).local
             return "finished the purge of record \(journal.record), which was interrupted: \(done.commitsRewritten) commits rewritten, \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
         } catch {
-            return "the purge of record \(journal.record) could not be finished yet (\(error)); the next ledger command tries again"
+            let why = (error as? LedgerError)?.sentence ?? LedgerError.Sentence("\(error)")
+            return "the purge of record \(journal.record) could not be finished yet (\(why)); the next ledger command tries again"
         }
     }
 
@@ -121,16 +122,26 @@ package enum Housekeeping {
     /// quoted or continued value): then libgit2 answers.
     package static func configuredDriver(_ gitDirectory: String) -> String? {
         guard let bytes = try? FileSystem.read(gitDirectory + "/config", limit: 1 << 20) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let section = text.range(of: "[merge \"ledger\"]") else { return nil }
-        let lines = text[section.upperBound...].split(separator: "\n").prefix { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("[") }
-        for line in lines.reversed() {  // the last setting wins
-            let parts = line.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "driver" else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
-            return value.isEmpty || value.contains(where: { "\"\\;#".contains($0) }) ? nil : value
+        // Bytes, not Foundation's strings: this runs before every command.
+        func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return [] }
+            return s[first...last]
         }
-        return nil
+        let header = Array("[merge \"ledger\"]".utf8), key = Array("driver".utf8)
+        var inSection = false
+        var driver: ArraySlice<UInt8>?
+        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            let line = trimmed(raw)
+            if line.first == UInt8(ascii: "[") {
+                inSection = line.elementsEqual(header)
+            } else if inSection, let equals = line.firstIndex(of: UInt8(ascii: "=")),
+                      trimmed(line[..<equals]).map({ $0 | 0x20 }).elementsEqual(key) {
+                driver = trimmed(line[(equals + 1)...])  // the last setting wins
+            }
+        }
+        guard let driver, !driver.isEmpty, !driver.contains(where: { "\"\\;#".utf8.contains($0) }) else { return nil }
+        return String(decoding: driver, as: UTF8.self)
     }
 
     /// The file a sync keeps while HEAD is ahead of the index on disk.

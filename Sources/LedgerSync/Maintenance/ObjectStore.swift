@@ -21,7 +21,7 @@ public struct ObjectStoreUsage: Sendable, Equatable {
         var usage = ObjectStoreUsage()
         let objects = gitDirectory + "/objects"
         for byte in 0..<256 {
-            let dir = objects + "/" + String(format: "%02x", byte)
+            let dir = objects + "/" + NumberText.hex(UInt8(byte))
             for entry in (try? FileSystem.list(dir)) ?? [] where ObjectStore.isLooseObjectName(entry.name) {
                 usage.looseObjects += 1
                 usage.looseBytes += ObjectStore.diskUsage(dir + "/" + entry.name)

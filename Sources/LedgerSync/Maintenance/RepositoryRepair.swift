@@ -103,7 +103,7 @@ package enum RepositoryRepair {
                 let remain = tips.count == 1 ? "one commit without a branch remains" : "\(tips.count) commits without a branch remain, the newest"
                 throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no reflog names a commit that can be read; \(remain) \(newest.short): run `echo \(newest) > \(gitDirectory)/\(branch)` to put the branch there (see it first with `git -C \(where_) log -3 \(newest)`), then sync again; nothing was committed or pushed")
             }
-            throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no commit is left to restore it from; clone the remote again (`ledger clone URL DIR`) and copy your files there; nothing was committed or pushed")
+            throw LedgerError.failure("the branch \(branch) of \(where_) \(damage), and no commit is left to restore it from; \(next: .sync(.cloneAgain)) and copy your files there; nothing was committed or pushed")
         }
         for tracking in Reference.names(under: "refs/remotes", in: gitDirectory) {
             switch try restoreReference(tracking, in: repo) {
@@ -227,12 +227,12 @@ package enum RepositoryRepair {
         var removed: [ObjectID] = []
         let objects = gitDirectory + "/objects"
         for byte in 0..<256 {
-            let dir = objects + "/" + String(format: "%02x", byte)
+            let dir = objects + "/" + NumberText.hex(UInt8(byte))
             if let since, (FileSystem.stamp(dir)?.modifiedNanoseconds ?? .min) < since { continue }
             _ = FileSystem.forEachStampedEntry(dir) { name, stamp in
                 guard stamp.size == 0, stamp.type == .file, name.count == 38 else { return }
                 let file = String(decoding: name, as: UTF8.self)
-                guard ObjectStore.isLooseObjectName(file), let id = ObjectID(hex: String(format: "%02x", byte) + file) else { return }
+                guard ObjectStore.isLooseObjectName(file), let id = ObjectID(hex: NumberText.hex(UInt8(byte)) + file) else { return }
                 if unlink(dir + "/" + file) == 0 { removed.append(id) }
             }
         }
@@ -361,7 +361,7 @@ enum Reference: Equatable {
             guard let bytes = try? FileSystem.read(path, limit: 4096) else { return .unreadable(.unreadable) }
             if bytes.isEmpty { return .unreadable(.empty) }
             if bytes.allSatisfy({ $0 == 0 || $0 == UInt8(ascii: "0") || $0 == 0x0A }) { return .unreadable(.zeros) }
-            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace(newlines: true)
             if text.hasPrefix("ref: ") { return .symbolic(String(text.dropFirst(5))) }
             guard let id = ObjectID(hex: text) else { return .unreadable(.garbage) }
             return .commit(id)

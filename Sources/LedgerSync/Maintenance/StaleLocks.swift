@@ -138,7 +138,7 @@ struct ProcessTable {
             guard let pid = Int32(e.name), pid != me else { continue }
             let base = "/proc/\(e.name)"
             let command = (try? FileSystem.read(base + "/comm", limit: 256)).map {
-                String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                String(decoding: $0, as: UTF8.self).trimmingWhitespace(newlines: true)
             } ?? ""
             var files = Set<String>()
             for fd in (try? FileSystem.list(base + "/fd")) ?? [] {

@@ -58,7 +58,7 @@ package enum ObjectRemoval {
         guard let stat = try? FileSystem.read("/proc/\(pid)/stat", limit: 4096) else { return false }
         let text = String(decoding: stat, as: UTF8.self)
         guard let close = text.lastIndex(of: ")") else { return false }
-        return text[text.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+        return text[text.index(after: close)...].trimmingWhitespace().hasPrefix("Z")
     }
 
     /// Every object of the repository at `gitDirectory` looked at: how many, and which of

@@ -116,8 +116,11 @@ package enum Purge {
     static func plan(_ repo: Repository, _ store: LedgerStore, target: Target, targetText: String, options: SyncOptions,
                      fetch: (Remote, String) throws -> ObjectID?) throws -> Plan {
         if let journal = PurgeJournal.read(store) {
-            throw LedgerError.invalid("the purge of record \(journal.record) is not finished yet: `ledger sync` finishes it (or gives it up if the remote moved on); purge again after it; nothing was changed")
+            throw LedgerError.invalid("the purge of record \(journal.record) is not finished yet: \(next: .sync(.sync)) finishes it (or gives it up if the remote moved on); purge again after it; nothing was changed")
         }
+        // The purge commits and checks out its new history: like a sync, never past a filter
+        // driver git would run on the files (`FilterUse`), and a preview says so as well.
+        try repo.refuseFilterDrivers(changes: repo.workTreeChanges(), consequence: "nothing was changed")
         guard options.git != nil else {
             throw LedgerError.failure("purging needs the git command, which removes the objects (on Debian: `apt-get install git`); nothing was changed")
         }
@@ -136,11 +139,11 @@ package enum Purge {
             if let upstream, upstream != head {
                 let named = "\(syncTarget.remoteName) (\(Remote.redact(syncTarget.url)))"
                 if try repo.isAncestor(upstream, of: head) {
-                    throw LedgerError.invalid("this ledger has commits \(named) lacks: a purge replaces the remote's history, so publish them first with `ledger sync`, then purge; nothing was changed")
+                    throw LedgerError.invalid("this ledger has commits \(named) lacks: a purge replaces the remote's history, so publish them first with \(next: .sync(.sync)), then purge; nothing was changed")
                 }
                 reintroduced = try PurgeGuard.reintroduced(repo, head: head, upstream: upstream)
                 guard !reintroduced.isEmpty else {
-                    throw LedgerError.invalid("\(named) has changes this ledger lacks: a purge rewrites the whole history, so bring them in first with `ledger sync`, then purge; nothing was changed")
+                    throw LedgerError.invalid("\(named) has changes this ledger lacks: a purge rewrites the whole history, so bring them in first with \(next: .sync(.sync)), then purge; nothing was changed")
                 }
             }
         }
@@ -162,7 +165,7 @@ package enum Purge {
             covered.contains(p) || scope.folders.contains { p.hasPrefix($0 + "/") } || (target.app != nil && p == LedgerManifest.kind.path())
         }
         guard !touched.isEmpty else { return }
-        throw LedgerError.invalid("\(touched.count == 1 ? "a file the purge removes has" : "files the purge removes have") uncommitted changes (\(touched.sorted().prefix(5).joined(separator: ", "))): commit them with `ledger sync` (or put them back as they were), then purge; nothing was changed")
+        throw LedgerError.invalid("\(touched.count == 1 ? "a file the purge removes has" : "files the purge removes have") uncommitted changes (\(touched.sorted().prefix(5).joined(separator: ", "))): commit them with \(next: .sync(.sync)) (or put them back as they were), then purge; nothing was changed")
     }
 
     /// The devices (by the `Device:` line of ledger's commits) and the authors of plain git
@@ -266,14 +269,14 @@ package enum Purge {
             outcome = try remote.replace(branch: target.remoteBranch, with: PurgeJournal.reference, expecting: journal.previousHead,
                                          options: options.transport, onTransfer: onTransfer)
         } catch let e as LedgerError where e.code == .unreachable {
-            throw LedgerError(.unreachable, e.message + "; the purge is ready here, nothing of it is applied yet: `ledger sync` publishes it when \(target.remoteName) can be reached")
+            throw LedgerError(.unreachable, e.sentence + "; the purge is ready here, nothing of it is applied yet: \(next: .sync(.sync)) publishes it when \(target.remoteName) can be reached")
         }
         switch outcome {
         case .replaced: break
         case .moved(let now):
             if now == journal.newHead { break }  // published before (an interrupted purge)
             try PurgeJournal.remove(store, repo)
-            throw LedgerError.invalid("\(named) moved on since the purge was shown (another device synced: its branch is at \(now?.short ?? "nothing")); the purge was given up and nothing was changed: `ledger sync`, then purge again")
+            throw LedgerError.invalid("\(named) moved on since the purge was shown (another device synced: its branch is at \(now?.short ?? "nothing")); the purge was given up and nothing was changed: \(next: .sync(.sync)), then purge again")
         case .refused(let reason):
             try PurgeJournal.remove(store, repo)
             throw LedgerError(.unreachable, "\(named) refused to replace its branch: \(Remote.redact(reason)); the purge was given up and nothing was changed (a server that forbids rewriting a branch, such as a protected branch, must allow it for this push)")

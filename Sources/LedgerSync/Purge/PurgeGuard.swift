@@ -35,9 +35,9 @@ enum PurgeGuard {
         throw LedgerError.invalid("""
             \(remote) brings back what a purge removed (\(targets)): \(commits.count == 1 ? "commit" : "\(commits.count) commits, the newest") \
             \(newest.id.short) by \(newest.authorName) <\(newest.authorEmail)> of \(newest.time.iso8601) ("\(newest.subject)") — a clone \
-            that does not honour purges (plain git, or an older ledger) pushed its old history. Nothing was merged or pushed. Purge it \
-            again with `ledger purge \(records.last?.target ?? "TARGET")`, which rewrites the remote's commits too, and replace that clone \
-            with a new `ledger clone`
+            that does not honour purges (plain git, or an older ledger) pushed its old history. Nothing was merged or pushed. \
+            \(next: .sync(.purgeAgain(target: records.last?.target ?? "TARGET"))), which rewrites the remote's commits too, and replace \
+            that clone with \(next: .sync(.newClone))
             """)
     }
 }

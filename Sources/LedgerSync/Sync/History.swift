@@ -160,7 +160,7 @@ package enum History {
         if let line = lines.last(where: { $0.hasPrefix("Device: ") }) {
             var name = line.dropFirst(8)
             if let paren = name.lastIndex(of: "("), name.hasSuffix(")") { name = name[..<paren] }
-            return name.trimmingCharacters(in: .whitespaces)
+            return name.trimmingWhitespace()
         }
         for prefix in ["ledger sync on ", "ledger undo on ", "ledger purge on "] {
             if let subject = lines.first, subject.hasPrefix(prefix), let colon = subject.dropFirst(prefix.count).firstIndex(of: ":") {

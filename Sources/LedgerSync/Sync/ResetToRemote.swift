@@ -64,7 +64,7 @@ package enum ResetToRemote {
             upstream = try remote.download(branch: target.remoteBranch, options: options.transport)
         }
         guard let upstream else {
-            throw LedgerError.invalid("\(target.remoteName) (\(Remote.redact(target.url))) has no branch \(target.remoteBranch) to reset to; nothing was changed (`ledger sync` publishes this ledger there)")
+            throw LedgerError.invalid("\(target.remoteName) (\(Remote.redact(target.url))) has no branch \(target.remoteBranch) to reset to; nothing was changed (\(next: .sync(.sync)) publishes this ledger there)")
         }
         let head = repo.headCommit()
         let unsynced = try head.map { try repo.commits(from: $0, notIn: upstream).map(repo.commitInfo) } ?? []

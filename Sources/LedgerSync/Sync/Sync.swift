@@ -436,7 +436,7 @@ private struct Run {
         guard !problems.isEmpty else { return }
         let files = Set(problems.map(\.path)).count
         let subject = files == 1 ? "a \(documents) document is" : "\(files) \(documents) documents are"
-        throw LedgerError.invalid("\(subject) invalid, so \(consequence); fix \(files == 1 ? "it" : "them") (`ledger check` shows the same list) and sync again:", problems: problems)
+        throw LedgerError.invalid("\(subject) invalid, so \(consequence); fix \(files == 1 ? "it" : "them") (\(next: .sync(.check)) shows the same list) and sync again:", problems: problems)
     }
 
     /// The errors that keep documents from being committed or pushed, in `paths` (nil: all).
@@ -567,9 +567,8 @@ private struct Run {
         throw LedgerError.invalid("""
             this ledger and \(report.remote) (\(report.url)) have no history in common: they are two different \
             ledgers, and merging them would let one's defaults overwrite the other's settings. To use the remote's \
-            ledger here, clone it into a new directory (`ledger clone \(report.url) DIR`) and move what you need; to \
-            combine both on purpose, run `git -C \(store.root) pull --allow-unrelated-histories \(report.remote) \
-            \(branch)` (documents go through ledger's merge driver) and then `ledger check`. Nothing was merged \
+            ledger here, \(next: .sync(.cloneInto(url: report.url))) and move what you need; to combine both on \
+            purpose, \(next: .sync(.combineHistories(root: store.root, remote: report.remote, branch: branch))). Nothing was merged \
             or pushed\(report.committed == nil ? "" : "; your changes are committed here").
             """)
     }

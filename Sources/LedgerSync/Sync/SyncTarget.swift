@@ -34,7 +34,7 @@ struct SyncTarget {
             if name != nil {
                 throw LedgerError.invalidArgument("this ledger has no remote named \(remoteName); `git -C \(root) remote -v` lists them")
             }
-            throw LedgerError.invalidArgument("this ledger has no remote to sync with; add one with `ledger init --remote URL` (or `git -C \(root) remote add origin URL`)")
+            throw LedgerError.invalidArgument("this ledger has no remote to sync with; \(next: .sync(.addRemote(root: root)))")
         }
         self.url = url
     }

@@ -103,7 +103,7 @@ package enum Undo {
         let changed = Set(try repo.diff(from: headTree, to: merged.tree).map(\.path))
         let dirty = try repo.workTreeChanges().map(\.path).filter(changed.contains).sorted()
         if !dirty.isEmpty {
-            throw LedgerError.invalid("the undo would change \(dirty.count == 1 ? "a file that has" : "files that have") uncommitted changes (\(dirty.joined(separator: ", "))); commit them first with `ledger sync` (or put them back as they were), then undo again; nothing was changed")
+            throw LedgerError.invalid("the undo would change \(dirty.count == 1 ? "a file that has" : "files that have") uncommitted changes (\(dirty.joined(separator: ", "))); commit them first with \(next: .sync(.sync)) (or put them back as they were), then undo again; nothing was changed")
         }
         var undoneBy: ObjectID?
         if choice.keptRef == nil {
@@ -138,10 +138,10 @@ package enum Undo {
         }
         if let revision {
             guard let target = repo.commit(named: revision) else {
-                throw LedgerError.notFound("\(revision) names no commit of this ledger; `ledger log` lists them")
+                throw LedgerError.notFound("\(revision) names no commit of this ledger; \(next: .sync(.history)) lists them")
             }
             guard try repo.isAncestor(target, of: head) else {
-                throw LedgerError.invalid("\(revision) (\(target.short)) is not in this ledger's history (the branch does not contain it); `ledger log` lists the commits that are")
+                throw LedgerError.invalid("\(revision) (\(target.short)) is not in this ledger's history (the branch does not contain it); \(next: .sync(.history)) lists the commits that are")
             }
             guard let parent = try repo.commitInfo(target).parents.first else {
                 throw LedgerError.invalid("\(target.short) is the ledger's first commit: there is nothing before it to restore")
@@ -152,7 +152,7 @@ package enum Undo {
         for entry in try repo.reflog(branchRef) {
             if entry.message.hasPrefix(ResetToRemote.reflogMessage) {
                 guard let r = entry.message.range(of: "(kept "), let kept = keptReference(repo, String(entry.message[r.upperBound...].dropLast())) else {
-                    throw LedgerError.notFound("the last sync reset this ledger to its remote and there is no work it kept to bring back (it kept none, or it was brought back already); to take back an earlier sync, name its commit (`ledger log` lists them)")
+                    throw LedgerError.notFound("the last sync reset this ledger to its remote and there is no work it kept to bring back (it kept none, or it was brought back already); to take back an earlier sync, name its commit (\(next: .sync(.history)) lists them)")
                 }
                 return Choice(target: kept.commit, restoring: kept.commit, lastSync: true, keptRef: kept.name)
             }
@@ -166,7 +166,7 @@ package enum Undo {
             if info.parents.count > 1 { return Choice(target: c, restoring: info.parents[0], lastSync: true) }
             commit = info.parents.first
         }
-        throw LedgerError.notFound("no sync of this ledger merged anything yet (its history has no merge): there is no sync to undo; name a commit (`ledger log` lists them)")
+        throw LedgerError.notFound("no sync of this ledger merged anything yet (its history has no merge): there is no sync to undo; name a commit (\(next: .sync(.history)) lists them)")
     }
 
     /// The kept work `name` names (`refs/ledger/unsynced/<time>` or `unsynced/<time>`), if it exists.

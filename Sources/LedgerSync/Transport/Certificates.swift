@@ -41,7 +41,7 @@ enum Certificates {
                 if let der = Data(base64Encoded: body).map(Array.init), contains(der, oid) { return true }
                 body = ""
             } else if !line.hasPrefix("-----") {
-                body += line.trimmingCharacters(in: .whitespaces)
+                body += line.trimmingWhitespace()
             }
         }
         return false

@@ -378,7 +378,7 @@ final class SSHSubtransport {
     /// The conversation ended early: ssh's (or the server's) last words are the error, kept
     /// for the session's message.
     private func ended(status: Int32, error: String) -> Int32 {
-        let said = error.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let said = error.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
             .filter { !$0.isEmpty && !$0.hasPrefix("Warning: Permanently added") }
         let quoted = said.suffix(3).joined(separator: " ")
         if status == 127, said.contains(where: { $0.contains("not found") || $0.contains("No such file") }) {

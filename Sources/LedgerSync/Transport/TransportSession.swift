@@ -243,7 +243,7 @@ final class TransportSession {
     static func proxy(for url: String, configuration: GitConfiguration, environment env: [String: String]) -> (url: String, from: String)? {
         guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased(), scheme.hasPrefix("http"),
               let host = u.host?.lowercased() else { return nil }
-        let noProxy = (env["no_proxy"] ?? env["NO_PROXY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let noProxy = (env["no_proxy"] ?? env["NO_PROXY"] ?? "").split(separator: ",").map { $0.trimmingWhitespace().lowercased() }
         if noProxy.contains(where: { $0 == "*" || host == $0 || (!$0.isEmpty && host.hasSuffix($0.hasPrefix(".") ? $0 : "." + $0)) }) { return nil }
         let names = scheme == "https" ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
         let found: (String, String)?

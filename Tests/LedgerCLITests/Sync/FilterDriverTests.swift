@@ -118,4 +118,70 @@ import Testing
         // Plain git agrees that the filter applies.
         #expect(try GitCLI.run(["check-attr", "filter", "--", "ledger.json"], in: ledger.root).stdout == "ledger.json: filter: lfs\n")
     }
+
+    /// A published ledger with a moment, which then gets the rot13 filter on secret.txt,
+    /// committed and pushed by plain git (which stores the filtered text).
+    func publishedWithRot13() throws -> (fixture: SyncFixture, ledger: TestLedger, moment: String) {
+        let fixture = try SyncFixture()
+        let ledger = try fixture.origin()
+        #expect(ledger.run("moments", "add", Self.note).status == 0)
+        let synced = ledger.run("sync")
+        try #require(synced.status == 0, "\(synced)")
+        let moment = try #require(ledger.files(under: "moments/experiences").first)
+        try git(ledger, "config", "filter.rot.clean", "tr a-z n-za-m")
+        try git(ledger, "config", "filter.rot.smudge", "tr a-z n-za-m")
+        try ledger.write(".gitattributes", (ledger.read(".gitattributes") ?? "") + "secret.txt filter=rot\n")
+        try ledger.write("secret.txt", "hello secret\n")
+        try git(ledger, "add", "-A")
+        try git(ledger, "commit", "-qm", "plain git")
+        #expect(try GitCLI.run(["cat-file", "-p", "HEAD:secret.txt"], in: ledger.root).stdout == "uryyb frperg\n")
+        try git(ledger, "push", "-q", "origin", "main")
+        return (fixture, ledger, moment)
+    }
+
+    /// A purge commits and checks out a new history: refused as a sync is, naming the filter
+    /// and the setting that makes git run it, with nothing changed here or on the remote.
+    @Test func aPurgeIsRefusedLikeASyncNamingTheFilterAndItsSetting() throws {
+        let (fixture, ledger, moment) = try publishedWithRot13()
+        let head = try GitCLI.run(["rev-parse", "HEAD"], in: ledger.root).stdout
+        let remoteHead = try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout
+        for arguments in [["purge", moment, "--dry-run"], ["purge", moment, "--yes"]] {
+            let r = ledger.run(arguments: arguments)
+            #expect(r.status == 1, "\(arguments): \(r)")
+            #expect(r.stderr.contains("the filter rot (filter.rot.clean = tr a-z n-za-m) applies to secret.txt"), "\(r)")
+            #expect(r.stderr.contains("so nothing was changed"), "\(r)")
+        }
+        #expect(try GitCLI.run(["rev-parse", "HEAD"], in: ledger.root).stdout == head)
+        #expect(try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout == remoteHead)
+        #expect(try GitCLI.run(["cat-file", "-e", "HEAD:" + moment], in: ledger.root).status == 0)
+        #expect(try GitCLI.everythingStored(in: fixture.remote).contains(Self.note))
+        // The refusal is the filter's: without its driver, the same purge goes through.
+        try git(ledger, "config", "--unset", "filter.rot.clean")
+        try git(ledger, "config", "--unset", "filter.rot.smudge")
+        let done = ledger.run("purge", moment, "--yes")
+        #expect(done.status == 0, "\(done)")
+        #expect(try !GitCLI.everythingStored(in: fixture.remote).contains(Self.note))
+    }
+
+    /// A forget only deletes files of the work tree (git runs no filter on a deletion and
+    /// ledger writes no object): it goes ahead, and says that the sync which would take it to
+    /// the other devices refuses; plain git commits it, through the filter.
+    @Test func aForgetDeletesHereAndSaysTheSyncThatWouldCarryItRefuses() throws {
+        let (_, ledger, moment) = try publishedWithRot13()
+        let warning = "ledger: warning: cannot sync: the filter rot (filter.rot.clean = tr a-z n-za-m) applies to secret.txt"
+        let dry = ledger.run("forget", "moments", "--dry-run")
+        #expect(dry.status == 0 && dry.stderr.contains(warning), "\(dry)")
+        let r = ledger.run("forget", "moments", "--yes")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stderr.contains(warning), "\(r)")
+        #expect(r.stdout.contains("it stays on this device until `ledger sync` can run"), "\(r)")
+        #expect(!FileManager.default.fileExists(atPath: ledger.root + "/" + moment))
+        let head = try GitCLI.run(["rev-parse", "HEAD"], in: ledger.root).stdout
+        #expect(ledger.run("sync").status == 1)
+        #expect(try GitCLI.run(["rev-parse", "HEAD"], in: ledger.root).stdout == head)
+        try git(ledger, "add", "-A")
+        try git(ledger, "commit", "-qm", "plain git")
+        #expect(try GitCLI.run(["cat-file", "-e", "HEAD:" + moment], in: ledger.root).status != 0)
+        #expect(try GitCLI.run(["cat-file", "-p", "HEAD:secret.txt"], in: ledger.root).stdout == "uryyb frperg\n")
+    }
 }

@@ -3,54 +3,9 @@ import LedgerKit
 import LedgerTestSupport
 import Testing
 
-/// A copy of a directory on a file system mounted read-only (a tmpfs remounted read-only, as
-/// a mounted backup or a write-protected USB disk is), set up and torn down by the test.
-/// Needs root (CAP_SYS_ADMIN); `possible` says whether this machine allows it.
-final class ReadOnlyCopy: @unchecked Sendable {
-    // @unchecked: owned by one test.
-    let path: String
-    private var mounted = false
-
-    /// Whether a tmpfs can be mounted here (tried once).
-    static let possible: Bool = {
-        guard getuid() == 0, let probe = try? ReadOnlyCopy(copying: nil) else { return false }
-        probe.unmount()
-        return true
-    }()
-
-    /// Copies `source` (everything in it, hidden files included) onto a new tmpfs and
-    /// remounts it read-only; `prepare` runs on the copy before that.
-    init(copying source: String?, prepare: (String) throws -> Void = { _ in }) throws {
-        var template = Array((NSTemporaryDirectory() + "ledger-readonly-XXXXXX").utf8CString)
-        guard let dir = mkdtemp(&template) else { throw LedgerError.failure("mkdtemp failed") }
-        path = String(cString: dir)
-        try Self.mount(["-t", "tmpfs", "-o", "size=64m", "tmpfs", path])
-        mounted = true
-        if let source {
-            let copy = try Processes.run("/bin/cp", ["-a", source + "/.", path])
-            guard copy.status == 0 else { throw LedgerError.failure("cp failed: \(copy)") }
-            try prepare(path)
-            try Self.mount(["-o", "remount,ro", path])
-        }
-    }
-
-    static func mount(_ arguments: [String]) throws {
-        let r = try Processes.run("/bin/mount", arguments)
-        guard r.status == 0 else { throw LedgerError.failure("mount \(arguments.joined(separator: " ")) failed: \(r)") }
-    }
-
-    func unmount() {
-        if mounted { _ = try? Processes.run("/bin/umount", [path]) }
-        mounted = false
-        rmdir(path)
-    }
-
-    deinit { unmount() }
-}
-
 /// Read commands on a ledger that cannot be written (a mounted backup, a read-only USB disk):
 /// they work without the writer lock, as git's own read commands do on the same copy.
-@Suite(.enabled(if: ReadOnlyCopy.possible, "mounting a tmpfs read-only needs root with CAP_SYS_ADMIN; this machine does not allow it"))
+@Suite(.enabled(if: TmpfsCopy.possible, "mounting a tmpfs read-only needs root with CAP_SYS_ADMIN; this machine does not allow it"))
 struct WaterlineReadOnlyTests {
     static let now = ["LEDGER_NOW": "2026-11-21T22:30:00+01:00"]
 
@@ -68,7 +23,7 @@ struct WaterlineReadOnlyTests {
     }
 
     /// `ledger …` on the read-only copy.
-    func run(_ ledger: TestLedger, _ copy: ReadOnlyCopy, _ args: String...) -> CommandResult {
+    func run(_ ledger: TestLedger, _ copy: TmpfsCopy, _ args: String...) -> CommandResult {
         ledger.run(arguments: args, env: Self.now.merging(["LEDGER_REPO": copy.path]) { $1 })
     }
 
@@ -77,7 +32,7 @@ struct WaterlineReadOnlyTests {
         let ledger = try ledger()
         // A fresh copy has no device-local state at all (no hint, no lock file); a copy of a
         // ledger in use has both: the lock file then exists but cannot be opened for writing.
-        let copy = try ReadOnlyCopy(copying: ledger.root) { path in
+        let copy = try TmpfsCopy(copying: ledger.root) { path in
             if !keepLocalState { try FileManager.default.removeItem(atPath: path + "/.git/ledger") }
         }
         defer { copy.unmount() }

@@ -11,7 +11,7 @@ public enum TasteTag: String, JSONEnum {
 
     /// The tag a person typed: `too-sour`, `too sour`, `Too_Sour` or just `sour`.
     public init?(lenient text: String) {
-        var t = text.lowercased().trimmingCharacters(in: .whitespaces)
+        var t = text.lowercased().trimmingWhitespace()
         t = t.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: "_", with: "-")
         if let tag = TasteTag(rawValue: t) ?? TasteTag(rawValue: "too-" + t) { self = tag } else { return nil }
     }
@@ -66,7 +66,7 @@ public struct BrewLog: CollectionDocument, Equatable {
         .required("timestamp", \.timestamp),
         .required("method", \.method),
         .required("recipeId", \.recipeId, .documentID { "\"\($0)\" is not a recipe id (\(DocumentID.rule))" }),
-        .required("recipeName", \.recipeName, .text(.notBlank) { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "the recipe name is empty" : nil }),
+        .required("recipeName", \.recipeName, .text(.notBlank) { $0.trimmingWhitespace(newlines: true).isEmpty ? "the recipe name is empty" : nil }),
         .required("recipeType", \.recipeType),
         .required("dose", \.dose, BrewLimits.doseRule),
         .required("targetYield", \.targetYield, BrewLimits.yieldRule),

@@ -61,7 +61,7 @@ public struct RecipeStep: JSONModel, Equatable {
 
     package static let fields: [Field<RecipeStep>] = [
         .required("kind", \.kind),
-        .required("title", \.title, .text(.notBlank) { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "the step has an empty title" : nil }),
+        .required("title", \.title, .text(.notBlank) { $0.trimmingWhitespace(newlines: true).isEmpty ? "the step has an empty title" : nil }),
         .optional("instruction", \.instruction),
         .optional("water", \.water, .atLeast(0) {
             "the step pours \(BrewFormat.number($0)) g; water must be 0 g or more"
@@ -219,7 +219,7 @@ public struct Recipe: CollectionDocument, Equatable {
     /// Why `name` cannot name a recipe (empty, too long, on several lines, with spaces around
     /// it), or nil.
     public static func nameProblem(_ name: String) -> String? {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimmingWhitespace(newlines: true)
         if trimmed.isEmpty { return "the name is empty; give the recipe a name" }
         if name.count > maximumNameLength { return "the name is \(name.count) characters long; the limit is \(maximumNameLength)" }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {

@@ -478,7 +478,7 @@ public struct BrewFlow: Sendable {
         case .confirm, .save:
             dialog = .none
             guard var p = progress else { return [] }
-            let trimmed = text.text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.text.trimmingWhitespace()
             p.note = trimmed.isEmpty ? nil : trimmed
             return [persist(p, at: now)]
         default:

@@ -185,7 +185,7 @@ public enum RecipeScaler {
     static func withoutTargetFinish(_ instruction: String?) -> String? {
         guard var text = instruction, let r = targetFinish(in: text) else { return instruction }
         text.removeSubrange(r)
-        let left = text.trimmingCharacters(in: .whitespaces)
+        let left = text.trimmingWhitespace()
         return left.isEmpty ? nil : left
     }
 

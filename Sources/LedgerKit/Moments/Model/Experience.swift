@@ -97,7 +97,7 @@ public struct Experience: CollectionDocument, Equatable {
     /// "this moment" for a dot.
     public var sentencePhrase: String {
         switch experienceType {
-        case .note: (payload ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        case .note: (payload ?? "").trimmingWhitespace(newlines: true)
         case .link: payload ?? ""
         case .photo: "this photo"
         case .dot: "this moment"

@@ -85,7 +85,7 @@ public struct DrinkPreset: CollectionDocument, Equatable {
 
     /// Why `name` cannot name a preset (empty, longer than 80 characters), or nil.
     public static func nameProblem(_ name: String) -> String? {
-        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "must not be empty" }
+        if name.trimmingWhitespace(newlines: true).isEmpty { return "must not be empty" }
         if name.count > 80 { return "must be at most 80 characters (found \(name.count))" }
         return nil
     }

@@ -213,7 +213,7 @@ extension WaterlineSettings {
     }
 
     static func integer(_ text: String, _ key: String, _ range: ClosedRange<Int>, _ what: String) throws -> Int {
-        guard let n = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(n) else {
+        guard let n = Int(text.trimmingWhitespace()), range.contains(n) else {
             throw LedgerError.invalidArgument("\(key) must be \(what) from \(range.lowerBound) to \(range.upperBound) (found \"\(text)\")")
         }
         return n

@@ -102,7 +102,7 @@ public struct DrinkEstimate: Sendable, Equatable {
     func check(given: [LedgerError.Sentence]) throws {
         guard meta.standardDrinkEstimate > AlcoholMeta.maximumEstimate else { return }
         let shown = CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)
-        let std = String(format: "%.1f", meta.standardDrinkEstimate)
+        let std = NumberText.fixed(meta.standardDrinkEstimate, decimals: 1)
         let values = given.dropFirst().reduce(given.first ?? "") { $0 + " and " + $1 }
         throw LedgerError.invalidArgument(values + " give \(std) standard drinks (\(reason)); "
             + "one entry counts at most \(shown): check the size, or say what it counts for with \(input: .waterline(.standardDrinks))")
@@ -117,7 +117,7 @@ public struct DrinkEstimate: Sendable, Equatable {
     /// What the reason adds when `raw` rounds below the minimum (" is 0.0; a drink counts at
     /// least 0.1"), so that the text agrees with the number.
     static func leastNote(_ raw: Double) -> String {
-        (raw * 10).rounded() / 10 < minimumEstimate ? " is \(String(format: "%.1f", (raw * 10).rounded() / 10)); a drink counts at least \(format(minimumEstimate))" : ""
+        (raw * 10).rounded() / 10 < minimumEstimate ? " is \(NumberText.fixed((raw * 10).rounded() / 10, decimals: 1)); a drink counts at least \(format(minimumEstimate))" : ""
     }
 
     static func format(_ x: Double) -> String { CanonicalJSON.formatNumber(x) }

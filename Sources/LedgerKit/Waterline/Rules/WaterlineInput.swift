@@ -46,12 +46,12 @@ public struct Volume: Sendable, Equatable {
     /// `250`, `250ml`, `33cl`, `0.5l`, `8 oz`, `8.5oz`: a positive, finite amount; nil
     /// otherwise. Litres, centilitres and decilitres are kept as millilitres (`33cl` is 330 ml).
     public init?(parsing text: String) {
-        var t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var t = text.trimmingWhitespace().lowercased()
         var unit: VolumeUnit?
         var factor = 1.0
         if let written = Self.writtenUnits.first(where: { t.hasSuffix($0.suffix) }) {
             (unit, factor) = (written.unit, written.factor)
-            t = String(t.dropLast(written.suffix.count)).trimmingCharacters(in: .whitespaces)
+            t = String(t.dropLast(written.suffix.count)).trimmingWhitespace()
         }
         guard let v = Double(t), v.isFinite, v > 0, (v * factor).isFinite else { return nil }
         self.init(v * factor, unit)
@@ -95,7 +95,7 @@ public enum DrinkSize: Sendable, Equatable {
 
     /// A volume (`12`, `330ml`) or a serving's name (`pint`, any case); nil otherwise.
     public init?(parsing text: String) {
-        let name = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let name = text.trimmingWhitespace().lowercased()
         if let s = Self.servings.first(where: { $0.name == name }) {
             self = .serving(s)
         } else if let v = Volume(parsing: text) {
