@@ -42,11 +42,19 @@ struct QuickParse: ParsableCommand {
         return configuration
     }()
 
-    /// The command `arguments` name, or nil when only `LedgerCommand` may parse them.
+    /// The command `arguments` name, or nil when only `LedgerCommand` may parse them (a
+    /// request for help parses as argument-parser's own help command, which would print this
+    /// root's usage).
     static func command(_ arguments: [String]) -> (any ParsableCommand)? {
         guard !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }),
-              let command = try? parseAsRoot(arguments), !(command is QuickParse) else { return nil }
+              let command = try? parseAsRoot(arguments), isLeaf(type(of: command), under: LedgerCommand.self) else { return nil }
         return command
+    }
+
+    /// Whether `type` is a command of the tree under `root` without subcommands of its own.
+    static func isLeaf(_ type: any ParsableCommand.Type, under root: any ParsableCommand.Type) -> Bool {
+        let subcommands = root.configuration.subcommands
+        return subcommands.isEmpty ? ObjectIdentifier(type) == ObjectIdentifier(root) : subcommands.contains { isLeaf(type, under: $0) }
     }
 }
 

@@ -517,8 +517,10 @@ package enum FileSystem {
 
     /// A relative path's directory ("" for the root) and last component.
     static func split(_ relative: String) -> (directory: String, name: String) {
-        guard let slash = relative.lastIndex(of: "/") else { return ("", relative) }
-        return (String(relative[..<slash]), String(relative[relative.index(after: slash)...]))
+        // On the UTF-8 bytes: a file system's separator, found without walking characters.
+        let bytes = relative.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("", relative) }
+        return (String(relative[..<slash]), String(relative[bytes.index(after: slash)...]))
     }
 
     /// Whether `path` (or, when it does not exist, its nearest existing parent) is on a file
