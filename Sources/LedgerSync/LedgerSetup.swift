@@ -19,6 +19,9 @@ public enum LedgerSetup {
         !.gitignore
         !.gitattributes
         *~
+        *.orig
+        *.rej
+        *.bak
 
         """
 

@@ -170,3 +170,81 @@ import Testing
         #expect(ledger.read("ledger.json") == manifest)
     }
 }
+
+/// SPEC §4: `check` "reports *every* problem": a field's own rules are judged whenever that
+/// field could be read, whatever another field's type or enum problem.
+extension CheckCommandTests {
+    @Test func everyInvalidFieldIsReportedOnceEvenBesideATypeError() throws {
+        let ledger = try TestLedger()
+        let preset = "waterline/presets/beer.json"
+        var p = try #require(ledger.document(preset)?.objectValue)
+        (p["drinkType"], p["standardDrinkEstimate"]) = (.string("bier"), .number(-1))
+        try ledger.write(preset, CanonicalJSON.string(.object(p)))
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Mine").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let recipe = "brew/recipes/\(id).json"
+        var r = try #require(ledger.document(recipe)?.objectValue)
+        r["name"] = .number(5)
+        var steps = try #require(r["steps"]?.arrayValue)
+        var step = try #require(steps[1].objectValue)
+        step["timerSeconds"] = .number(-5)
+        steps[1] = .object(step)
+        r["steps"] = .array(steps)
+        try ledger.write(recipe, CanonicalJSON.string(.object(r)))
+
+        let check = ledger.run("check", "--json")
+        #expect(check.status == 1)
+        let problems = check.json["problems"]?.arrayValue ?? []
+        let pointers = { (path: String) in problems.filter { $0["path"]?.stringValue == path }.compactMap { $0["pointer"]?.stringValue } }
+        #expect(pointers(preset).sorted() == ["/drinkType", "/standardDrinkEstimate"], "\(check)")
+        #expect(pointers(recipe).sorted() == ["/name", "/steps/1/timerSeconds"], "\(check)")
+    }
+}
+
+/// SPEC §4: "Every command that reads an invalid document refuses to act on it with the same
+/// message" — a byte order mark is told by `check` as by the app that reads the file.
+extension CheckCommandTests {
+    @Test func aByteOrderMarkIsToldAlikeByCheckAndByTheApps() throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Mine").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let recipe = "brew/recipes/\(id).json"
+        try ledger.write(recipe, "\u{FEFF}" + (ledger.read(recipe) ?? ""))
+        let settings = "waterline/settings.json"
+        try ledger.write(settings, "\u{FEFF}" + (ledger.read(settings) ?? ""))
+        let sentence = ": 1:1: error: the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow"
+        let check = ledger.run("check")
+        #expect(check.stdout.contains(recipe + sentence) && check.stdout.contains(settings + sentence), "\(check)")
+        let plan = ledger.run("brew", "plan", id)
+        #expect(plan.status == 1 && plan.stderr.contains(recipe + sentence), "\(plan)")
+        let status = ledger.run("waterline", "status")
+        #expect(status.status == 1 && status.stderr.contains(settings + sentence), "\(status)")
+        #expect(ledger.run("check", "--fix").status == 0)
+        #expect(ledger.run("brew", "plan", id).status == 0)
+    }
+}
+
+/// docs/ledger.md: `check` reports a file that is no document exactly when git would commit it
+/// (the next sync takes it to every device); backups the ledger's `.gitignore` names — an
+/// editor's `x.json~`, a merge tool's `x.json.orig` — are not data and are not reported.
+extension CheckCommandTests {
+    @Test func aStrayFileIsReportedExactlyWhenGitWouldCommitIt() throws {
+        let ledger = try TestLedger()
+        #expect(try GitCLI.run(["commit", "-qam", "start", "--allow-empty"], in: ledger.root).status == 0)
+        let strays = ["waterline/settings.json~", "waterline/settings.json.orig", "waterline/notes.txt"]
+        for path in strays { try ledger.write(path, "x\n") }
+        func reported() -> Set<String> {
+            Set((ledger.run("check", "--json").json["problems"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }.filter(strays.contains))
+        }
+        func gitWouldCommit() throws -> Set<String> {
+            let out = try GitCLI.run(["status", "--porcelain", "--untracked-files=all"], in: ledger.root).stdout
+            return Set(out.split(separator: "\n").map { String($0.dropFirst(3)) }.filter(strays.contains))
+        }
+        #expect(reported() == ["waterline/notes.txt"])
+        #expect(try reported() == gitWouldCommit())
+        // A ledger whose .gitignore predates `*.orig`: git would commit the merge tool's
+        // backup, so check reports it.
+        let ignore = try #require(ledger.read(".gitignore"))
+        try ledger.write(".gitignore", ignore.replacingOccurrences(of: "*.orig\n", with: ""))
+        #expect(reported() == ["waterline/notes.txt", "waterline/settings.json.orig"])
+        #expect(try reported() == gitWouldCommit())
+    }
+}

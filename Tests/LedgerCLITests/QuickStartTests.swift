@@ -54,3 +54,31 @@ import Testing
         #expect(day.contains("\"confirmedAt\": \"\(now)\""), "\(day)")
     }
 }
+
+/// The README's Water Reminder example says what its setup gives: "3 out of 8 reminders
+/// completed" (SPEC §5) from the setup line above it, the end of the window exclusive
+/// (docs/hydrate.md), run as written.
+@Suite struct ReadmeHydrateExampleTests {
+    @Test func theSetupLineGivesTheCountTheStatusLineShows() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let setup = try #require(lines.first { $0.hasPrefix("ledger hydrate setup --start") })
+        let status = try #require(lines.first { $0.hasPrefix("ledger hydrate status") && $0.contains("out of") })
+        let words = status.split(separator: " ")
+        let of = try #require(words.firstIndex(of: "out"))
+        let (completed, total) = (Int(words[of - 1]), Int(words[of + 2]))
+        let arguments = setup.split(separator: "#")[0].split(separator: " ").dropFirst().map(String.init)
+        let ledger = try TestLedger(now: "2026-11-21T06:30:00+01:00")
+        #expect(ledger.run(arguments: arguments).status == 0)
+        let slots = ledger.run("hydrate", "plan", "--json").json["slots"]?.arrayValue?.compactMap { $0["time"]?.stringValue } ?? []
+        #expect(slots.count == total, "\(setup): \(slots)")
+        for slot in slots.prefix(completed ?? 0) {
+            let hhmm = String(slot.dropFirst(11).prefix(5))
+            let r = ledger.run("hydrate", "drank", "--slot", hhmm, env: ["LEDGER_NOW": slot.replacingOccurrences(of: ":00:00+", with: ":05:00+")])
+            #expect(r.status == 0, "\(r)")
+        }
+        let json = ledger.run("hydrate", "status", "--json", env: ["LEDGER_NOW": "2026-11-21T11:15:00+01:00"]).json
+        #expect(json["completed"] == .number(Double(completed ?? -1)) && json["total"] == .number(Double(total ?? -1)), "\(json)")
+    }
+}

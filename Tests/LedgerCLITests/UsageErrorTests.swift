@@ -96,6 +96,8 @@ import Testing
         (["brew", "plan", "--temp", "-1"], "--temp must"),
         (["brew", "save", "--rating", "-1"], "--rating"),
         (["brew", "logs", "--limit", "-1"], "--limit must"),
+        (["log", "--limit", "-1"], "--limit must be 0 (every commit) or more (found -1)"),
+        (["log", "--limit=-1"], "--limit must be 0 (every commit) or more (found -1)"),
         (["brew", "recipe", "edit", "RECIPE", "--dose", "-5"], "--dose must"),
         (["hydrate", "setup", "--interval", "-5"], "--interval"),
         (["hydrate", "setup", "--follow-up", "-5"], "--follow-up"),
@@ -132,5 +134,22 @@ import Testing
         let r = ledger.run(arguments: arguments.map { $0 == "RECIPE" ? recipe : $0 })
         #expect(r.status == 1, "\(arguments): \(r)")
         #expect(r.stderr.contains(message), "\(r)")
+    }
+}
+
+/// A name that matches nothing is told with the command that lists what there is, in one
+/// sentence whose parentheses pair up (the not-found wording of presets and recipes).
+@Suite struct NotFoundWordingTests {
+    @Test(arguments: [
+        (["waterline", "drink", "--preset", "nosuch"], "; `ledger waterline presets` lists them"),
+        (["brew", "recipe", "show", "nosuch"], "; `ledger brew recipes` lists them"),
+    ])
+    func theListingCommandEndsTheSentence(arguments: [String], ending: String) throws {
+        let ledger = try TestLedger()
+        let r = ledger.run(arguments: arguments)
+        #expect(r.status == 1, "\(r)")
+        let line = r.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(line.hasSuffix(ending), "\(r)")
+        #expect(line.filter { $0 == "(" }.count == line.filter { $0 == ")" }.count, "\(line)")
     }
 }

@@ -115,7 +115,7 @@ extension CheckReport {
         let f = try CheckFixture()
         try f.write(notePath, [0xEF, 0xBB, 0xBF] + CanonicalJSON.encode(Note.make("n1", "hi").json))
         let r = try f.check()
-        #expect(r.messages(notePath) == ["\(notePath): /: error: starts with a UTF-8 byte order mark (BOM), which JSON does not allow"])
+        #expect(r.messages(notePath) == ["\(notePath): 1:1: error: the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow"])
         let fixed = try f.check(fix: true)
         #expect(fixed.problems.isEmpty)
         #expect(!f.read(notePath).hasPrefix("\u{FEFF}"))

@@ -47,6 +47,13 @@ struct CheckCommand: ParsableCommand {
         if output.json, format != .text { throw LedgerError.usage("--json prints every problem with its line and column; give --json or --format, not both") }
     }
 
+    /// A warning about a file that is neither a document nor an app's attachment nor a
+    /// conflict file.
+    static func isStray(_ p: Problem) -> Bool {
+        guard p.severity == .warning, case .other = PathRole(path: p.path) else { return false }
+        return true
+    }
+
     func run() throws {
         let ctx = CLIContext.current
         let absolute = paths.map { ctx.absolutePath($0) }
@@ -59,6 +66,13 @@ struct CheckCommand: ParsableCommand {
             return String(p.dropFirst(store.root.count + 1))
         }
         var report = try Checker(store: store, useCache: !noCache).check(scope: scope.isEmpty ? nil : scope, fix: fix)
+        // A file that is no document and that git leaves out of every commit (an editor's
+        // `x.json~`, by the ledger's .gitignore) is not data: sync never commits it, so it is
+        // not reported. One git would commit (`x.json.orig` where .gitignore does not name it)
+        // is, since the next sync takes it to every device (docs/ledger.md).
+        if report.problems.contains(where: { Self.isStray($0) }), let repo = try? Repository.open(store.root) {
+            report.problems.removeAll { Self.isStray($0) && repo.isIgnored($0.path) }
+        }
         if scope.isEmpty, let problem = LedgerSetup.mergeDriverProblem(workTree: store.root, searchPath: ctx.environment["PATH"] ?? "") {
             report.problems.insert(Problem(".gitattributes", .warning(.root, problem)), at: 0)
         }

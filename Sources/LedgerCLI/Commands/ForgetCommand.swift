@@ -29,7 +29,9 @@ struct ForgetCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func run() throws {
+    func run() throws { try change.reporting(perform) }
+
+    func perform() throws {
         let apps = try Self.apps(app, all: all)
         let env = try global.environment()
         let plan = try env.store.forgetPlan(apps)

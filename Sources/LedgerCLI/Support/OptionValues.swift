@@ -85,6 +85,18 @@ struct ConfirmedChangeOptions: ParsableArguments {
     func validate() throws {
         if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what it would change, or --yes to go ahead") }
     }
+
+    /// Runs `body`, the command; with `--json`, a refusal or a failure still prints one JSON
+    /// value on stdout — `{"outcome": "refused"|"offline"|"failed", "error", "problems"}`, as
+    /// `sync --json` does — before it exits as it would, the sentence on stderr.
+    func reporting(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch where json && !(error is ExitCode) {
+            Output.json(SyncCommand.failureJSON(error))
+            throw error
+        }
+    }
 }
 
 /// `--time`: when something happened, if not now (Waterline's `start`, `end`, `drink`,
@@ -105,6 +117,10 @@ struct TimeOption: ParsableArguments {
     func instant(_ clock: CommandClock) throws -> Timestamp? {
         try text.map { try TimeArgument.parse($0.text, option: Self.option, clock: clock) }
     }
+
+    /// The span the time given names, in milliseconds: a minute for `23:47`, a second for
+    /// `23:47:41` (`TimeArgument.precision`); 1 when not given.
+    var precision: Int64 { text.map { TimeArgument.precision($0.text) } ?? 1 }
 
     /// Runs `body`, which acts at `given` (read from this option, or now), explaining a clock
     /// time taken as yesterday's (`TimeArgument.explaining`).

@@ -63,6 +63,16 @@ enum TimeArgument {
         }
     }
 
+    /// How long a span `text` names, in milliseconds, counted from the instant it is read as:
+    /// a minute when it gives no seconds (`23:47`, `2026-11-21T23:47+01:00` — the minute the
+    /// commands show), a second when it gives no fraction of one, else a millisecond.
+    static func precision(_ text: String) -> Int64 {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.contains(".") { return 1 }
+        let time = t.split(whereSeparator: { $0 == "T" || $0 == " " }).last ?? Substring(t)
+        return time.prefix { $0.isNumber || $0 == ":" }.filter { $0 == ":" }.count >= 2 ? 1000 : 60_000
+    }
+
     /// Runs `body`, which acts at `given`, read from `text` for `option`, and says when `text`
     /// was a clock time taken as yesterday's because it is still ahead today (`start --time
     /// 20:30` at 20:00): in a note on stderr ("ledger: note: --time

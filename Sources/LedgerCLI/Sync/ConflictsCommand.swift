@@ -12,8 +12,9 @@ struct ConflictsCommand: ParsableCommand {
             Conflict files (the other device's version of a document, kept beside it) and \
             recipes forked into "(Conflicted Copy)", each with every field that differs: its \
             JSON pointer, this device's value (mine), the other's (theirs) and the common \
-            ancestor's (base, when a merge made the conflict). `ledger resolve PATH|ID --keep \
-            mine|theirs|both` settles one.
+            ancestor's (base, when a merge made the conflict). Mine is this device's own \
+            version wherever the fork was made (here, or on the other device and pulled since). \
+            `ledger resolve PATH|ID --keep mine|theirs|both` settles one.
             """)
 
     @OptionGroup var output: JSONOption
@@ -25,10 +26,9 @@ struct ConflictsCommand: ParsableCommand {
         let repo = try? Repository.open(store.root)
         let conflicts = try ConflictStore(store).list()
         let listed = conflicts.map { c -> (ConflictStore.Conflict, JSONValue?) in
-            let base = c.documentPath.flatMap { document in
-                (try? repo?.conflictBase(created: c.path, document: document)).flatMap { $0 }.flatMap { try? JSONParser.parse($0) }
-            }
-            return (c, c.kind == .copy ? ConflictStore.recipeFields(base) : base)
+            let origin = Self.origin(c, in: repo)
+            let base = origin?.base.flatMap { try? JSONParser.parse($0) }
+            return (c.seen(from: origin?.own.flatMap { try? JSONParser.parse($0) }), c.kind == .copy ? ConflictStore.recipeFields(base) : base)
         }
         if output.json {
             Output.json(.array(listed.map { Self.json($0.0, base: $0.1) }))
@@ -41,13 +41,16 @@ struct ConflictsCommand: ParsableCommand {
         Console.print("\(Output.plural(conflicts.count, "conflict")) (`ledger resolve PATH|ID --keep mine|theirs|both` settles one; the next `ledger sync` commits it):")
         for (c, base) in listed {
             Console.print()
+            let whose = c.reversed ? "this device's" : "the other device's"
             switch c.kind {
             case .file:
-                Console.print(Style.bold(c.path) + " — the other device's version of \(c.documentPath ?? "?") (\(c.subject)), kept beside it")
+                Console.print(Style.bold(c.path) + " — \(whose) version of \(c.documentPath ?? "?") (\(c.subject)), kept beside it"
+                    + (c.reversed ? " by the other device's merge" : ""))
             case .copy:
-                let name = c.theirs?["name"]?.stringValue ?? c.path
-                Console.print(Style.bold(c.path) + " — \"\(name)\", the other device's version of \(c.subject)"
-                    + (c.documentPath.map { " (\($0))" } ?? " (which is no longer in the ledger)"))
+                let name = (c.reversed ? c.mine : c.theirs)?["name"]?.stringValue ?? c.path
+                Console.print(Style.bold(c.path) + " — \"\(name)\", \(whose) version of \(c.subject)"
+                    + (c.documentPath.map { " (\($0))" } ?? " (which is no longer in the ledger)")
+                    + (c.reversed ? ", forked by the other device's merge" : ""))
             }
             let rows = Self.rows(c, base: base)
             guard !rows.isEmpty else {
@@ -62,6 +65,11 @@ struct ConflictsCommand: ParsableCommand {
                 Console.print("  " + r.pointer.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + cells.joined(separator: "  "))
             }
         }
+    }
+
+    /// Where `c` came from in `repo`'s history (nil: no history, or no document to compare).
+    static func origin(_ c: ConflictStore.Conflict, in repo: Repository?) -> Repository.ConflictOrigin? {
+        c.documentPath.flatMap { document in try? repo?.conflictOrigin(created: c.path, document: document) }
     }
 
     /// One field of a conflict: its pointer, and each side's value (nil: absent).
@@ -89,6 +97,7 @@ struct ConflictsCommand: ParsableCommand {
         o["mine"] = c.mine ?? .null
         o["theirs"] = c.theirs ?? .null
         o["base"] = base ?? .null
+        o["pathHolds"] = .string(c.reversed ? "mine" : "theirs")
         o["fields"] = .array(rows(c, base: base).map { r in
             .object(["pointer": .string(r.pointer), "mine": r.mine ?? .null, "theirs": r.theirs ?? .null, "base": r.base ?? .null])
         })
@@ -127,7 +136,10 @@ struct ResolveCommand: ParsableCommand {
         let ref = absolute.hasPrefix(env.store.root + "/") && FileSystem.exists(absolute) ? String(absolute.dropFirst(env.store.root.count + 1)) : reference
         let done: ConflictStore.Resolved
         do {
-            done = try ConflictStore(env.store).resolve(ref, keep: choice, now: env.now, ids: env.ids)
+            let repo = try? Repository.open(env.store.root)
+            done = try ConflictStore(env.store).resolve(ref, keep: choice, now: env.now, ids: env.ids) { c in
+                ConflictsCommand.origin(c, in: repo)?.own.flatMap { try? JSONParser.parse($0) }
+            }
         } catch let e as LedgerError where e.code == .notFound {
             throw LedgerError(e.code, e.sentence + "; `ledger conflicts` lists them", problems: e.problems)
         }

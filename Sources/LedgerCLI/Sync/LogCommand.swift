@@ -26,7 +26,7 @@ struct LogCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only commits made on this device (its name; for commits of plain git, the author's name).", valueName: "name"))
     var device: String?
 
-    @Option(help: ArgumentHelp("At most N commits (default 20; 0 for all).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most N commits (default 20; 0 for all).", valueName: "n"))
     var limit: Int = 20
 
     @OptionGroup var output: JSONOption

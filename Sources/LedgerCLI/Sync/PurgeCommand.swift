@@ -25,7 +25,9 @@ struct PurgeCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func run() throws {
+    func run() throws { try change.reporting(perform) }
+
+    func perform() throws {
         let store = try global.store()
         let options = SyncOptions(transport: try SyncEnvironment.transport(), git: GitTool.find(in: CLIContext.current.environment))
         guard let named = try Self.target(target, store: store) else {

@@ -24,7 +24,9 @@ struct UndoCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func run() throws {
+    func run() throws { try change.reporting(perform) }
+
+    func perform() throws {
         let env = try global.environment()
         let plan = try Undo.plan(env.store, revision: commit)
         let what = Self.describe(plan)

@@ -68,7 +68,7 @@ extension WaterlineCommand {
                 return
             }
             let (ended, _) = try time.explaining(end, clock: run.env.clock) {
-                try run.waterline.end(at: end, now: run.now)
+                try run.waterline.end(at: end, precision: time.precision, now: run.now)
             }
             if output.json {
                 Output.json(WaterlineJSON.summary(ended, settings: current.settings, now: run.now))

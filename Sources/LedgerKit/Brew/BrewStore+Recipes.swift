@@ -35,7 +35,7 @@ extension BrewStore {
             throw LedgerError.invalidArgument("\"\(ref)\" is the start of \(byPrefix.count) recipe ids (\(byPrefix.prefix(4).map(\.id).joined(separator: ", "))); give more characters or the name")
         }
         let hint = Suggestion.didYouMean(ref, among: all.map(\.name) + all.map(\.id))
-        throw LedgerError.notFound("there is no recipe \"\(ref)\"\(hint); \(next: .brew(.listRecipes)))")
+        throw LedgerError.notFound("there is no recipe \"\(ref)\"\(hint); \(next: .brew(.listRecipes))")
     }
 
     /// The valid recipe `reference` names, refusing an invalid one with its problems and how

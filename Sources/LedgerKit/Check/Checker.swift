@@ -571,18 +571,15 @@ private struct Run {
         }
         var issues: [DocumentIssue] = []
         var body = bytes[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            issues.append(.error(.root, "starts with a UTF-8 byte order mark (BOM), which JSON does not allow", fixable: true))
+        if let bom = JSONSyntaxError.byteOrderMark(bytes) {
+            issues.append(DocumentIssue(syntax: bom, fixable: true))
             body = bytes.dropFirst(3)
         }
         let json: JSONValue
         do {
             json = try body.withUnsafeBytes { try JSONParser.parse($0) }
         } catch let e as JSONSyntaxError {
-            var issue = DocumentIssue.error(.root, e.message)
-            issue.line = e.line
-            issue.column = e.column
-            result.issues = issues.filter { !$0.fixable } + [issue]
+            result.issues = issues.filter { !$0.fixable } + [DocumentIssue(syntax: e)]
             return
         } catch {
             result.issues = [.error(.root, "\(error)")]

@@ -39,6 +39,24 @@ package struct ConflictStore: Sendable {
         package var theirs: JSONValue?
         /// Where the two differ (for a copy, its id, name and timestamps aside).
         package var fields: [FieldChange]
+        /// Whether the conflict file or the copy is this device's own version and the one in
+        /// place the other device's: the other device made the fork (or git's rebase replayed
+        /// this device's commits onto the other's), and this device pulled it. `mine`,
+        /// `theirs` and `fields` are then already seen from this device.
+        package var reversed = false
+
+        /// This conflict seen from the device whose own version of the document, before the
+        /// conflict came, was `own` (nil: unknown): when that is the version beside (the
+        /// conflict file's, the copy's) and not the one in place, mine and theirs trade places,
+        /// as git's ours and theirs are always the side of the repository running git.
+        package func seen(from own: JSONValue?) -> Conflict {
+            let key: (JSONValue?) -> JSONValue? = { kind == .copy ? ConflictStore.recipeFields($0) : $0 }
+            guard !reversed, let own, mine != nil, theirs != nil, key(own) == key(theirs), key(own) != key(mine) else { return self }
+            var c = self
+            (c.mine, c.theirs, c.reversed) = (theirs, mine, true)
+            c.fields = fields.map { FieldChange(pointer: $0.pointer, old: $0.new, new: $0.old) }
+            return c
+        }
 
         /// The id a person may name it by: the copy's id, or the document's.
         package var id: String? { Self.stem(kind == .copy ? path : documentPath ?? path) }
@@ -79,7 +97,7 @@ package struct ConflictStore: Sendable {
         return out.sorted { $0.path < $1.path }
     }
 
-    /// How to settle a conflict.
+    /// How to settle a conflict, seen from the device running it.
     package enum Keep: String, Sendable, CaseIterable {
         /// The version in place; the other goes (the conflict file, or the copy).
         case mine
@@ -87,6 +105,9 @@ package struct ConflictStore: Sendable {
         case theirs
         /// Both, as two recipes: the other version keeps a name of its own ("<name> copy").
         case both
+
+        /// The same choice seen from the other device.
+        var reversed: Keep { self == .mine ? .theirs : self == .theirs ? .mine : .both }
     }
 
     /// What a resolution did.
@@ -100,12 +121,16 @@ package struct ConflictStore: Sendable {
     }
 
     /// Settles the conflict `reference` names — its path, its document's path, or an id (the
-    /// copy's, or the document's) — keeping `keep`. Holds the writer lock; what it writes is
-    /// validated first and written atomically; the next sync commits it.
-    package func resolve(_ reference: String, keep: Keep, now: Timestamp, ids: any IDSource) throws -> Resolved {
+    /// copy's, or the document's) — keeping `keep`, mine and theirs seen from the device whose
+    /// own version of the document was `own(conflict)` (see `Conflict.seen(from:)`). Holds the
+    /// writer lock; what it writes is validated first and written atomically; the next sync
+    /// commits it.
+    package func resolve(_ reference: String, keep: Keep, now: Timestamp, ids: any IDSource,
+                         own: (Conflict) -> JSONValue? = { _ in nil }) throws -> Resolved {
         try store.withWriterLock {
             let conflict = try find(reference)
-            switch (conflict.kind, keep) {
+            // Below, "mine" is the version in place and "theirs" the one beside.
+            switch (conflict.kind, conflict.seen(from: own(conflict)).reversed ? keep.reversed : keep) {
             case (_, .mine):
                 try store.remove(conflict.path)
                 return Resolved(conflict: conflict, written: [], removed: [conflict.path])

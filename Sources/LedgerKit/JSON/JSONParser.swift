@@ -8,6 +8,13 @@ package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConverti
     package let message: String
 
     package var description: String { "line \(line), column \(column): \(message)" }
+
+    /// The error of a text that starts with a UTF-8 byte order mark (at 1:1), or nil: the one
+    /// sentence and place every command reports for it (`check` too, where it is fixable).
+    package static func byteOrderMark<C: Collection<UInt8>>(_ bytes: C) -> JSONSyntaxError? {
+        guard bytes.starts(with: [0xEF, 0xBB, 0xBF]) else { return nil }
+        return JSONSyntaxError(line: 1, column: 1, message: "the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow")
+    }
 }
 
 /// A strict RFC 8259 parser working directly on UTF-8 bytes.
@@ -67,9 +74,7 @@ private struct Parser {
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            throw fail("the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow")
-        }
+        if let bom = JSONSyntaxError.byteOrderMark(bytes) { throw bom }
         skipWhitespace()
         guard i < bytes.count else { throw fail("the file is empty; expected a JSON value") }
         let value = try parseValue()

@@ -38,6 +38,12 @@ public struct DocumentIssue: Sendable, Hashable {
         self.init(severity, pointer, LedgerError.Sentence(message), fixable: fixable)
     }
 
+    /// A syntax error, at its line and column, as every command reports it.
+    package init(syntax error: JSONSyntaxError, fixable: Bool = false) {
+        self.init(.error, .root, error.message, fixable: fixable)
+        (line, column) = (error.line, error.column)
+    }
+
     /// An error at `pointer`.
     public static func error(_ pointer: JSONPointer, _ message: String, fixable: Bool = false) -> DocumentIssue {
         DocumentIssue(.error, pointer, message, fixable: fixable)

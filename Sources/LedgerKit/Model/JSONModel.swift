@@ -30,12 +30,19 @@ extension JSONModel {
             return nil
         }
         var model = Self()
-        var ok = true
+        var read: [Field<Self>] = []
         var present = 0
         for field in fields {
             let value = object[field.name]
             if value != nil { present += 1 }
-            if !field.decode(&model, value, pointer, &issues) { ok = false }
+            if field.decode(&model, value, pointer, &issues) { read.append(field) }
+        }
+        let ok = read.count == fields.count
+        if !ok {
+            // The model is not returned, so its rules are not judged as a whole; each field read
+            // still keeps its own value rules, reported now: every invalid field at once (SPEC
+            // §4), one problem per field — those that could not be read have theirs already.
+            for field in read { if let check = field.check { issues += check(model, pointer) } }
         }
         if present < object.count {
             let known = Set(fields.map(\.name))

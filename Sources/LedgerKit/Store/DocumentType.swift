@@ -156,21 +156,28 @@ package struct DocumentType: Sendable {
             return inspection
         }
         issues += model.validate()
-        let fixed = model.recomputed.json
-        if fixed != json {
+        // Derived values are recomputed from the document's inputs; while one of them has an
+        // error the recompute would be a guess built on a rejected value (a total of 1e300, a
+        // duration of 0 for an end before the start), so they stay as stored, reported, not
+        // fixable, and what `--fix` writes keeps them (docs/ledger.md).
+        let trusted = !issues.hasErrors
+        let fixed = trusted ? model.recomputed.json : model.json
+        let recomputed = trusted ? fixed : model.recomputed.json
+        if recomputed != json {
             // Something differs from how ledger would write it: normalisation of what was read
             // (a timestamp written with "Z", a defaulted field left out), or stale derived values.
             // A derived value is told once, as stored against its recompute (a removed `state`
             // is "missing; a recompute gives …", not also "ledger writes null").
             let written = model.json
-            let stale = JSONDiff.differences(written, fixed, limit: 5)
+            let stale = JSONDiff.differences(written, recomputed, limit: 5)
             let derived = Set(stale.map(\.pointer))
             for d in JSONDiff.differences(json, written, limit: 5) where !derived.contains(d.pointer) {
                 issues.append(.warning(d.pointer, d.describe(as: "ledger writes"), fixable: true))
             }
             for var d in stale {
                 d.old = JSONDiff.value(at: d.pointer, in: json)  // as stored, not as read
-                issues.append(.warning(d.pointer, "derived value is stale: " + d.describe(as: "a recompute gives"), fixable: true))
+                issues.append(.warning(d.pointer, "derived value is stale: " + d.describe(as: "a recompute gives")
+                    + (trusted ? "" : " (not fixed while this document has an error: the recompute would use the value refused)"), fixable: trusted))
             }
         }
         inspection.issues = issues

@@ -35,7 +35,7 @@ extension WaterlineStore {
         let prefixed = all.filter { $0.id.hasPrefix(folded) }
         if prefixed.count == 1 { return prefixed[0] }
         let names = all.map(\.name).sorted()
-        throw LedgerError.notFound("there is no drink preset \"\(reference)\"\(Suggestion.didYouMean(reference, among: names)); \(next: .waterline(.listPresets)))")
+        throw LedgerError.notFound("there is no drink preset \"\(reference)\"\(Suggestion.didYouMean(reference, among: names)); \(next: .waterline(.listPresets))")
     }
 
     /// A preset as the person describes it (US-015): for `addPreset` every value it has, for

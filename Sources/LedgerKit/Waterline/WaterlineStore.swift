@@ -142,13 +142,22 @@ public struct WaterlineStore: Sendable {
 
     /// Ends the active session at `end` (US-021); works with zero entries. Without `end`, it
     /// ends now, or at its last entry when that is later (entries logged in the same
-    /// millisecond are spread a millisecond apart).
+    /// millisecond are spread a millisecond apart). A `requested` time given to the minute (or
+    /// the second) names that whole minute (`precision` milliseconds from it): the one the
+    /// person was shown for the last entry ("23:47" for 23:47:41) ends the session at that
+    /// entry's instant — the earliest of the minute that is not before the session's start
+    /// nor its last entry, so every entry stays inside the session and the end is not later
+    /// than now.
     @discardableResult
-    public func end(at requested: Timestamp? = nil, now: Timestamp) throws -> (session: Session, notes: [String]) {
+    public func end(at requested: Timestamp? = nil, precision: Int64 = 1, now: Timestamp) throws -> (session: Session, notes: [String]) {
         try store.withWriterLock {
             let (active, notes) = try requireActive()
             var session = active.session
-            let end = requested ?? max(now, session.entries.map(\.timestamp).max() ?? now)
+            var end = requested ?? max(now, session.entries.map(\.timestamp).max() ?? now)
+            if let requested, let earliest = (session.entries.map(\.timestamp) + [session.startTime]).max(), earliest > requested,
+               earliest.epochMilliseconds < requested.epochMilliseconds + precision, earliest <= now {
+                end = earliest
+            }
             if end < session.startTime {
                 throw LedgerError.timeRefused(end, "is before the session started (\(session.startTime.iso8601))")
             }

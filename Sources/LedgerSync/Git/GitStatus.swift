@@ -120,15 +120,18 @@ extension Repository {
         return git_oid_equal(&oid, &indexed) != 0 ? .clean : .modified
     }
 
+    /// Whether git leaves `path` (relative; a directory ends in `/`) out of its commits: the
+    /// ledger's `.gitignore`, `.git/info/exclude`, `core.excludesFile`, as `git status` reads them.
+    package func isIgnored(_ path: String) -> Bool {
+        var flag: Int32 = 0
+        return git_ignore_path_is_ignored(&flag, pointer, path) == 0 && flag == 1
+    }
+
     /// Files in the work tree that the index does not hold and `.gitignore` does not exclude.
     /// A directory holding exactly the files the index expects there (`expected`, by
     /// `directoryHash`, deleted ones already taken off) has none, and its names are not read.
     private func untrackedFiles(index: OpaquePointer, expected: [UInt64: Int], leftovers: ((String) -> Void)?) throws -> [PathChange] {
         var out: [PathChange] = []
-        func ignored(_ path: String) -> Bool {
-            var flag: Int32 = 0
-            return git_ignore_path_is_ignored(&flag, pointer, path) == 0 && flag == 1
-        }
         func walk(_ dir: String) throws {
             guard let listing = DirectoryListing(workdir + (dir.isEmpty ? "" : "/" + dir)) else { return }
             let known = expected[directoryHash(dir)] ?? 0
@@ -136,7 +139,7 @@ extension Repository {
                 for name in listing.fileNames() {
                     let path = dir.isEmpty ? name : dir + "/" + name
                     guard git_index_get_bypath(index, path, 0) == nil else { continue }
-                    if !ignored(path) {
+                    if !isIgnored(path) {
                         out.append(PathChange(path, .added))
                     } else if let leftovers, WriteLeftovers.isTemporaryName(name) {
                         leftovers(path)
@@ -148,7 +151,7 @@ extension Repository {
                 let path = dir.isEmpty ? name : dir + "/" + name
                 // A directory the index knows something under, or a new one that is not ignored.
                 var pos = 0
-                if git_index_find_prefix(&pos, index, path + "/") == 0 || !ignored(path + "/") { try walk(path) }
+                if git_index_find_prefix(&pos, index, path + "/") == 0 || !isIgnored(path + "/") { try walk(path) }
             }
         }
         try walk("")

@@ -187,22 +187,45 @@ package enum History {
 }
 
 extension Repository {
-    /// The version of `document` in the common ancestor of the merge that created `created` —
-    /// a conflict file, or a recipe's conflicted copy — found in the history of HEAD (the
-    /// newest commit whose tree has `created` and whose first parent's does not); nil when no
-    /// merge created it (a conflict file git's merge driver left, committed later) or the
-    /// document was not in that ancestor.
-    package func conflictBase(created: String, document: String) throws -> [UInt8]? {
-        guard let head = headCommit() else { return nil }
-        var base: [UInt8]?
+    /// Where a conflict file or a recipe's conflicted copy came from, as far as the history
+    /// tells: `base`, the version of `document` in the common ancestor of the merge that created
+    /// it; `own`, `document` as this device's branch held it just before the commit that
+    /// created the conflict came into it (its reflog: the device's own version of what was
+    /// forked, whichever device made the fork — here by a sync or a `git pull`, or elsewhere
+    /// and pulled since).
+    package struct ConflictOrigin: Sendable {
+        package var base: [UInt8]?
+        package var own: [UInt8]?
+    }
+
+    /// The origin of the conflict `created` — found in the history of HEAD as the newest
+    /// commit whose tree has `created` and whose first parent's does not. `base` is nil when no
+    /// merge created it (a conflict file git's merge driver left, committed later; a rebase) or
+    /// the document was not in that ancestor; `own` is nil when the branch's reflog does not
+    /// reach back to before that commit (a clone made after the fork).
+    package func conflictOrigin(created: String, document: String) throws -> ConflictOrigin {
+        guard let head = headCommit() else { return ConflictOrigin() }
+        var origin = ConflictOrigin()
+        var creator: ObjectID?
         try walkHistory(from: head) { info in
             guard try objectID(at: created, inTree: info.tree) != nil else { return true }
             if let parent = info.parents.first, try objectID(at: created, inTree: treeOf(commit: parent)) != nil { return true }
+            creator = info.id
             if info.parents.count > 1, let ancestor = try mergeBase(info.parents[0], info.parents[1]) {
-                base = try file(at: document, inTree: treeOf(commit: ancestor))
+                origin.base = try file(at: document, inTree: treeOf(commit: ancestor))
             }
             return false
         }
-        return base
+        guard let creator else { return origin }
+        // Newest first: the first place the branch was that does not contain the creator is
+        // where it stood when the creator came in.
+        for entry in try reflog(headReferenceName ?? "HEAD") {
+            guard let old = entry.old else { break }
+            if try !isAncestor(creator, of: old) {
+                origin.own = try file(at: document, inTree: treeOf(commit: old))
+                break
+            }
+        }
+        return origin
     }
 }

@@ -125,3 +125,81 @@ import Testing
         #expect(s.b.read(recipe) == before && s.b.read(conflictFile) != nil)
     }
 }
+
+/// docs/sync.md: "`ledger conflicts` lists each with both sides field by field — the JSON
+/// pointer, this device's value (mine …), the other device's (theirs …)". Like git's ours and
+/// theirs, mine is the side of the device running the command, wherever the fork was made.
+@Suite struct ConflictSidesTests {
+    static func dose(_ item: JSONValue?) -> (mine: JSONValue?, theirs: JSONValue?) {
+        let f = item?["fields"]?.arrayValue?.first { $0["pointer"]?.stringValue == "/defaultDose" }
+        return (f?["mine"], f?["theirs"])
+    }
+
+    @Test func mineIsThisDevicesEditOnBothDevicesOfTheFork() throws {
+        let s = try ConflictCommandTests.conflicted()
+        let (a, b) = (s.a, s.b)
+        // The laptop's own edit, as plain git has it in the laptop's history.
+        let recipe = s.recipePath(a)
+        let laptopCommit = try a.revParse("HEAD")
+        HistoryScenario.ok(a.run("sync"))  // the laptop pulls the phone's merge, which forked its edit
+        let ownText = try GitCLI.run(["show", "\(laptopCommit):\(recipe)"], in: a.root).stdout
+        #expect(try JSONParser.parse(Array(ownText.utf8))["defaultDose"] == .number(18), "the laptop's own edit: \(laptopCommit)")
+
+        // The phone made the fork: its recipe is in place, the copy holds the laptop's edit.
+        let onPhone = try #require(b.run("conflicts", "--json").json.arrayValue)
+        let phoneCopy = onPhone.first { $0["kind"]?.stringValue == "copy" }
+        #expect(Self.dose(phoneCopy) == (.number(16), .number(18)) && phoneCopy?["pathHolds"] == .string("theirs"))
+        // On the laptop the same copy holds its own edit: mine is 18, as the laptop set it.
+        let onLaptop = try #require(a.run("conflicts", "--json").json.arrayValue)
+        let laptopCopy = onLaptop.first { $0["kind"]?.stringValue == "copy" }
+        #expect(Self.dose(laptopCopy) == (.number(18), .number(16)) && laptopCopy?["pathHolds"] == .string("mine"), "\(onLaptop)")
+        let laptopFile = onLaptop.first { $0["kind"]?.stringValue == "file" }
+        #expect(laptopFile?["fields"] == .array([.object(["pointer": .string("/mood"), "mine": .string("great"), "theirs": .string("tired"), "base": .string("ok")])]))
+        let text = a.run("conflicts").stdout
+        #expect(text.contains("\"Morning V60 (Conflicted Copy)\", this device's version of recipe Morning V60"), "\(text)")
+        #expect(text.contains("this device's version of waterline/notes.json"), "\(text)")
+
+        // Keep mine on each device keeps that device's own edit.
+        let copyPath = try #require(phoneCopy?["path"]?.stringValue)
+        HistoryScenario.ok(a.run("resolve", copyPath, "--keep", "mine"))
+        #expect(ConflictStore.recipeFields(a.document(recipe)) == ConflictStore.recipeFields(try JSONParser.parse(Array(ownText.utf8))))
+        #expect(a.document(recipe)?["name"] == .string("Morning V60") && a.read(copyPath) == nil)
+        HistoryScenario.ok(a.run("resolve", "waterline/notes.json", "--keep", "mine"))
+        #expect(a.read("waterline/notes.json") == "{\"mood\": \"great\", \"place\": \"home\"}\n")
+        HistoryScenario.ok(b.run("resolve", copyPath, "--keep", "mine"))
+        #expect(b.document(recipe)?["defaultDose"] == .number(16) && b.read(copyPath) == nil)
+    }
+
+    @Test func theirsOnTheDeviceThatPulledTheForkTakesTheOtherDevicesEdit() throws {
+        let s = try ConflictCommandTests.conflicted()
+        HistoryScenario.ok(s.a.run("sync"))
+        let copyPath = try #require(s.a.files(under: "brew/recipes").first { s.a.document($0)?["name"]?.stringValue == "Morning V60 (Conflicted Copy)" })
+        HistoryScenario.ok(s.a.run("resolve", copyPath, "--keep", "theirs"))
+        #expect(s.a.document(s.recipePath(s.a))?["defaultDose"] == .number(16), "the phone's edit")
+        #expect(s.a.read(copyPath) == nil)
+    }
+
+    /// docs/sync.md: `git pull --rebase` "reaches the same result as a merge"; the device that
+    /// pulls that fork afterwards sees its own edit as mine too.
+    @Test func afterAPlainRebasingPullTheOtherDeviceSeesItsOwnEditAsMine() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        let id = a.run("brew", "recipe", "duplicate", "v60-starter", "--name", "House").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        HistoryScenario.ok(a.run("sync"))
+        let b = try fixture.clone()
+        HistoryScenario.ok(a.run("brew", "recipe", "edit", id, "--dose", "18", env: HistoryScenario.at("22:00:00")))
+        HistoryScenario.ok(a.run("sync"))
+        HistoryScenario.ok(b.run("brew", "recipe", "edit", id, "--dose", "22", env: HistoryScenario.at("22:05:00")))
+        #expect(try GitCLI.run(["commit", "-qam", "b's recipe"], in: b.root).status == 0)
+        let pull = try GitCLI.run(["pull", "--rebase", "origin", "main"], in: b.root)
+        #expect(pull.status == 0, "\(pull)")
+        HistoryScenario.ok(b.run("sync"))  // commits the copy the driver wrote, pushes
+        HistoryScenario.ok(a.run("sync"))
+        let onB = b.run("conflicts", "--json").json.arrayValue?.first
+        #expect(Self.dose(onB) == (.number(22), .number(18)), "\(String(describing: onB))")
+        let onA = a.run("conflicts", "--json").json.arrayValue?.first
+        #expect(Self.dose(onA) == (.number(18), .number(22)), "\(String(describing: onA))")
+        HistoryScenario.ok(a.run("resolve", onA?["path"]?.stringValue ?? "", "--keep", "mine"))
+        #expect(a.document("brew/recipes/\(id).json")?["defaultDose"] == .number(18))
+    }
+}

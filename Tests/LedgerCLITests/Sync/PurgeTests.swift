@@ -389,3 +389,23 @@ import Testing
         #expect(a.run("purge", "not an id!", "--yes").status == 2)
     }
 }
+
+/// SPEC §2: "Every read command takes `--json` and then prints one JSON value on stdout" — on
+/// every exit, as `sync --json` does (docs/ledger.md, Output).
+@Suite struct ChangeCommandJSONTests {
+    @Test(arguments: [
+        ["purge", "brew/recipes/nosuch.json", "--dry-run", "--json"],
+        ["purge", "nosuch", "--yes", "--json"],
+        ["forget", "nosuch", "--dry-run", "--json"],
+        ["undo", "--dry-run", "--json"],
+    ])
+    func aRefusalStillPrintsOneJSONValue(arguments: [String]) throws {
+        let ledger = try TestLedger()
+        let r = ledger.run(arguments: arguments)
+        #expect(r.status != 0, "\(r)")
+        let json = try JSONParser.parse(Array(r.stdout.utf8))
+        #expect(json["outcome"] == .string(r.status == 4 ? "failed" : "refused"), "\(r)")
+        let error = try #require(json["error"]?.stringValue)
+        #expect(!error.isEmpty && r.stderr.contains(error), "\(r)")
+    }
+}

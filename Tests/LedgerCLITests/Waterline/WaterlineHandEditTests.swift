@@ -262,3 +262,69 @@ private final class ResultBox: @unchecked Sendable {
     func set(_ i: Int, _ v: Int32) { lock.withLock { storage[i] = v } }
     var values: [Int32] { lock.withLock { storage } }
 }
+
+/// docs/ledger.md: `--fix` "never writes a file `check` would reject"; a derived value is
+/// recomputed only from valid input.
+extension WaterlineHandEditTests {
+    @Test func aDerivedValueIsNotFixedFromAnInputCheckRejects() throws {
+        let (ledger, path) = try night(end: true)
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"standardDrinkEstimate\": 1", with: "\"standardDrinkEstimate\": 1e300") }
+        let check = ledger.run("check", "--json")
+        #expect(check.status == 1)
+        let problems = check.json["problems"]?.arrayValue ?? []
+        #expect(problems.contains { $0["pointer"] == .string("/entries/0/alcoholMeta/standardDrinkEstimate") && $0["severity"] == .string("error") }, "\(check)")
+        let stale = problems.filter { $0["pointer"] == .string("/state/totalStandardDrinks") }
+        #expect(stale.count == 1 && stale.allSatisfy { $0["fixable"] != .bool(true) }, "\(stale)")
+        let fix = ledger.run("check", "--fix")
+        #expect(fix.status == 1)
+        #expect(ledger.document(path)?["state"]?["totalStandardDrinks"] == .number(2), "the stored total stays: \(ledger.read(path) ?? "")")
+        #expect(ledger.document(path)?["computedSummary"]?["totalStandardDrinks"] == .number(2))
+
+        // An end before the start: the duration is not rewritten to 0.
+        let (other, session) = try night(end: true)
+        let duration = try #require(other.document(session)?["computedSummary"]?["durationMinutes"])
+        try edit(other, session) { $0 = $0.replacingOccurrences(of: "\"endTime\": \"2026-11-21T21:40:00+01:00\"", with: "\"endTime\": \"2026-11-21T20:00:00+01:00\"") }
+        let before = other.run("check", "--json")
+        #expect(before.json["problems"]?.arrayValue?.contains { $0["pointer"] == .string("/endTime") && $0["severity"] == .string("error") } == true, "\(before)")
+        #expect(before.json["problems"]?.arrayValue?.contains { $0["fixable"] == .bool(true) } == false, "\(before)")
+        #expect(other.run("check", "--fix").status == 1)
+        #expect(other.document(session)?["computedSummary"]?["durationMinutes"] == duration)
+        // Once the error is fixed, --fix recomputes (the first --fix wrote the estimate as
+        // canonical JSON writes it).
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"standardDrinkEstimate\": 1e+300", with: "\"standardDrinkEstimate\": 1.5") }
+        #expect(ledger.run("check", "--fix").status == 0)
+        #expect(ledger.document(path)?["state"]?["totalStandardDrinks"] == .number(3))
+    }
+}
+
+/// docs/waterline.md: `end --time` takes a time for the whole minute it names — the minute the
+/// timeline shows for the last entry ends the session at that entry.
+extension WaterlineHandEditTests {
+    @Test func theMinuteShownForTheLastEntryEndsTheSessionAtIt() throws {
+        let ledger = try TestLedger()
+        let at = { (t: String) in ["LEDGER_NOW": "2026-11-21T\(t)+01:00"] }
+        #expect(ledger.run("waterline", "start", env: at("22:00:00")).status == 0)
+        #expect(ledger.run("waterline", "drink", "--preset", "beer", env: at("23:47:41")).status == 0)
+        #expect(ledger.run("waterline", "entries", env: at("23:50:00")).stdout.contains("  23:47  "))
+        let early = ledger.run("waterline", "end", "--yes", "--time", "23:46", env: at("23:50:00"))
+        #expect(early.status == 1 && early.stderr.contains("before the session's last entry"), "\(early)")
+        let end = ledger.run("waterline", "end", "--yes", "--time", "23:47", "--json", env: at("23:50:00"))
+        #expect(end.status == 0, "\(end)")
+        #expect(end.json["durationMinutes"] == .number(107))
+        let session = ledger.run("waterline", "sessions", "--json", env: at("23:50:00")).json.arrayValue?.first
+        #expect(session?["endTime"] == .string("2026-11-21T23:47:41+01:00"))
+        #expect(ledger.run("check").status == 0)
+    }
+
+    @Test func theAbandonedSessionHintsLastLogMinuteIsAccepted() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "start", env: ["LEDGER_NOW": "2026-11-21T22:00:00+01:00"]).status == 0)
+        #expect(ledger.run("waterline", "water", env: ["LEDGER_NOW": "2026-11-22T02:30:15+01:00"]).status == 0)
+        let late = ["LEDGER_NOW": "2026-11-22T12:30:00+01:00"]
+        let status = ledger.run("waterline", "status", env: late)
+        #expect(status.stderr.contains("your last log, 02:30") || status.stdout.contains("your last log, 02:30"), "\(status)")
+        let end = ledger.run("waterline", "end", "--yes", "--time", "02:30", env: late)
+        #expect(end.status == 0, "\(end)")
+        #expect(ledger.run("waterline", "sessions", "--json", env: late).json.arrayValue?.first?["endTime"] == .string("2026-11-22T02:30:15+01:00"))
+    }
+}

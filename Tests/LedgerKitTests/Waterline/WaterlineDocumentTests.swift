@@ -120,7 +120,10 @@ import Testing
         o["warningThreshold"] = .number(-1)
         o["units"] = .string("litres")
         let errors = settings.inspect(.object(o)).issues.filter { $0.severity == .error }.map(\.pointer.description)
-        #expect(Set(errors) == ["/units"])  // types first: a settings file of the wrong shape is not range-checked
+        // SPEC §4, "reports *every* problem": each field's own range is judged beside another
+        // field's enum error, one problem per field.
+        #expect(Set(errors) == ["/units", "/waterEveryNDrinks", "/warningThreshold"])
+        #expect(errors.count == 3)
         o["units"] = .string("ml")
         let ranges = settings.inspect(.object(o)).issues.filter { $0.severity == .error }.map(\.pointer.description)
         #expect(Set(ranges) == ["/waterEveryNDrinks", "/warningThreshold"])
