@@ -118,6 +118,8 @@ final class NotificationServer: @unchecked Sendable {
                 dmenu = "/bin/sh \(dir)/menu.sh"
                 idle_threshold = 0
                 history_length = 50
+                # Every notification sent is displayed (and recorded), a repeated one too.
+                stack_duplicates = false
             [record]
                 summary = "*"
                 script = \(dir)/record.sh
