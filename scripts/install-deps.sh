@@ -30,6 +30,8 @@ if [ "$what" = test ]; then
     # `make install` into a temporary prefix, read back with man (man-db); the schemas judged by
     # Python's jsonschema against `ledger check`.
     for p in make man-db; do have_pkg "$p" || need+=("$p"); done
+    # The installed zsh and fish completions, driven by the real shells.
+    for p in zsh fish; do have_pkg "$p" || need+=("$p"); done
     # python3 with its iCalendar parser (it reads `ledger hydrate export --ics` in the tests) runs
     # the benchmarks too. Debian's python3 takes Debian's package (pip is refused there, PEP 668).
     py=$(command -v python3 || true)

@@ -40,7 +40,13 @@ trap 'rm -rf "$work"' EXIT
 python3 "$here/manpages.py" "$bin/ledger" "$work/man1" > "$work/pages"
 "$bin/ledger" --generate-completion-script bash > "$work/ledger.bash"
 "$bin/ledger" --generate-completion-script zsh > "$work/_ledger"
-"$bin/ledger" --generate-completion-script fish > "$work/ledger.fish"
+# fish: argument-parser asks `commandline -tC` for the cursor's place in the word, which fish 3
+# leaves empty (or refuses) when completing a line given to `complete -C` (as `sudo ledger …`,
+# `env … ledger …` and completion pickers do); the ledger then gets one argument too few and
+# completes nothing. There the cursor is at the end of the word: its length.
+"$bin/ledger" --generate-completion-script fish |
+    sed 's/(__ledger_tokens -tC)/(__ledger_tokens -tC 2>\/dev\/null; or string length -- "$(__ledger_tokens -t)")/' > "$work/ledger.fish"
+test -s "$work/ledger.fish"
 
 install -d "$prefix/bin" "$prefix/$man1" "$prefix/$bash_dir" "$prefix/$zsh_dir" "$prefix/$fish_dir" "$prefix/share/ledger"
 install -m 0755 "$bin/ledger" "$prefix/bin/ledger"

@@ -1,0 +1,133 @@
+import Foundation
+import LedgerKit
+import LedgerTestSupport
+import ProcessRunner
+import Testing
+
+/// The zsh and fish completions `make install` puts in a temporary prefix, driven by the real
+/// shells as a user's TAB drives them (no rc file of this machine's user: private HOME, ZDOTDIR
+/// and XDG directories), against what bash's completion offers for the same line.
+@Suite struct ShellCompletionTests {
+    static let zsh = ProgramPath.find("zsh", path: "/usr/bin:/bin:/usr/local/bin")
+    static let fish = ProgramPath.find("fish", path: "/usr/bin:/bin:/usr/local/bin")
+
+    /// `make install` into a fresh prefix; a ledger with a preset of its own (`mezcal`) and a
+    /// second ledger, the one the environment names, which does not have it.
+    struct Setup {
+        let tmp = TemporaryDirectory("ledger-shells")
+        let prefix: String
+        let ledger: TestLedger
+        let other: TestLedger
+
+        init() throws {
+            prefix = tmp.path + "/prefix"
+            let make = try Processes.run("/usr/bin/make", ["-C", MomentsFixture.packageRoot, "install", "PREFIX=" + prefix, "BIN=" + LedgerBinary.directory],
+                                         environment: ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": tmp.path])
+            try #require(make.status == 0, "\(make)")
+            ledger = try TestLedger()
+            let add = ledger.run("waterline", "presets", "add", "Mezcal", "--type", "liquor")
+            try #require(add.status == 0, "\(add)")
+            other = try TestLedger()
+        }
+
+        /// The environment of a shell started for the test: the installed `ledger` first on the
+        /// PATH, the other ledger as `$LEDGER_REPO`, private home and configuration directories.
+        func environment() throws -> [String: String] {
+            var env = other.environment
+            for (name, dir) in [("HOME", "home"), ("ZDOTDIR", "zdotdir"), ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")] {
+                env[name] = tmp.path + "/shell/" + dir
+                try FileManager.default.createDirectory(atPath: env[name]!, withIntermediateDirectories: true)
+            }
+            env["PATH"] = prefix + "/bin:/usr/bin:/bin"
+            env["TERM"] = "dumb"
+            env["LEDGER_NOW"] = nil
+            return env
+        }
+
+        /// What bash's completion offers for `line`.
+        func bash(_ line: String) throws -> [String] {
+            try InstallTests.complete(line, prefix: prefix, ledger: other)
+        }
+
+        /// What zsh offers when TAB is pressed at the end of `line`: an interactive zsh on a
+        /// pseudo-terminal (zpty) loads `_ledger` from the installed site-functions with
+        /// compinit; every `compadd` records the matches it adds, and the shell exits once the
+        /// completion is done, so reading its output to the end is the wait (no timing).
+        func zsh(_ line: String, zsh: String) throws -> [String] {
+            var env = try environment()
+            let zdotdir = env["ZDOTDIR"]!, candidates = zdotdir + "/candidates"
+            try "".write(toFile: candidates, atomically: false, encoding: .utf8)
+            env["COMPLETION_PREFIX"] = prefix
+            env["CANDIDATES"] = candidates
+            try #"""
+                PS1='' RPROMPT=''
+                fpath=("$COMPLETION_PREFIX/share/zsh/site-functions" $fpath)
+                autoload -Uz compinit && compinit -u -D
+                compadd() {
+                    # Calls that only ask for matches (-O, -A, -D) are the completion's own.
+                    if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return; fi
+                    local -a hits
+                    builtin compadd -A hits "$@"
+                    (( $#hits )) && print -rl -- $hits >> "$CANDIDATES"
+                    builtin compadd "$@"
+                }
+                comppostfuncs=(exit)
+                bindkey '^I' complete-word
+                """#.write(toFile: zdotdir + "/.zshrc", atomically: false, encoding: .utf8)
+            // zsh -d: no /etc/zsh/zshrc; `timeout` only bounds a shell that never completes.
+            let driver = #"zmodload zsh/zpty && zpty z zsh -d -i && zpty -w -n z "$1"$'\t' && { while zpty -r z chunk; do :; done; zpty -d z }"#
+            let r = try Processes.run("/usr/bin/timeout", ["60", zsh, "-f", "-c", driver, "zsh", line], environment: env, currentDirectory: other.root)
+            guard r.status == 0 else { throw LedgerError.failure("zsh: \(r)") }
+            let words = try String(contentsOfFile: candidates, encoding: .utf8).split(separator: "\n").map(String.init)
+            return Array(Set(words)).sorted()
+        }
+
+        /// What fish offers for `line` (`complete -C`), with the installed file on
+        /// fish_complete_path before fish's own completions, in the order fish's default has them.
+        func fish(_ line: String, fish: String) throws -> [String] {
+            let r = try Processes.run(fish, ["--no-config", "-c", "set fish_complete_path $argv[1] $__fish_data_dir/completions; complete -C $argv[2]",
+                                             prefix + "/share/fish/vendor_completions.d", line],
+                                      environment: try environment(), currentDirectory: other.root)
+            guard r.status == 0, r.stderr.isEmpty else { throw LedgerError.failure("fish: \(r)") }
+            return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t", maxSplits: 1)[0]) }.sorted()
+        }
+    }
+
+    /// The lines both shells complete, with what each must offer (a preset id from the
+    /// ledger named by `--repo`, not from the one in the environment).
+    static func lines(_ s: Setup) -> [(line: String, expected: [String])] {
+        [("ledger wat", ["waterline"]),
+         ("ledger waterline drink --pre", ["--preset"]),
+         ("ledger waterline drink --repo \(s.ledger.root) --preset mez", ["mezcal"]),
+         ("ledger waterline drink --preset mez", [])]
+    }
+
+    @Test(.enabled(if: zsh != nil, "zsh is not installed (Debian package zsh; make test-deps installs it)"))
+    func zshCompletesCommandsOptionsAndPresetsAsBashDoes() throws {
+        let s = try Setup()
+        for (line, expected) in Self.lines(s) {
+            let offered = try s.zsh(line, zsh: Self.zsh!)
+            #expect(offered == expected, "zsh, \(line)")
+            #expect(offered == (try s.bash(line)), "zsh and bash, \(line)")
+        }
+        // Every preset of the ledger, ids and one-word names, as bash offers them.
+        let all = try s.zsh("ledger waterline drink --repo \(s.ledger.root) --preset ", zsh: Self.zsh!)
+        #expect(all.contains("mezcal") && all.contains("beer"), "\(all)")
+        #expect(Set(all) == Set(try s.bash("ledger waterline drink --repo \(s.ledger.root) --preset ")))
+    }
+
+    @Test(.enabled(if: fish != nil, "fish is not installed (Debian package fish; make test-deps installs it)"))
+    func fishCompletesCommandsOptionsAndPresetsAsBashDoes() throws {
+        let s = try Setup()
+        for (line, expected) in Self.lines(s) {
+            let offered = try s.fish(line, fish: Self.fish!)
+            #expect(offered == expected, "fish, \(line)")
+            #expect(offered == (try s.bash(line)), "fish and bash, \(line)")
+        }
+        let all = try s.fish("ledger waterline drink --repo \(s.ledger.root) --preset ", fish: Self.fish!)
+        #expect(all.contains("mezcal") && all.contains("beer"), "\(all)")
+        #expect(Set(all) == Set(try s.bash("ledger waterline drink --repo \(s.ledger.root) --preset ")))
+        // Completed through another command, as `env ledger …` (fish's own `complete -C`).
+        #expect(try s.fish("env ledger waterline drink --repo \(s.ledger.root) --preset mez", fish: Self.fish!) == ["mezcal"])
+    }
+}
