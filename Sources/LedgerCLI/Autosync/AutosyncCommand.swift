@@ -18,7 +18,7 @@ struct AutosyncCommand: ParsableCommand {
             it waits, and says so once. When the remote cannot be reached it retries after a \
             growing random wait (30 s up to 30 min), and at once when a change or the interval \
             comes. A desktop notification (when there is a session bus) says when a sync left \
-            conflicts, when syncing has failed for longer than notify-after, or when the remote \
+            conflict files or conflicted copies, when syncing has failed for longer than notify-after, or when the remote \
             refused the credentials. One per ledger and device; `ledger status` shows its state.
 
             --once runs one round (for cron or a timer) and exits with the status `ledger sync` \

@@ -203,9 +203,9 @@ final class AutosyncProcess {
             schedule.synced(at: done, random: random)
             notified.removeAll()
             say(AutosyncRound.summary(report))
-            if !report.conflictFiles.isEmpty {
-                notify("conflicts:" + report.conflictFiles.joined(separator: ","), "ledger: \(Output.plural(report.conflictFiles.count, "conflict file")) to look at",
-                       report.conflictFiles.joined(separator: "\n") + "\n`ledger conflicts` shows them.")
+            if let left = AutosyncRound.conflicts(report) {
+                let paths = report.conflictFiles + report.conflictedCopies
+                notify("conflicts:" + paths.joined(separator: ","), "ledger: \(left) to look at", paths.joined(separator: "\n") + "\n`ledger conflicts` shows them.")
             }
         case .waiting(let why):
             schedule.waiting(at: done, random: random)

@@ -49,7 +49,8 @@ struct AutosyncRound {
     /// accepts, an HTTP server refused the user name and password).
     static func refusedCredentials(_ message: String) -> Bool {
         let m = message.lowercased()
-        return ["permission denied", "refused the user name and password", "had no key", "authentication"].contains { m.contains($0) }
+        return ["permission denied", "refused the user name and password", "asks for a user name and password", "had no key", "authentication"]
+            .contains { m.contains($0) }
     }
 
     /// The record after this round at `now`, with the schedule's next round.
@@ -82,7 +83,13 @@ struct AutosyncRound {
         if !report.localChanges.isEmpty { parts.append("\(report.localChanges.count) committed") }
         if !report.pulled.isEmpty { parts.append("\(report.pulled.count) pulled") }
         if !report.pushed.isEmpty { parts.append("\(report.pushed.count) pushed") }
-        if !report.conflictFiles.isEmpty { parts.append(Output.plural(report.conflictFiles.count, "conflict file") + " to look at") }
+        if let left = conflicts(report) { parts.append(left + " to look at") }
         return "synced with \(report.remote): " + (parts.isEmpty ? "in step" : parts.joined(separator: ", "))
+    }
+
+    /// What a sync left to look at, as `ledger status` counts it ("1 conflict file, 1
+    /// conflicted copy"), or nil when it left nothing.
+    static func conflicts(_ report: SyncReport) -> String? {
+        Output.conflicts(files: report.conflictFiles.count, copies: report.conflictedCopies.count)
     }
 }

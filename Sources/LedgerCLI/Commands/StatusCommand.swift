@@ -88,9 +88,8 @@ struct StatusCommand: ParsableCommand {
 
     /// "none", or "1 conflict file, 1 conflicted copy (`ledger conflicts` shows them)".
     func conflictLine(files: Int, copies: Int) -> String {
-        guard files + copies > 0 else { return "none" }
-        let parts = (files > 0 ? [Output.plural(files, "conflict file")] : []) + (copies > 0 ? [Output.plural(copies, "conflicted copy", "conflicted copies")] : [])
-        return Style.yellow(parts.joined(separator: ", ")) + " (`ledger conflicts` shows them, `ledger resolve` settles one)"
+        guard let counted = Output.conflicts(files: files, copies: copies) else { return "none" }
+        return Style.yellow(counted) + " (`ledger conflicts` shows them, `ledger resolve` settles one)"
     }
 
     /// Whether `ledger remind` runs for this ledger on this device.

@@ -30,6 +30,12 @@ enum Output {
     static func plural(_ n: Int, _ word: String, _ plural: String? = nil) -> String {
         "\(count(n)) \(n == 1 ? word : plural ?? word + "s")"
     }
+
+    /// "1 conflict file, 2 conflicted copies", or nil when there are none.
+    static func conflicts(files: Int, copies: Int) -> String? {
+        let parts = (files > 0 ? [plural(files, "conflict file")] : []) + (copies > 0 ? [plural(copies, "conflicted copy", "conflicted copies")] : [])
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
 }
 
 /// Terminal styling. Styles are marks in the text (Unicode noncharacters, which are

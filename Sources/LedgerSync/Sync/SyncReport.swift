@@ -133,6 +133,10 @@ public struct SyncReport: Sendable {
     /// Conflict files created by this sync.
     public var conflictFiles: [String] { resolutions.compactMap(\.conflictFile) }
 
+    /// Conflicted copies created by this sync (a recipe changed differently on two devices,
+    /// forked into "<name> (Conflicted Copy)"): what a resolution created besides its conflict file.
+    public var conflictedCopies: [String] { resolutions.flatMap { r in r.created.filter { $0 != r.conflictFile } } }
+
     /// Set when the report is a preview (`Sync.preview`): what it adds to the report of a sync.
     package var preview: Preview?
 

@@ -146,6 +146,40 @@ import Testing
         #expect(a.run("status", "--json").json["autosync"]?["lastError"]?.stringValue?.isEmpty == false)
     }
 
+    /// Quiet hours set while autosync runs: the loop follows at once, a change made in them
+    /// waits for their end (no round, so nothing to notify), and is synced then. `--once` in
+    /// them syncs nothing and says until when.
+    @Test func quietHoursSetWhileRunningHoldChangesUntilTheirEnd() throws {
+        let fixture = try SyncFixture()
+        // 06:58 in Paris, on a clock five times as fast as real time: 07:00 comes in 24 s.
+        let a = try fixture.origin(now: "2026-11-22T06:58:00+01:00")
+        for (key, value) in [("debounce", "200ms"), ("interval", "1m")] {
+            #expect(a.run("autosync", "settings", "set", key, value).status == 0)
+        }
+        let autosync = AutosyncStore(a.store)
+        let end = try #require(Timestamp(iso8601: "2026-11-22T07:00:00+01:00")).date
+        let p = try Self.start(a, env: ["LEDGER_CLOCK_RATE": "5"])
+        defer { p.stop() }
+        #expect(eventually(60) { autosync.record().outcome == "up-to-date" }, "\(p.output)")
+
+        #expect(a.run("autosync", "settings", "set", "quiet-hours", "23:00-07:00").status == 0)
+        #expect(eventually(60) { autosync.record().nextAttempt == end }, "\(p.output)\n\(autosync.record())")
+        let before = try #require(autosync.record().lastSync)
+        #expect(before < end)
+        try a.write("waterline/quiet.json", "{}\n")
+        #expect(try Self.remoteTree(fixture)["waterline/quiet.json"] == nil)
+        // The next round (its record saved once it pushed) ran at the end of the quiet hours,
+        // none between; it pushed the change.
+        #expect(eventually(60) { autosync.record().lastSync != before }, "\(p.output)")
+        let synced = try #require(autosync.record().lastSync)
+        #expect(synced >= end && synced < end.addingTimeInterval(60), "\(autosync.record())")
+        #expect(try Self.remoteTree(fixture)["waterline/quiet.json"] != nil, "\(p.output)")
+        #expect(p.output.components(separatedBy: "synced with origin").count == 2, "\(p.output)")
+
+        let once = a.run("autosync", "--once", env: ["LEDGER_NOW": "2026-11-22T06:30:00+01:00"])
+        #expect(once.status == 0 && once.stdout == "Quiet hours (23:00-07:00) until 2026-11-22 07:00: nothing synced.\n", "\(once)")
+    }
+
     @Test func settingsAreThisDevicesAndRefuseBadValues() throws {
         let a = try TestLedger()
         let bad = a.run("autosync", "settings", "set", "interval", "soon")

@@ -97,7 +97,7 @@ final class NotificationServer: @unchecked Sendable {
         let dir = directory.path
         try """
             #!/bin/sh
-            printf '%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$DUNST_ID" "$DUNST_APP_NAME" "$DUNST_SUMMARY" "$DUNST_BODY" \\
+            printf '%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\036\\n' "$DUNST_ID" "$DUNST_APP_NAME" "$DUNST_SUMMARY" "$DUNST_BODY" \\
                 "$DUNST_URGENCY" "$DUNST_CATEGORY" "$DUNST_DESKTOP_ENTRY" "$DUNST_TIMEOUT" >> \(dir)/shown.tsv
 
             """.write(toFile: dir + "/record.sh", atomically: true, encoding: .utf8)
@@ -118,6 +118,8 @@ final class NotificationServer: @unchecked Sendable {
                 dmenu = "/bin/sh \(dir)/menu.sh"
                 idle_threshold = 0
                 history_length = 50
+                # Every notification sent is displayed (and recorded), a repeated one too.
+                stack_duplicates = false
             [record]
                 summary = "*"
                 script = \(dir)/record.sh
@@ -160,9 +162,10 @@ final class NotificationServer: @unchecked Sendable {
     }
 
     /// Every notification displayed so far, in order (a replaced one again when replaced).
+    /// Each record ends with an ASCII record separator and a newline: a body may hold lines.
     func shown() -> [Shown] {
         let text = (try? String(contentsOfFile: directory.url("shown.tsv"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
+        return text.components(separatedBy: "\u{1e}\n").compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count == 8, let id = UInt32(f[0]) else { return nil }
             return Shown(id: id, appName: f[1], summary: f[2], body: f[3], urgency: f[4], category: f[5], desktopEntry: f[6], timeout: f[7])
