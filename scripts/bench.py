@@ -174,6 +174,17 @@ class Bench:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def resident_day(self, p, rate, began):
+        """A resident process's (RSS MiB, CPU seconds) at 1 and at 24 hours of its simulated
+        clock (`LEDGER_CLOCK_RATE` = rate, started at `began`, `time.monotonic()`), then stops it."""
+        samples = []
+        for hours in (1, 24):
+            time.sleep(max(0.0, began + hours * 3600 / rate - time.monotonic()))
+            samples.append((self.rss_mib(p.pid), self.cpu_seconds(p.pid)))
+        p.terminate()
+        p.wait(timeout=30)
+        return samples
+
     def section(self, title):
         print(f"\n== {title}", flush=True)
 

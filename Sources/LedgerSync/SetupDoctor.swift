@@ -172,8 +172,7 @@ package enum SetupDoctor {
         var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
         git_libgit2_version(&major, &minor, &patch)
         var out = [SetupFinding("libgit2", .info, "libgit2 \(major).\(minor).\(patch)")]
-        if let git = GitTool.find(in: environment),
-           let run = try? ChildProcess.run(git.executable, ["--version"], environment: git.environment), run.status == 0 {
+        if let git = GitTool.find(in: environment), let run = try? git.capture(["--version"], in: "/"), run.status == 0 {
             out.append(SetupFinding("git", .info, run.output.trimmingWhitespace(newlines: true) + " (\(git.executable))"))
         } else {
             out.append(SetupFinding("git", .warning, "git is not on the PATH: ledger syncs without it, but git's credential helpers (HTTPS passwords) and repository maintenance need it",

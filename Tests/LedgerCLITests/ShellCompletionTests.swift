@@ -105,28 +105,26 @@ import Testing
     @Test(.enabled(if: zsh != nil, "zsh is not installed (Debian package zsh; make test-deps installs it)"))
     func zshCompletesCommandsOptionsAndPresetsAsBashDoes() throws {
         let s = try Setup()
-        for (line, expected) in Self.lines(s) {
-            let offered = try s.zsh(line, zsh: Self.zsh!)
-            #expect(offered == expected, "zsh, \(line)")
-            #expect(offered == (try s.bash(line)), "zsh and bash, \(line)")
+        try Self.completesAsBash("zsh", s) { try s.zsh($0, zsh: Self.zsh!) }
+    }
+
+    /// Each of `lines` as expected and as bash completes it; and every preset of the ledger,
+    /// ids and one-word names, as bash offers them.
+    static func completesAsBash(_ shell: String, _ s: Setup, _ complete: (String) throws -> [String]) throws {
+        for (line, expected) in lines(s) {
+            let offered = try complete(line)
+            #expect(offered == expected, "\(shell), \(line)")
+            #expect(offered == (try s.bash(line)), "\(shell) and bash, \(line)")
         }
-        // Every preset of the ledger, ids and one-word names, as bash offers them.
-        let all = try s.zsh("ledger waterline drink --repo \(s.ledger.root) --preset ", zsh: Self.zsh!)
-        #expect(all.contains("mezcal") && all.contains("beer"), "\(all)")
-        #expect(Set(all) == Set(try s.bash("ledger waterline drink --repo \(s.ledger.root) --preset ")))
+        let all = try complete("ledger waterline drink --repo \(s.ledger.root) --preset ")
+        #expect(all.contains("mezcal") && all.contains("beer"), "\(shell): \(all)")
+        #expect(Set(all) == Set(try s.bash("ledger waterline drink --repo \(s.ledger.root) --preset ")), "\(shell): every preset")
     }
 
     @Test(.enabled(if: fish != nil, "fish is not installed (Debian package fish; make test-deps installs it)"))
     func fishCompletesCommandsOptionsAndPresetsAsBashDoes() throws {
         let s = try Setup()
-        for (line, expected) in Self.lines(s) {
-            let offered = try s.fish(line, fish: Self.fish!)
-            #expect(offered == expected, "fish, \(line)")
-            #expect(offered == (try s.bash(line)), "fish and bash, \(line)")
-        }
-        let all = try s.fish("ledger waterline drink --repo \(s.ledger.root) --preset ", fish: Self.fish!)
-        #expect(all.contains("mezcal") && all.contains("beer"), "\(all)")
-        #expect(Set(all) == Set(try s.bash("ledger waterline drink --repo \(s.ledger.root) --preset ")))
+        try Self.completesAsBash("fish", s) { try s.fish($0, fish: Self.fish!) }
         // Completed through another command, as `env ledger …` (fish's own `complete -C`).
         #expect(try s.fish("env ledger waterline drink --repo \(s.ledger.root) --preset mez", fish: Self.fish!) == ["mezcal"])
     }

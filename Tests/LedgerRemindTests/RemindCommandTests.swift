@@ -208,10 +208,7 @@ import Testing
         #expect(unit.contains("ExecStart=\(binary) remind --repo \(ledger.root)\n"), "\(unit)")
         #expect(unit.contains("Restart=on-failure\n"))
 
-        try FileSystem.makeDirectories(ledger.directory.url("runtime"))
-        chmod(ledger.directory.url("runtime"), 0o700)
-        let verify = try Processes.run(analyze, ["verify", "--user", "--man=no", unitPath],
-                                       environment: ["XDG_RUNTIME_DIR": ledger.directory.url("runtime"), "HOME": ledger.directory.path, "PATH": "/usr/bin:/bin"])
+        let verify = try ledger.verifyUserUnit(unitPath, analyze: analyze)
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify)")
 
         let uninstall = try ledger.runBinary("remind", "uninstall", env: ["XDG_CONFIG_HOME": config])

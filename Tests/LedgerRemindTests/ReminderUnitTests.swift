@@ -82,8 +82,8 @@ import Testing
         #expect(try ReminderUnit.uninstall(from: units) == [units + "/graphical-session.target.wants/ledger-remind.service", path])
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try ReminderUnit.uninstall(from: units) == [])
-        #expect(ReminderUnit.startCommand == "systemctl --user enable --now ledger-remind.service")
-        #expect(ReminderUnit.stopCommand == "systemctl --user disable --now ledger-remind.service")
+        #expect(ReminderUnit.Kind.reminders.startCommand == "systemctl --user enable --now ledger-remind.service")
+        #expect(ReminderUnit.Kind.reminders.stopCommand == "systemctl --user disable --now ledger-remind.service")
     }
 
     @Test func resolvingFollowsLinksAndRelativePaths() throws {

@@ -165,3 +165,15 @@ package enum LedgerBinary {
                              stderr: String(decoding: child.errorBytes(limit: 1 << 24), as: UTF8.self))
     }
 }
+
+extension TestLedger {
+    /// `systemd-analyze verify --user` (the program at `analyze`) of a unit file, with a runtime
+    /// directory and home of this ledger's own: what systemd would say of it on a user's desktop.
+    package func verifyUserUnit(_ unitPath: String, analyze: String) throws -> CommandResult {
+        let runtime = directory.url("runtime")
+        try FileSystem.makeDirectories(runtime)
+        chmod(runtime, 0o700)
+        return try Processes.run(analyze, ["verify", "--user", "--man=no", unitPath],
+                                 environment: ["XDG_RUNTIME_DIR": runtime, "HOME": directory.path, "PATH": "/usr/bin:/bin"])
+    }
+}

@@ -44,17 +44,7 @@ def idle_day(bench, work):
     env["LEDGER_CLOCK_RATE"] = str(rate)
     err = open(os.path.join(work, "idle.log"), "w")
     p = subprocess.Popen([bench.ledger, "autosync"], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, cwd=path)
-    began = time.monotonic()
-
-    def at_hours(h):
-        time.sleep(max(0.0, began + h * 3600 / rate - time.monotonic()))
-
-    at_hours(1)
-    rss_1h, cpu_1h = bench.rss_mib(p.pid), bench.cpu_seconds(p.pid)
-    at_hours(24)
-    rss_24h, cpu_24h = bench.rss_mib(p.pid), bench.cpu_seconds(p.pid)
-    p.terminate()
-    p.wait(timeout=30)
+    (rss_1h, cpu_1h), (rss_24h, cpu_24h) = bench.resident_day(p, rate, time.monotonic())
     err.close()
     log = open(os.path.join(work, "idle.log")).read()
     m = re.search(r"stopped after (\d+) wake-ups?", log)

@@ -30,17 +30,7 @@ def run(bench):
         err = open(os.path.join(work, "err.txt"), "w")
         # stdin: a pipe kept open and never written, so keys never wake it.
         p = subprocess.Popen([bench.ledger, "remind", "--terminal"], env=env, stdin=subprocess.PIPE, stdout=out, stderr=err)
-        began = time.monotonic()
-
-        def at_hours(h):  # wait until the process's clock shows START + h hours
-            time.sleep(max(0.0, began + h * 3600 / RATE - time.monotonic()))
-
-        at_hours(1)
-        rss_1h, cpu_1h = bench.rss_mib(p.pid), bench.cpu_seconds(p.pid)
-        at_hours(24)
-        rss_24h, cpu_24h = bench.rss_mib(p.pid), bench.cpu_seconds(p.pid)
-        p.terminate()
-        p.wait(timeout=10)
+        (rss_1h, cpu_1h), (rss_24h, cpu_24h) = bench.resident_day(p, RATE, time.monotonic())
         out.close()
         err.close()
         report = open(os.path.join(work, "err.txt")).read()

@@ -104,8 +104,7 @@ struct DoctorCommand: ParsableCommand {
                                 fix: "unset LEDGER_NOW")
         }
         if let tz = env["TZ"], !tz.isEmpty {
-            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            if TimeZone(identifier: name) == nil, TimeZone(abbreviation: name) == nil {
+            if CommandClock.zone(named: tz) == nil {
                 return SetupFinding("clock", .warning, "TZ=\(tz) names no time zone, so times are stamped in the system's zone",
                                     fix: "export TZ=Europe/Paris   (a name from `timedatectl list-timezones`), or unset TZ")
             }

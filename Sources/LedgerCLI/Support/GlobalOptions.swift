@@ -106,10 +106,7 @@ public struct CommandClock: Sendable {
     static func current() throws -> CommandClock {
         let env = CLIContext.current.environment
         var chosen: TimeZone?
-        if let tz = env["TZ"], !tz.isEmpty {
-            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            chosen = TimeZone(identifier: name) ?? TimeZone(abbreviation: name)
-        }
+        if let tz = env["TZ"], !tz.isEmpty { chosen = zone(named: tz) }
         var zone = chosen ?? TimeZone.current
         if let text = env["LEDGER_NOW"], !text.isEmpty {
             guard let given = Timestamp(iso8601: text) else {
@@ -121,6 +118,12 @@ public struct CommandClock: Sendable {
             return CommandClock(now: ZonedClock.timestamp(given.epochMilliseconds, in: zone), timeZone: zone)
         }
         return CommandClock(now: Timestamp(Date(), in: zone), timeZone: zone)
+    }
+
+    /// The zone `$TZ` names (`Europe/Paris`, `:Europe/Paris`, `UTC`), or nil.
+    static func zone(named tz: String) -> TimeZone? {
+        let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+        return TimeZone(identifier: name) ?? TimeZone(abbreviation: name)
     }
 
     /// The instant `date` as recorded here (with this zone's offset at that instant).

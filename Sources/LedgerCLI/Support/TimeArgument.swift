@@ -67,7 +67,7 @@ enum TimeArgument {
     /// a minute when it gives no seconds (`23:47`, `2026-11-21T23:47+01:00` — the minute the
     /// commands show), a second when it gives no fraction of one, else a millisecond.
     static func precision(_ text: String) -> Int64 {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingWhitespace()
         if t.contains(".") { return 1 }
         let time = t.split(whereSeparator: { $0 == "T" || $0 == " " }).last ?? Substring(t)
         return time.prefix { $0.isNumber || $0 == ":" }.filter { $0 == ":" }.count >= 2 ? 1000 : 60_000

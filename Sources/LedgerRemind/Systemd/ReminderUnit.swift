@@ -32,9 +32,6 @@ public struct ReminderUnit: Sendable, Hashable {
         public var stopCommand: String { "systemctl --user disable --now \(fileName)" }
     }
 
-    /// The reminder unit's file name.
-    public static let name = Kind.reminders.fileName
-
     /// The `ledger` binary, absolute.
     public var executable: String
     /// The ledger it serves, absolute.
@@ -102,10 +99,6 @@ public struct ReminderUnit: Sendable, Hashable {
         guard !text.contains("\n") else { throw RemindError(.system, "\(what) at \(path) has a line break in its path, which a unit file cannot hold") }
         return text
     }
-
-    /// The reminder unit's `Kind.startCommand` and `Kind.stopCommand`.
-    public static let startCommand = Kind.reminders.startCommand
-    public static let stopCommand = Kind.reminders.stopCommand
 
     /// Writes the unit into `directory` atomically (creating the directory) and returns its path.
     @discardableResult

@@ -120,7 +120,8 @@ package enum Purge {
         }
         // The purge commits and checks out its new history: like a sync, never past a filter
         // driver git would run on the files (`FilterUse`), and a preview says so as well.
-        try repo.refuseFilterDrivers(changes: repo.workTreeChanges(), consequence: "nothing was changed")
+        let changes = try repo.workTreeChanges()  // one walk of the work tree for both refusals
+        try repo.refuseFilterDrivers(changes: changes, consequence: "nothing was changed")
         guard options.git != nil else {
             throw LedgerError.failure("purging needs the git command, which removes the objects (on Debian: `apt-get install git`); nothing was changed")
         }
@@ -150,7 +151,7 @@ package enum Purge {
         var tips = try repo.allReferences().compactMap { repo.peeledCommit($0.target) } + [head]
         if let upstream { tips.append(upstream) }
         let scope = try PurgeScope.find(target, in: repo, tips: tips, head: head)
-        try refuseUncommitted(repo, scope: scope, target: target)
+        try refuseUncommitted(changes, scope: scope, target: target)
         let (devices, plainGit) = try holders(repo, from: tips, this: try Device.current(in: store, defaultName: options.defaultDeviceName, record: false))
         return Plan(target: target, targetText: targetText, scope: scope, head: head, upstream: upstream, remote: syncTarget?.remoteName,
                     url: syncTarget.map { Remote.redact($0.url) }, remoteOnPath: try syncTarget.flatMap { try Remote.localGitDirectory($0.url) } != nil,
@@ -159,9 +160,9 @@ package enum Purge {
 
     /// Refuses when a file the purge removes or writes has uncommitted changes: the purge would
     /// leave them in the work tree, and the next sync would publish them again.
-    static func refuseUncommitted(_ repo: Repository, scope: PurgeScope, target: Target) throws {
+    static func refuseUncommitted(_ changes: [PathChange], scope: PurgeScope, target: Target) throws {
         let covered = Set(scope.paths)
-        let touched = try repo.workTreeChanges().map(\.path).filter { p in
+        let touched = changes.map(\.path).filter { p in
             covered.contains(p) || scope.folders.contains { p.hasPrefix($0 + "/") } || (target.app != nil && p == LedgerManifest.kind.path())
         }
         guard !touched.isEmpty else { return }

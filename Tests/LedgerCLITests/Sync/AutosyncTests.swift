@@ -202,10 +202,7 @@ import Testing
         let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
         #expect(unit.contains(" autosync --repo \(ledger.root)\n") && unit.contains("WantedBy=default.target\n"), "\(unit)")
         #expect(!unit.contains("graphical-session"))
-        try FileSystem.makeDirectories(ledger.directory.url("runtime"))
-        chmod(ledger.directory.url("runtime"), 0o700)
-        let verify = try Processes.run(analyze, ["verify", "--user", "--man=no", unitPath],
-                                       environment: ["XDG_RUNTIME_DIR": ledger.directory.url("runtime"), "HOME": ledger.directory.path, "PATH": "/usr/bin:/bin"])
+        let verify = try ledger.verifyUserUnit(unitPath, analyze: analyze)
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify)")
         let uninstall = try ledger.runBinary("autosync", "uninstall", env: ["XDG_CONFIG_HOME": config])
         #expect(uninstall.stdout == "Removed \(unitPath).\n", "\(uninstall)")

@@ -31,6 +31,8 @@ public enum BrewLimits {
     /// The rules of a dose, a target yield and a water temperature wherever a document records
     /// them ("the dose must be at least 0.05 g …").
     static let doseRule = ValueRule<Double>.within(dose) { "the dose " + doseProblem($0)! }
+    /// The rule of a reference to a recipe (a log's, a plan's, the preferences' last one).
+    static let recipeIDRule = ValueRule<String>.documentID { "\"\($0)\" is not a recipe id (\(DocumentID.rule))" }
     static let yieldRule = ValueRule<Double>.within(yield) { "the target yield " + yieldProblem($0)! }
     static let temperatureRule = ValueRule<Double>.above(0, atMost: maximumTemperature) { "the water temperature " + temperatureProblem($0)! }
 

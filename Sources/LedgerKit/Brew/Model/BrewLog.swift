@@ -65,7 +65,7 @@ public struct BrewLog: CollectionDocument, Equatable {
         .required("id", \.id, .documentID(DocumentID.problem)),
         .required("timestamp", \.timestamp),
         .required("method", \.method),
-        .required("recipeId", \.recipeId, .documentID { "\"\($0)\" is not a recipe id (\(DocumentID.rule))" }),
+        .required("recipeId", \.recipeId, BrewLimits.recipeIDRule),
         .required("recipeName", \.recipeName, .text(.notBlank) { $0.trimmingWhitespace(newlines: true).isEmpty ? "the recipe name is empty" : nil }),
         .required("recipeType", \.recipeType),
         .required("dose", \.dose, BrewLimits.doseRule),

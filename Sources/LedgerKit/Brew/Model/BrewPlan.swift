@@ -27,7 +27,7 @@ public struct BrewInputs: JSONModel, Equatable {
     }
 
     package static let fields: [Field<BrewInputs>] = [
-        .optional("recipeId", \.recipeId, .documentID { "\"\($0)\" is not a recipe id (\(DocumentID.rule))" }),
+        .optional("recipeId", \.recipeId, BrewLimits.recipeIDRule),
         .optional("dose", \.dose, BrewLimits.doseRule),
         .optional("targetYield", \.targetYield, BrewLimits.yieldRule),
         .optional("waterTemperature", \.waterTemperature, BrewLimits.temperatureRule),

@@ -17,7 +17,7 @@ public struct BrewPreferences: SingletonDocument, Equatable {
     public init() {}
 
     package static let fields: [Field<BrewPreferences>] = [
-        .optional("lastRecipeId", \.lastRecipeId, .documentID { "\"\($0)\" is not a recipe id (\(DocumentID.rule))" }),
+        .optional("lastRecipeId", \.lastRecipeId, BrewLimits.recipeIDRule),
         .optional("inputs", \.inputs, ValueRule(schema: { ["not": ["required": ["dose", "targetYield"]]] }) {
             $0.dose != nil && $0.targetYield != nil
                 ? "both \"dose\" and \"targetYield\" are set; keep the one you chose (the other follows from the recipe's ratio)" : nil

@@ -140,7 +140,7 @@ public struct MomentType: RawRepresentable, Sendable, Hashable, JSONRepresentabl
 
     public static var expectation: String { "a moment such as \"now\", \"today\" or \"thisWeek\"" }
     package static var jsonSchema: JSONObject {
-        ["type": "string", "pattern": .string(TextPattern.schema(.notBlank, maxLength: nil)["pattern"]!.stringValue!),
+        ["type": "string", "pattern": .string(TextPattern.pattern(.notBlank)),
          "examples": .array(known.map { .string($0.rawValue) }), "description": .string(expectation)]
     }
 
