@@ -137,10 +137,18 @@ package enum SetupDoctor {
                                 fix: "git -C \(quotedRoot) remote add origin URL   (then ledger sync)")
         }
         let shown = Remote.redact(url)
-        if let helper = remoteHelper(url) {
+        // `helper::address` remotes go through git's remote helper, as sync takes them: a
+        // finding only when the helper is not installed; other schemes libgit2 cannot reach.
+        if let helper = RemoteHelper.transport(of: url) {
+            if let missing = RemoteHelper.missingProgram(helper, environment: transport.environment) {
+                let install = helper == "gcrypt" ? "sudo apt-get install git-remote-gcrypt" : "install git-remote-\(helper)"
+                return SetupFinding("remote", .error, "\(name) is \(shown): \(missing)",
+                                    fix: "\(install), or git -C \(quotedRoot) remote set-url \(name) URL")
+            }
+        } else if let scheme = unreachableScheme(url) {
             return SetupFinding("remote", .error, """
-                \(name) is \(shown), a URL for git's remote helper git-remote-\(helper), which ledger's git library (libgit2) cannot run
-                """, fix: "git -C \(quotedRoot) remote set-url \(name) URL   (an ssh, https or path remote)")
+                \(name) is \(shown), a URL for git's remote helper git-remote-\(scheme), which ledger's git library (libgit2) cannot run
+                """, fix: "git -C \(quotedRoot) remote set-url \(name) URL   (an ssh, https or path remote, or helper::address)")
         }
         guard probe else { return SetupFinding("remote", .info, "\(name) is \(shown) (not asked)") }
         do {
@@ -154,10 +162,9 @@ package enum SetupDoctor {
         }
     }
 
-    /// The helper a `helper::address` or unknown `scheme://` URL needs (git runs
-    /// `git-remote-<helper>` for them), or nil for a URL libgit2 reaches itself.
-    static func remoteHelper(_ url: String) -> String? {
-        if let range = url.range(of: "::"), !url[..<range.lowerBound].contains("/") { return String(url[..<range.lowerBound]) }
+    /// The scheme of a `scheme://` URL libgit2 does not reach itself (git would run
+    /// `git-remote-<scheme>` for it), or nil.
+    static func unreachableScheme(_ url: String) -> String? {
         if let range = url.range(of: "://") {
             let scheme = url[..<range.lowerBound].lowercased()
             return ["file", "ssh", "git", "http", "https", "git+ssh", "ssh+git"].contains(scheme) ? nil : scheme

@@ -72,8 +72,12 @@ import Testing
          ["config", "merge.ledger.driver"], nil),
         ("unreachable remote", ["remote", "add", "origin", "/nonexistent/remote.git"], "remote", "ls-remote origin",
          ["ls-remote", "origin"], "does not appear to be a git repository"),
-        ("remote helper", ["remote", "add", "origin", "gcrypt::rsync://host/ledger"], "remote", "remote set-url origin",
+        ("missing remote helper", ["remote", "add", "origin", "nohelper::/nonexistent/remote"], "remote", "install git-remote-nohelper",
+         ["ls-remote", "origin"], "remote-nohelper"),
+        ("remote helper", ["remote", "add", "origin", "gcrypt::/nonexistent/remote"], "remote", "ls-remote origin",
          ["ls-remote", "origin"], "git-remote-gcrypt"),
+        ("unknown scheme", ["remote", "add", "origin", "foo://host/ledger"], "remote", "remote set-url origin",
+         ["ls-remote", "origin"], "remote-foo"),
     ])
     func aBrokenGitSetupIsNamedWithItsFix(name: String, breaking: [String], check: String, fix: String, gitArguments: [String], gitSays: String?) throws {
         let ledger = try TestLedger()
