@@ -171,9 +171,7 @@ public struct RepositoryStatus: Sendable {
         var status = RepositoryStatus(branch: branch, uncommitted: changes.map(\.path), device: device,
                                       operation: repo.operationInProgress)
         status.conflictFiles = try repo.conflictFiles(changes: changes)
-        status.unsupported = try repo.filterUses(changes: changes).map { use -> LedgerError.Sentence in
-            "\(use.description): ledger does not run filter drivers, so \(next: .sync(.sync)) refuses"
-        }
+        status.unsupported = try repo.filterUses(changes: changes).map(\.syncRefusal)
         if let branch {
             status.remoteName = repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
             if let remote = status.remoteName {
