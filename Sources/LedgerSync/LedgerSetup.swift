@@ -25,6 +25,43 @@ public enum LedgerSetup {
 
         """
 
+    /// The patterns `gitignore` gained after ledgers were first made with it (merge tools'
+    /// backups); `upgradeGitignore` adds them to those ledgers.
+    static let gitignoreAdditions = ["*.orig", "*.rej", "*.bak"]
+
+    /// `.gitignore`'s text with the `gitignoreAdditions` it lacks, and what was added; nil when
+    /// it needs nothing. Only a ledger's own block (from its first line, `# ledger: …`, to the
+    /// first blank line) is upgraded, and only while it holds none of the additions (a block
+    /// holding some was upgraded already, or edited by its owner). The missing lines go at the
+    /// block's end, so the owner's later lines (`!keep.bak`) keep their precedence; nothing is
+    /// reordered or removed, and a pattern the file already has anywhere is not repeated.
+    static func upgradedGitignore(_ text: String) -> (text: String, added: [String])? {
+        let header = gitignore.prefix { $0 != "\n" }
+        // Split on scalars: to Swift's strings, a CRLF is one character, not a "\n".
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        let pattern = { (line: String) in line.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard let start = lines.firstIndex(where: { pattern($0) == header }) else { return nil }
+        let end = lines[(start + 1)...].firstIndex { pattern($0).isEmpty } ?? lines.count
+        guard !lines[start..<end].contains(where: { gitignoreAdditions.contains(pattern($0)) }) else { return nil }
+        let present = Set(lines.map(pattern))
+        let added = gitignoreAdditions.filter { !present.contains($0) }
+        guard !added.isEmpty else { return nil }
+        let newline = lines[start].hasSuffix("\r") ? "\r" : ""
+        lines.insert(contentsOf: added.map { $0 + newline }, at: end)
+        return (lines.joined(separator: "\n"), added)
+    }
+
+    /// Adds to the `.gitignore` of the ledger at `workTree` the patterns its block lacks
+    /// (`upgradedGitignore`), in the work tree: the next sync commits it like any change a
+    /// command made. Returns a sentence saying what was added, or nil.
+    package static func upgradeGitignore(workTree: String) -> String? {
+        guard let bytes = try? FileSystem.read(workTree + "/.gitignore", limit: 1 << 20),
+              let upgrade = upgradedGitignore(String(decoding: bytes, as: UTF8.self)),
+              (try? FileSystem.writeAtomically(".gitignore", under: workTree, Array(upgrade.text.utf8))) != nil
+        else { return nil }
+        return "added \(upgrade.added.joined(separator: ", ")) to .gitignore (merge tools' backups, which ledgers now leave out of sync)"
+    }
+
     /// The command git runs as the `ledger` merge driver.
     public static let mergeDriverCommand = "ledger merge-driver %O %A %B %P"
 
@@ -82,6 +119,7 @@ public enum LedgerSetup {
             try FileSystem.writeAtomically(attributesPath, Array(gitattributes.utf8))
             done.append("restored .gitattributes")
         }
+        if let upgraded = upgradeGitignore(workTree: repo.workdir) { done.append(upgraded) }
         guard let remote else { return done }
         if let existing = repo.config("remote.origin.url") {
             guard existing == remote else {
