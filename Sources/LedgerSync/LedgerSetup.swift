@@ -202,31 +202,55 @@ public struct RepositoryStatus: Sendable {
     /// where git's remote helpers are found.
     public static func read(at path: String, environment: [String: String]) throws -> RepositoryStatus {
         let repo = try Repository.open(path)
-        let branchRef = repo.headReferenceName
-        let branch = branchRef.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
+        let branch = branchName(repo)
         let device = try Device.current(in: LedgerStore(gitWorkTree: path), defaultName: Device.hostName)
         let changes = try repo.workTreeChanges()
         var status = RepositoryStatus(branch: branch, uncommitted: changes.map(\.path), device: device,
                                       operation: repo.operationInProgress)
         status.conflictFiles = try repo.conflictFiles(changes: changes)
-        status.unsupported = try repo.filterUses(changes: changes).map(\.syncRefusal)
         if let branch {
-            status.remoteName = repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
-            if let remote = status.remoteName {
-                status.remoteURL = repo.config("remote.\(remote).url")
-                if let url = status.remoteURL, let transport = RemoteHelper.transport(of: url),
-                   let missing = RemoteHelper.missingProgram(transport, environment: environment) {
-                    status.unsupported.append(LedgerError.Sentence(missing))
-                }
-                if let local = repo.headCommit(), let upstream = repo.resolve("refs/remotes/\(remote)/\(branch)") {
-                    (status.ahead, status.behind) = try repo.aheadBehind(local, upstream)
-                } else if let local = repo.headCommit() {
-                    status.ahead = (try? repo.commitCount(from: local)) ?? nil
-                    status.behind = 0
-                }
+            status.remoteName = remoteName(repo, branch: branch)
+            status.remoteURL = status.remoteName.flatMap { repo.config("remote.\($0).url") }
+        }
+        status.unsupported = try unsupported(repo, changes: changes, remoteURL: status.remoteURL, environment: environment)
+        if let branch, let remote = status.remoteName {
+            if let local = repo.headCommit(), let upstream = repo.resolve("refs/remotes/\(remote)/\(branch)") {
+                (status.ahead, status.behind) = try repo.aheadBehind(local, upstream)
+            } else if let local = repo.headCommit() {
+                status.ahead = (try? repo.commitCount(from: local)) ?? nil
+                status.behind = 0
             }
         }
         return status
+    }
+
+    /// `unsupported` alone (what keeps `ledger sync` from working on the ledger at `path`),
+    /// for a command that says only that: no device, conflicts or commit counts are read.
+    package static func syncObstacles(at path: String, environment: [String: String]) throws -> [LedgerError.Sentence] {
+        let repo = try Repository.open(path)
+        let remoteURL = branchName(repo).flatMap { remoteName(repo, branch: $0) }.flatMap { repo.config("remote.\($0).url") }
+        return try unsupported(repo, changes: repo.workTreeChanges(), remoteURL: remoteURL, environment: environment)
+    }
+
+    /// HEAD's branch (`main`).
+    static func branchName(_ repo: Repository) -> String? {
+        repo.headReferenceName.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
+    }
+
+    /// The remote `branch` tracks, else `origin` when there is one.
+    static func remoteName(_ repo: Repository, branch: String) -> String? {
+        repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
+    }
+
+    /// A filter driver git would run on the ledger's files (`FilterUse`), and the remote's
+    /// helper when it is not installed.
+    static func unsupported(_ repo: Repository, changes: [PathChange], remoteURL: String?, environment: [String: String]) throws -> [LedgerError.Sentence] {
+        var out = try repo.filterUses(changes: changes).map(\.syncRefusal)
+        if let remoteURL, let transport = RemoteHelper.transport(of: remoteURL),
+           let missing = RemoteHelper.missingProgram(transport, environment: environment) {
+            out.append(LedgerError.Sentence(missing))
+        }
+        return out
     }
 }
 
