@@ -11,9 +11,9 @@ import ArgumentParser
 /// here and builds itself from them with the same value parsers its declarations name
 /// (`OptionValue.parse`, `init(argument:)`). Whatever it does not read plainly is left to
 /// argument-parser — a short option, `--`, a value starting with a dash, an option or flag
-/// given twice, `--flag=value`, `--option=` with nothing after, an unknown word, a value its parser refuses, a required option
-/// left out, a failed `validate()` — so that help, errors and their wording stay
-/// argument-parser's own. QuickLineTests hold each command built here and by argument-parser
+/// given twice, `--flag=value`, `--option=` with nothing after it, an unknown word, a value its
+/// parser refuses, a required option left out, a failed `validate()` — so that help, errors and
+/// their wording stay argument-parser's own. QuickLineTests hold each command built here and by argument-parser
 /// from the same words to be the same value.
 protocol QuickCommand: ParsableCommand {
     /// Its words after `ledger`.
