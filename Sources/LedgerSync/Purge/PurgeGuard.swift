@@ -5,7 +5,7 @@ import LedgerKit
 /// again — a clone that does not honour purges (plain git, or a device with an older ledger)
 /// merged its old history back and pushed it — is refused by sync, and a new purge of the same
 /// target rewrites it away.
-enum PurgeGuard {
+package enum PurgeGuard {
     /// What the remote's branch holds of what a purge removed.
     struct Findings {
         /// The commits of the branch whose history holds a purged blob, newest first (the
@@ -58,6 +58,29 @@ enum PurgeGuard {
             if let entry = try repo.entry(at: change.path, inTree: commit.tree), blobs.contains(entry.id) { out.insert(entry.id) }
         }
         return out
+    }
+
+    /// A new clone (nothing checked out yet) of a remote whose branch brings back what a purge
+    /// it records removed: the clone keeps nothing of it — its branch goes to the purge's own
+    /// commit and the remote-tracking branch is dropped (the next sync refuses the remote as
+    /// any device's does, until a new purge rewrites it), the rest is removed. Nil when the
+    /// branch holds none of it; refused outright when no commit of it is clean (nothing cloned).
+    package static func keepNothingBack(_ repo: Repository, remote: String, git: GitTool?) throws -> LedgerError? {
+        guard let head = repo.headCommit(), let branch = repo.headReferenceName else { return nil }
+        let records = try PurgeApply.records(repo, tree: repo.treeOf(commit: head))
+        let found = try findings(repo, head: nil, upstream: head, pending: records)
+        guard !found.commits.isEmpty else { return nil }
+        guard let clean = found.clean else {
+            try refuse(found, remote: remote, honoured: "no commit of it holds the purge without what went, so nothing was cloned")
+            return nil
+        }
+        try repo.setReference(branch, to: clean, message: "ledger: clone without purged content")
+        for ref in try repo.allReferences() where ref.name != branch { try repo.deleteReference(ref.name) }
+        let scan = try ObjectRemoval.prune(gitDirectory: repo.gitDirectory, git: git, blobs: Set(found.records.flatMap { $0.blobs.compactMap(ObjectID.init(hex:)) }))
+        do {
+            try refuse(found, remote: remote, honoured: "the clone holds the history up to the purge's own commit \(clean.short), and none of it — \(scan.objects) objects scanned, purged content found: \(scan.found.count)")
+        } catch let e as LedgerError { return e }
+        return nil
     }
 
     /// Refuses (exit 1) a remote branch that brings back purged content, naming the commits and
