@@ -353,6 +353,73 @@ import Testing
         Self.expectClean([a, b])
     }
 
+    /// How a device meets the old history a plain git clone publishes after a purge.
+    enum PushBackVariant: String, CaseIterable, CustomTestStringConvertible {
+        /// It honoured the purge, then the clone pushed over it with `git push --force`.
+        case forcePushAfterHonouring
+        /// It is a `ledger clone` made after the purge; then the clone pulled and pushed.
+        case clonedAfterThePurge
+        /// It is a `ledger clone` made after the clone pulled and pushed.
+        case clonedAfterThePushBack
+        /// It had not synced since the purge when the clone pushed over it with `--force`:
+        /// the remote no longer holds the purge, so this device cannot know of it.
+        case forcePushBeforeItSynced
+        var testDescription: String { rawValue }
+    }
+
+    /// Every way a ledger device meets the old history a plain git clone published: it never
+    /// holds the purged moment after its sync or clone (as `git log --all -- PATH` and `git
+    /// cat-file -e BLOB` see it), except when a forced push erased the purge from the remote
+    /// before the device ever saw it — then the purging device's sync refuses the remote, and
+    /// the next purge reaches this device as any other.
+    @Test(arguments: PushBackVariant.allCases)
+    func aDeviceNeverTakesInWhatAPlainCloneBringsBack(_ variant: PushBackVariant) throws {
+        let (fixture, a, note) = try Self.originWithNote("a secret note r3dw6")
+        let blob = try GitCLI.run(["rev-parse", "HEAD:" + note], in: a.root).stdout.trimmingWhitespace(newlines: true)
+        let plain = fixture.directory.path + "/plain"
+        #expect(try GitCLI.run(["clone", "-q", fixture.remote, plain], in: "/").status == 0)
+        var b = try fixture.clone(now: "2026-11-21T09:05:00+01:00")
+        #expect(a.run("purge", note, "--yes", env: Self.at("10:00:00")).status == 0)
+        switch variant {
+        case .forcePushAfterHonouring:
+            #expect(b.run("sync", env: Self.at("10:05:00")).status == 0)
+            try Self.plainPushBack(plain, remote: fixture.remote, force: true)
+        case .clonedAfterThePurge:
+            b = try fixture.clone(now: "2026-11-21T10:05:00+01:00")
+            try Self.plainPushBack(plain, remote: fixture.remote, force: false)
+        case .clonedAfterThePushBack:
+            try Self.plainPushBack(plain, remote: fixture.remote, force: false)
+            b = try TestLedger(now: "2026-11-21T10:05:00+01:00", initialize: false)
+            let clone = b.run("clone", fixture.remote, b.root)
+            #expect(clone.status == 1 && clone.stderr.contains("brings back what a purge removed")
+                    && clone.stderr.contains("the clone holds the history up to the purge's own commit"), "\(clone)")
+            #expect(b.run("check").status == 0, "the clone is a ledger all the same")
+        case .forcePushBeforeItSynced:
+            try Self.plainPushBack(plain, remote: fixture.remote, force: true)
+        }
+        #expect(try Self.gitTrace(of: note, blob: blob, in: fixture.remote).blobPresent, "plain git brought it back to the remote")
+
+        let r = b.run("sync", env: Self.at("10:20:00"))
+        let trace = try Self.gitTrace(of: note, blob: blob, in: b.root)
+        if variant == .forcePushBeforeItSynced {
+            #expect(r.status == 0 && trace.blobPresent && b.read("mine.txt") == "mine\n", "no purge left to see: \(r)")
+        } else {
+            #expect(r.status == 1 && r.stderr.contains("brings back what a purge removed"), "\(r)")
+            #expect(trace.commits.isEmpty && !trace.blobPresent && b.read(note) == nil && b.read("mine.txt") == nil, "\(trace)")
+        }
+        let refused = a.run("sync", env: Self.at("10:25:00"))
+        #expect(refused.status == 1 && refused.stderr.contains("test <test@example.com>"), "\(refused)")
+        #expect(a.run("purge", note, "--yes", env: Self.at("10:30:00")).status == 0)
+        #expect(b.run("sync", env: Self.at("10:35:00")).status == 0)
+        #expect(a.run("sync", env: Self.at("10:40:00")).status == 0)
+        for repo in [a.root, b.root, fixture.remote] {
+            let trace = try Self.gitTrace(of: note, blob: blob, in: repo)
+            #expect(trace.commits.isEmpty && !trace.blobPresent, "\(repo): \(trace)")
+        }
+        #expect(try a.headTree() == b.headTree() && b.read("mine.txt") == "mine\n")
+        Self.expectClean([a, b])
+    }
+
     /// Over smart HTTP (git http-backend): the branch is replaced only if it is still where the
     /// purge found it (the lease, checked against what the server advertises); the server keeps
     /// the old objects until its own garbage collection, as the purge says, and the manual's
