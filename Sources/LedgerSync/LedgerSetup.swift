@@ -164,24 +164,16 @@ public struct RepositoryStatus: Sendable {
     /// where git's remote helpers are found.
     public static func read(at path: String, environment: [String: String]) throws -> RepositoryStatus {
         let repo = try Repository.open(path)
-        let branchRef = repo.headReferenceName
-        let branch = branchRef.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
+        let branch = branchName(repo)
         let device = try Device.current(in: LedgerStore(gitWorkTree: path), defaultName: Device.hostName)
         let changes = try repo.workTreeChanges()
         var status = RepositoryStatus(branch: branch, uncommitted: changes.map(\.path), device: device,
                                       operation: repo.operationInProgress)
         status.conflictFiles = try repo.conflictFiles(changes: changes)
-        status.unsupported = try repo.filterUses(changes: changes).map { use -> LedgerError.Sentence in
-            "\(use.description): ledger does not run filter drivers, so \(next: .sync(.sync)) refuses"
-        }
         if let branch {
-            status.remoteName = repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
+            status.remoteName = remoteName(repo, branch: branch)
             if let remote = status.remoteName {
                 status.remoteURL = repo.config("remote.\(remote).url")
-                if let url = status.remoteURL, let transport = RemoteHelper.transport(of: url),
-                   let missing = RemoteHelper.missingProgram(transport, environment: environment) {
-                    status.unsupported.append(LedgerError.Sentence(missing))
-                }
                 if let local = repo.headCommit(), let upstream = repo.resolve("refs/remotes/\(remote)/\(branch)") {
                     (status.ahead, status.behind) = try repo.aheadBehind(local, upstream)
                 } else if let local = repo.headCommit() {
@@ -190,7 +182,47 @@ public struct RepositoryStatus: Sendable {
                 }
             }
         }
+        status.unsupported = try unsupported(repo, changes: changes, remoteURL: status.remoteURL, environment: environment)
         return status
+    }
+
+    /// Whether the ledger repository at `path` has changes since its last commit (`read`'s
+    /// `uncommitted` is not empty), without the rest of `read`: the device, the conflict files,
+    /// the commits ahead and behind (a walk of the whole history without a remote branch).
+    package static func hasUncommittedChanges(at path: String) throws -> Bool {
+        try !Repository.open(path).workTreeChanges().isEmpty
+    }
+
+    /// `read`'s `unsupported` alone.
+    package static func unsupported(at path: String, environment: [String: String]) throws -> [LedgerError.Sentence] {
+        let repo = try Repository.open(path)
+        let url = branchName(repo).flatMap { remoteName(repo, branch: $0) }.flatMap { repo.config("remote.\($0).url") }
+        return try unsupported(repo, changes: repo.workTreeChanges(), remoteURL: url, environment: environment)
+    }
+
+    /// What keeps `ledger sync` from working, one sentence each: the filter drivers git would
+    /// run on the index's files and the work tree's `changes`, the missing helper of a
+    /// `<transport>::` remote at `remoteURL`.
+    private static func unsupported(_ repo: Repository, changes: [PathChange], remoteURL: String?,
+                                    environment: [String: String]) throws -> [LedgerError.Sentence] {
+        var out = try repo.filterUses(changes: changes).map { use -> LedgerError.Sentence in
+            "\(use.description): ledger does not run filter drivers, so \(next: .sync(.sync)) refuses"
+        }
+        if let url = remoteURL, let transport = RemoteHelper.transport(of: url),
+           let missing = RemoteHelper.missingProgram(transport, environment: environment) {
+            out.append(LedgerError.Sentence(missing))
+        }
+        return out
+    }
+
+    /// The branch HEAD is on (`main`), or HEAD's reference when it is not a branch.
+    private static func branchName(_ repo: Repository) -> String? {
+        repo.headReferenceName.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
+    }
+
+    /// The remote `branch` tracks, else `origin` when there is one.
+    private static func remoteName(_ repo: Repository, branch: String) -> String? {
+        repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
     }
 }
 

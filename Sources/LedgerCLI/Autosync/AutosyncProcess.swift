@@ -184,7 +184,7 @@ final class AutosyncProcess {
     /// to recorded, logged and — when it matters — shown.
     func round(_ schedule: inout AutosyncSchedule, at now: Date) {
         let onlyChanged = now < schedule.intervalAt && (schedule.retryAt.map { now < $0 } ?? true)
-        if onlyChanged, let status = try? RepositoryStatus.read(at: store.root, environment: CLIContext.current.environment), status.uncommitted.isEmpty,
+        if onlyChanged, (try? RepositoryStatus.hasUncommittedChanges(at: store.root)) == false,
            (try? BrewStore(store).brewInProgress().progress) == nil, record.outcome != "waiting" {
             schedule.synced(at: now, random: Double.random(in: 0..<1))
             return
