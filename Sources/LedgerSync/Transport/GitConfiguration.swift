@@ -92,8 +92,9 @@ final class GitConfiguration {
     ///
     /// Every entry is walked and chosen here, never by libgit2's own filter
     /// (`git_config_iterator_glob_new`, or any call taking a regular expression): libgit2 1.5.1
-    /// does not free pcre2's match data — 20 KiB — for each name that does not match, which
-    /// grew a resident autosync by 0.8 MiB an hour of idle rounds (docs/BENCHMARKS.md).
+    /// does not free pcre2's match data — 20 KiB — for each name that does not match (fixed
+    /// upstream later), which grew a resident autosync by 0.8 MiB an hour of idle rounds
+    /// (docs/BENCHMARKS.md, "Autosync").
     static func entries(of config: OpaquePointer, section: String) -> [SectionEntry] {
         let prefix = section + "."
         return entries { git_config_iterator_new(&$0, config) }.compactMap { e in
