@@ -88,7 +88,7 @@ public enum LedgerCLI {
         }
         let status = CLIContext.$current.withValue(context) { () -> Int32 in
             do {
-                var command = try QuickParse.command(args) ?? LedgerCommand.parseAsRoot(args)
+                var command = try QuickLine.command(args) ?? QuickParse.command(args) ?? LedgerCommand.parseAsRoot(args)
                 try command.run()
                 return 0
             } catch let e as LedgerError {

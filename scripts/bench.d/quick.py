@@ -88,9 +88,25 @@ def run(bench):
         print(f"  peak memory of the quick commands: at most {peak[worst]:.1f} MiB ({worst}); target ≤ 64 MiB"
               f"{'  ok' if peak[worst] <= 64 else '  OVER TARGET'}", flush=True)
 
+        # As a person runs them: no --repo, the ledger found from the current directory, or the
+        # default ledger ($XDG_DATA_HOME/ledger) from a directory in no repository.
+        label, root = ledgers[0]
+        xdg = os.path.join(work, "xdg")
+        os.makedirs(xdg)
+        os.symlink(root, os.path.join(xdg, "ledger"))
+        outside = os.path.join(work, "elsewhere")
+        os.makedirs(outside)
+        found = dict(bench.env, **COMMANDS[0][2])
+        found.pop("LEDGER_REPO", None)
+        bench.compare(f"quick: waterline drink without --repo ({label})", [
+            (f"ledger waterline drink, from inside the ledger ({label})", [led] + COMMANDS[0][1], {"cwd": root, "env": found}),
+            (f"ledger waterline drink, the default ledger ({label})", [led] + COMMANDS[0][1],
+             {"cwd": outside, "env": dict(found, XDG_DATA_HOME=xdg), "target": None}),
+            ("ledger --version", [led, "--version"], {"cwd": outside, "env": found, "target": 1.5}),
+        ], runs=21)
+
         # For information: the first command after a sync or `git pull` (the hint no longer
         # holds: one scan of the sessions).
-        label, root = ledgers[0]
         hint = os.path.join(root, ".git", "ledger", "waterline-active.json")
 
         def forget_hint():

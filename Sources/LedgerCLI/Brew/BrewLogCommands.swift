@@ -179,3 +179,23 @@ extension BrewCommand.Log {
         }
     }
 }
+
+extension BrewCommand.Save: QuickCommand {
+    static let path = ["brew", "save"]
+    static let valueOptions = ["dose", "yield", "temp", "grind", "rating", "tag", "note", "at"]
+    static let flags = ["reset"]
+    static let positionals = 1
+
+    static func read(_ words: QuickLine.Words) throws -> Self {
+        var command = Self()
+        command.recipe = words.positionals.first
+        command.inputs = BrewInputOptions()
+        (command.inputs.dose, command.inputs.targetYield, command.inputs.temperature) = (try words.plain("dose"), try words.plain("yield"), try words.plain("temp"))
+        command.inputs.grind = try words.value("grind")
+        command.inputs.reset = words.flag("reset")
+        guard let rating: RatingValue = try words.value("rating") else { throw ValidationError("--rating") }
+        (command.rating, command.tag, command.note, command.at) = (rating, try words.value("tag"), words["note"], try words.value("at"))
+        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
+        return command
+    }
+}

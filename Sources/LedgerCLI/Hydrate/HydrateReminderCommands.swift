@@ -154,3 +154,15 @@ struct SlotValue: OptionValue {
             + "like 2026-11-21T09:00:00+01:00 (found \"\(text)\")")
     }
 }
+
+extension HydrateCommand.Drank: QuickCommand {
+    static let path = ["hydrate", "drank"]
+    static let valueOptions = ["slot"]
+
+    static func read(_ words: QuickLine.Words) throws -> Self {
+        var command = Self()
+        command.slot = try words.value("slot")
+        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
+        return command
+    }
+}

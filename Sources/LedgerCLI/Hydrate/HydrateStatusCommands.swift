@@ -125,3 +125,15 @@ extension HydrateCommand {
         }
     }
 }
+
+extension HydrateCommand.Status: QuickCommand {
+    static let path = ["hydrate", "status"]
+    static let valueOptions = ["date"]
+
+    static func read(_ words: QuickLine.Words) throws -> Self {
+        var command = Self()
+        command.date = try words.value("date")
+        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
+        return command
+    }
+}

@@ -16,7 +16,10 @@ extension MomentsCommand {
         var text: [String] = []
 
         @Option(help: ArgumentHelp("The moment it is for: now, today or week.", valueName: "moment"), transform: MomentChoice.parse)
-        var moment = MomentChoice(type: .now)
+        var moment = Self.defaultMoment
+
+        /// The moment an experience is for unless --moment says: now.
+        static let defaultMoment = MomentChoice(type: .now)
 
         @Flag(help: "Just a dot, without words.")
         var dot = false
@@ -153,4 +156,21 @@ struct MomentChoice: OptionValue, CustomStringConvertible {
     }
 
     var description: String { type == .thisWeek ? "week" : type.rawValue }
+}
+
+extension MomentsCommand.Add: QuickCommand {
+    static let path = ["moments", "add"]
+    static let valueOptions = ["moment", "link", "photo", "at"]
+    static let flags = ["dot"]
+    static let positionals = Int.max
+
+    static func read(_ words: QuickLine.Words) throws -> Self {
+        var command = Self()
+        command.text = words.positionals
+        command.moment = try words.value("moment") ?? Self.defaultMoment
+        command.dot = words.flag("dot")
+        (command.link, command.photo, command.at) = (words["link"], words["photo"], try words.value("at"))
+        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
+        return command
+    }
 }

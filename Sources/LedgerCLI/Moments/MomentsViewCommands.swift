@@ -173,3 +173,16 @@ struct BucketValue: OptionValue {
         return BucketValue(bucket: b)
     }
 }
+
+extension MomentsCommand.Today: QuickCommand {
+    static let path = ["moments", "today"]
+    static let valueOptions = ["date"]
+
+    static func read(_ words: QuickLine.Words) throws -> Self {
+        var command = Self()
+        command.options = MomentsViewOptions()
+        command.options.date = try words.value("date")
+        (command.options.output, command.options.global) = (JSONOption.read(words), GlobalOptions.read(words))
+        return command
+    }
+}

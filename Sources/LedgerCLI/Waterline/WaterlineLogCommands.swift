@@ -175,3 +175,32 @@ extension WaterlineCommand {
         }
     }
 }
+
+extension WaterlineCommand.Drink: QuickCommand {
+    static let path = ["waterline", "drink"]
+    static let valueOptions = ["preset", "type", "size", "abv", "std", "time"]
+
+    static func read(_ words: QuickLine.Words) throws -> Self {
+        var command = Self()
+        command.preset = words["preset"]
+        command.drink = DrinkOptions()
+        command.drink.type = try words.value("type")
+        command.drink.size = try words.value("size")
+        command.drink.abv = try words.value("abv")
+        command.drink.standardDrinks = try words.value("std")
+        (command.time, command.output, command.global) = (try TimeOption.read(words), JSONOption.read(words), GlobalOptions.read(words))
+        return command
+    }
+}
+
+extension WaterlineCommand.Water: QuickCommand {
+    static let path = ["waterline", "water"]
+    static let valueOptions = ["amount", "time"]
+
+    static func read(_ words: QuickLine.Words) throws -> Self {
+        var command = Self()
+        command.amount = try words.value("amount")
+        (command.time, command.output, command.global) = (try TimeOption.read(words), JSONOption.read(words), GlobalOptions.read(words))
+        return command
+    }
+}

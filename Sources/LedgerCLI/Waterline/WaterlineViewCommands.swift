@@ -205,3 +205,13 @@ extension WaterlineCommand {
         }
     }
 }
+
+extension WaterlineCommand.Status: QuickCommand {
+    static let path = ["waterline", "status"]
+
+    static func read(_ words: QuickLine.Words) -> Self {
+        var command = Self()
+        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
+        return command
+    }
+}

@@ -16,6 +16,15 @@ package enum FNV1a {
         for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
         return h
     }
+
+    /// The same, for bytes in memory: the loop other modules get compiled for them (the generic
+    /// one, called from another module, steps through each byte by the generic iterator:
+    /// 2,200 instructions for a 40-byte path).
+    package static func hash(_ bytes: UnsafeBufferPointer<UInt8>, from h: UInt64 = basis) -> UInt64 {
+        var h = h
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return h
+    }
 }
 
 /// Byte-level helpers for the hot paths of parsing and checking.

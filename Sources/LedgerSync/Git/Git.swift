@@ -163,8 +163,17 @@ package final class Repository {
     /// nearest `.git` in `directory` or above, stopping at the directories listed in `ceilings`
     /// (`GIT_CEILING_DIRECTORIES`, colon-separated) and, unless `acrossFileSystems`
     /// (`GIT_DISCOVERY_ACROSS_FILESYSTEM`), at a file-system boundary. Nil when there is none
-    /// or it is bare.
+    /// or it is bare. libgit2 is asked only when the answer is not plain (`GitDiscovery`).
     package static func workTree(containing directory: String, ceilings: String?, acrossFileSystems: Bool) -> String? {
+        switch GitDiscovery.discover(from: directory, ceilings: ceilings, acrossFileSystems: acrossFileSystems) {
+        case .none: return nil
+        case .workTree(let root): return root
+        case .unsure: return libgit2WorkTree(containing: directory, ceilings: ceilings, acrossFileSystems: acrossFileSystems)
+        }
+    }
+
+    /// `workTree(containing:…)` as libgit2 finds it.
+    static func libgit2WorkTree(containing directory: String, ceilings: String?, acrossFileSystems: Bool) -> String? {
         _ = Libgit2.initialized
         var repo: OpaquePointer?
         let flags = acrossFileSystems ? GIT_REPOSITORY_OPEN_CROSS_FS.rawValue : 0

@@ -164,12 +164,13 @@ private func directoryHash(_ path: UnsafePointer<CChar>) -> UInt64 {
     var end = strlen(path)
     while end > 0, path[end - 1] != 0x2F { end -= 1 }
     if end > 0 { end -= 1 }
-    return UnsafeRawBufferPointer(start: path, count: end).withMemoryRebound(to: UInt8.self) { fnv($0) }
+    return UnsafeRawBufferPointer(start: path, count: end).withMemoryRebound(to: UInt8.self) { FNV1a.hash($0) }
 }
 
-private func directoryHash(_ dir: String) -> UInt64 { fnv(dir.utf8) }
-
-private func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 { FNV1a.hash(bytes) }
+private func directoryHash(_ dir: String) -> UInt64 {
+    var dir = dir
+    return dir.withUTF8 { FNV1a.hash($0) }
+}
 
 /// A directory's entries counted in one pass: the files (names read only on demand) and
 /// the subdirectories.

@@ -296,4 +296,17 @@ import Testing
         let empty = try TestLedger()
         #expect(empty.run("status").stdout.contains("DotLife Moments capture one with `ledger moments add TEXT`"))
     }
+
+    /// December 9999, the last month a date can name: each view shows it (they crashed,
+    /// stepping to the bucket after it), and so does `ledger status` on a clock there.
+    @Test func theViewsOfTheLastMonthADateCanName() throws {
+        let ledger = try TestLedger()
+        for words in [["today", "--date", "9999-12-31"], ["week", "--date", "9999-12-31"], ["month", "--date", "9999-12-01"],
+                      ["year", "--date", "9999-01-01"], ["year", "--months", "--date", "9999-06-01"], ["show", "9999-12-31T23"],
+                      ["show", "9999-W52"], ["show", "9999-12"], ["show", "9999"]] {
+            let r = ledger.run(arguments: ["moments"] + words + ["--json"])
+            #expect(r.status == 0 && r.stderr.isEmpty && (try? JSONParser.parse(Array(r.stdout.utf8))) != nil, "\(words): \(r)")
+        }
+        #expect(ledger.run("status", env: ["LEDGER_NOW": "9999-12-15T12:00:00+01:00"]).status == 0)
+    }
 }

@@ -72,6 +72,22 @@ import Testing
         #expect(ledgerUsed(from: inside, env: ceiling) == xdg.root)
     }
 
+    /// A file system mounted inside the ledger (a USB disk, a tmpfs): git stops at its
+    /// boundary unless `GIT_DISCOVERY_ACROSS_FILESYSTEM` is set, and so does ledger.
+    @Test(.enabled(if: TmpfsCopy.possible, "mounting a tmpfs needs root with CAP_SYS_ADMIN; this machine does not allow it"))
+    func aFileSystemBoundaryStopsTheSearchAsItStopsGits() throws {
+        let mountPoint = here.root + "/mnt"
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        try TmpfsCopy.mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
+        defer { _ = try? Processes.run("/bin/umount", [mountPoint]) }
+        try FileManager.default.createDirectory(atPath: mountPoint + "/notes", withIntermediateDirectories: true)
+        #expect(try gitTopLevel(from: mountPoint + "/notes") == nil)
+        #expect(ledgerUsed(from: mountPoint + "/notes") == xdg.root)
+        let across = ["GIT_DISCOVERY_ACROSS_FILESYSTEM": "1"]
+        #expect(try gitTopLevel(from: mountPoint + "/notes", env: across) == here.root)
+        #expect(ledgerUsed(from: mountPoint + "/notes", env: across) == here.root)
+    }
+
     @Test func syncInsideAClonesDirectorySyncsThatClone() throws {
         let fixture = try SyncFixture()
         _ = try fixture.origin()

@@ -75,7 +75,10 @@ import Testing
 
     @Test(arguments: [("2026-11-21", BucketScale.day, BucketScale.hour, 24), ("2026-W47", .week, .day, 7),
                       ("2028-02", .month, .day, 29), ("2026-02", .month, .day, 28), ("2026", .year, .day, 365),
-                      ("2028", .year, .day, 366), ("2026", .year, .month, 12), ("2026-11", .month, .day, 30)])
+                      ("2028", .year, .day, 366), ("2026", .year, .month, 12), ("2026-11", .month, .day, 30),
+                      // The last buckets a date can be in: the view steps past them to stop.
+                      ("9999", .year, .day, 365), ("9999", .year, .month, 12), ("9999-12", .month, .day, 31), ("9999-W52", .week, .day, 7),
+                      ("9999-12-31", .day, .hour, 24)])
     func divisions(label: String, scale: BucketScale, into: BucketScale, count: Int) throws {
         let b = try #require(MomentBucket(label))
         #expect(b.scale == scale)
@@ -93,5 +96,16 @@ import Testing
         #expect(MomentView.month.span(around: d).label == "2026-11")
         #expect(MomentView.year.span(around: d).label == "2026")
         #expect(MomentView.year.dotScale(byMonth: true) == .month)
+    }
+
+    /// December 9999 is the last month a date can name; the buckets after it are still
+    /// counted (a view of it steps there to know where to stop).
+    @Test func theLastBucketsHaveASuccessor() throws {
+        for label in ["9999-12-31T23", "9999-12-31", "9999-W52", "9999-12", "9999"] {
+            let b = try #require(MomentBucket(label))
+            #expect(b.next.firstDay == b.lastDay.adding(days: 1), "\(label)")
+            #expect(b.next > b)
+        }
+        #expect(MomentBucket(containing: try #require(LocalDate("9999-12-31")), scale: .year).lastDay.description == "9999-12-31")
     }
 }

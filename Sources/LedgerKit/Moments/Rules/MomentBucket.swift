@@ -38,8 +38,12 @@ public struct MomentBucket: Sendable, Hashable, Comparable, CustomStringConverti
         switch scale {
         case .hour, .day: self.init(scale: scale, firstDay: date)
         case .week: self.init(scale: .week, firstDay: date.adding(days: 1 - date.isoWeekday))
-        case .month: self.init(scale: .month, firstDay: LocalDate(year: date.year, month: date.month, day: 1)!)
-        case .year: self.init(scale: .year, firstDay: LocalDate(year: date.year, month: 1, day: 1)!)
+        // By day counts, not by the checked initializer: the bucket after 9999's last one (which
+        // a view of December 9999 steps to, to know where to stop) is in the year 10000.
+        case .month: self.init(scale: .month, firstDay: date.adding(days: 1 - date.day))
+        case .year:
+            let daysBefore = (1..<date.month).reduce(date.day - 1) { $0 + LocalDate.daysIn(month: $1, year: date.year) }
+            self.init(scale: .year, firstDay: date.adding(days: -daysBefore))
         }
     }
 
@@ -102,7 +106,7 @@ public struct MomentBucket: Sendable, Hashable, Comparable, CustomStringConverti
         case .hour, .day: firstDay
         case .week: firstDay.adding(days: 6)
         case .month: firstDay.adding(days: LocalDate.daysIn(month: firstDay.month, year: firstDay.year) - 1)
-        case .year: LocalDate(year: firstDay.year, month: 12, day: 31)!
+        case .year: firstDay.adding(days: LocalDate.daysIn(month: 2, year: firstDay.year) == 29 ? 365 : 364)
         }
     }
 
