@@ -86,6 +86,11 @@ public enum LedgerCLI {
                 break
             }
         }
+        if let cluster = helpInCluster(args) {
+            context.stderr.write("ledger: unknown option '\(cluster)': the only short option is -h (help); the others are written --name\n")
+            context.stderr.flush()
+            return 2
+        }
         let status = CLIContext.$current.withValue(context) { () -> Int32 in
             do {
                 var command = try QuickLine.command(args) ?? QuickParse.command(args) ?? LedgerCommand.parseAsRoot(args)
@@ -128,6 +133,17 @@ public enum LedgerCLI {
         }
         context.stderr.flush()
         return status
+    }
+
+    /// A word like `-ah` before any `--`: argument-parser reads it as the short options `-a`
+    /// and `-h`, and prints the help (exit 0) for it instead of refusing an unknown option, so
+    /// a script's typo did nothing without a word. ledger has no short option but `-h`.
+    static func helpInCluster(_ arguments: [String]) -> String? {
+        for word in arguments {
+            if word == "--" { return nil }
+            if word.count > 2, word.hasPrefix("-"), word.dropFirst().allSatisfy({ $0.isASCII && $0.isLetter }), word.contains("h") { return word }
+        }
+        return nil
     }
 
     /// The `ledger` executable's entry point.

@@ -25,6 +25,43 @@ public enum LedgerSetup {
 
         """
 
+    /// The patterns `gitignore` gained after ledgers were first made with it (merge tools'
+    /// backups); `upgradeGitignore` adds them to those ledgers.
+    static let gitignoreAdditions = ["*.orig", "*.rej", "*.bak"]
+
+    /// `.gitignore`'s text with the `gitignoreAdditions` it lacks, and what was added; nil when
+    /// it needs nothing. Only a ledger's own block (from its first line, `# ledger: …`, to the
+    /// first blank line) is upgraded, and only while it holds none of the additions (a block
+    /// holding some was upgraded already, or edited by its owner). The missing lines go at the
+    /// block's end, so the owner's later lines (`!keep.bak`) keep their precedence; nothing is
+    /// reordered or removed, and a pattern the file already has anywhere is not repeated.
+    static func upgradedGitignore(_ text: String) -> (text: String, added: [String])? {
+        let header = gitignore.prefix { $0 != "\n" }
+        // Split on scalars: to Swift's strings, a CRLF is one character, not a "\n".
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        let pattern = { (line: String) in line.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard let start = lines.firstIndex(where: { pattern($0) == header }) else { return nil }
+        let end = lines[(start + 1)...].firstIndex { pattern($0).isEmpty } ?? lines.count
+        guard !lines[start..<end].contains(where: { gitignoreAdditions.contains(pattern($0)) }) else { return nil }
+        let present = Set(lines.map(pattern))
+        let added = gitignoreAdditions.filter { !present.contains($0) }
+        guard !added.isEmpty else { return nil }
+        let newline = lines[start].hasSuffix("\r") ? "\r" : ""
+        lines.insert(contentsOf: added.map { $0 + newline }, at: end)
+        return (lines.joined(separator: "\n"), added)
+    }
+
+    /// Adds to the `.gitignore` of the ledger at `workTree` the patterns its block lacks
+    /// (`upgradedGitignore`), in the work tree: the next sync commits it like any change a
+    /// command made. Returns a sentence saying what was added, or nil.
+    package static func upgradeGitignore(workTree: String) -> String? {
+        guard let bytes = try? FileSystem.read(workTree + "/.gitignore", limit: 1 << 20),
+              let upgrade = upgradedGitignore(String(decoding: bytes, as: UTF8.self)),
+              (try? FileSystem.writeAtomically(".gitignore", under: workTree, Array(upgrade.text.utf8))) != nil
+        else { return nil }
+        return "added \(upgrade.added.joined(separator: ", ")) to .gitignore (merge tools' backups, which ledgers now leave out of sync)"
+    }
+
     /// The command git runs as the `ledger` merge driver.
     public static let mergeDriverCommand = "ledger merge-driver %O %A %B %P"
 
@@ -82,6 +119,7 @@ public enum LedgerSetup {
             try FileSystem.writeAtomically(attributesPath, Array(gitattributes.utf8))
             done.append("restored .gitattributes")
         }
+        if let upgraded = upgradeGitignore(workTree: repo.workdir) { done.append(upgraded) }
         guard let remote else { return done }
         if let existing = repo.config("remote.origin.url") {
             guard existing == remote else {
@@ -172,17 +210,17 @@ public struct RepositoryStatus: Sendable {
         status.conflictFiles = try repo.conflictFiles(changes: changes)
         if let branch {
             status.remoteName = remoteName(repo, branch: branch)
-            if let remote = status.remoteName {
-                status.remoteURL = repo.config("remote.\(remote).url")
-                if let local = repo.headCommit(), let upstream = repo.resolve("refs/remotes/\(remote)/\(branch)") {
-                    (status.ahead, status.behind) = try repo.aheadBehind(local, upstream)
-                } else if let local = repo.headCommit() {
-                    status.ahead = (try? repo.commitCount(from: local)) ?? nil
-                    status.behind = 0
-                }
-            }
+            status.remoteURL = status.remoteName.flatMap { repo.config("remote.\($0).url") }
         }
         status.unsupported = try unsupported(repo, changes: changes, remoteURL: status.remoteURL, environment: environment)
+        if let branch, let remote = status.remoteName {
+            if let local = repo.headCommit(), let upstream = repo.resolve("refs/remotes/\(remote)/\(branch)") {
+                (status.ahead, status.behind) = try repo.aheadBehind(local, upstream)
+            } else if let local = repo.headCommit() {
+                status.ahead = (try? repo.commitCount(from: local)) ?? nil
+                status.behind = 0
+            }
+        }
         return status
     }
 
@@ -193,36 +231,33 @@ public struct RepositoryStatus: Sendable {
         try !Repository.open(path).workTreeChanges().isEmpty
     }
 
-    /// `read`'s `unsupported` alone.
-    package static func unsupported(at path: String, environment: [String: String]) throws -> [LedgerError.Sentence] {
+    /// `unsupported` alone (what keeps `ledger sync` from working on the ledger at `path`),
+    /// for a command that says only that: no device, conflicts or commit counts are read.
+    package static func syncObstacles(at path: String, environment: [String: String]) throws -> [LedgerError.Sentence] {
         let repo = try Repository.open(path)
-        let url = branchName(repo).flatMap { remoteName(repo, branch: $0) }.flatMap { repo.config("remote.\($0).url") }
-        return try unsupported(repo, changes: repo.workTreeChanges(), remoteURL: url, environment: environment)
+        let remoteURL = branchName(repo).flatMap { remoteName(repo, branch: $0) }.flatMap { repo.config("remote.\($0).url") }
+        return try unsupported(repo, changes: repo.workTreeChanges(), remoteURL: remoteURL, environment: environment)
     }
 
-    /// What keeps `ledger sync` from working, one sentence each: the filter drivers git would
-    /// run on the index's files and the work tree's `changes`, the missing helper of a
-    /// `<transport>::` remote at `remoteURL`.
-    private static func unsupported(_ repo: Repository, changes: [PathChange], remoteURL: String?,
-                                    environment: [String: String]) throws -> [LedgerError.Sentence] {
-        var out = try repo.filterUses(changes: changes).map { use -> LedgerError.Sentence in
-            "\(use.description): ledger does not run filter drivers, so \(next: .sync(.sync)) refuses"
-        }
-        if let url = remoteURL, let transport = RemoteHelper.transport(of: url),
-           let missing = RemoteHelper.missingProgram(transport, environment: environment) {
-            out.append(LedgerError.Sentence(missing))
-        }
-        return out
-    }
-
-    /// The branch HEAD is on (`main`), or HEAD's reference when it is not a branch.
-    private static func branchName(_ repo: Repository) -> String? {
+    /// HEAD's branch (`main`).
+    static func branchName(_ repo: Repository) -> String? {
         repo.headReferenceName.map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 }
     }
 
     /// The remote `branch` tracks, else `origin` when there is one.
-    private static func remoteName(_ repo: Repository, branch: String) -> String? {
+    static func remoteName(_ repo: Repository, branch: String) -> String? {
         repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
+    }
+
+    /// A filter driver git would run on the ledger's files (`FilterUse`), and the remote's
+    /// helper when it is not installed.
+    static func unsupported(_ repo: Repository, changes: [PathChange], remoteURL: String?, environment: [String: String]) throws -> [LedgerError.Sentence] {
+        var out = try repo.filterUses(changes: changes).map(\.syncRefusal)
+        if let remoteURL, let transport = RemoteHelper.transport(of: remoteURL),
+           let missing = RemoteHelper.missingProgram(transport, environment: environment) {
+            out.append(LedgerError.Sentence(missing))
+        }
+        return out
     }
 }
 

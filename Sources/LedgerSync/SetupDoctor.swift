@@ -22,16 +22,20 @@ package struct SetupFinding: Sendable, Hashable {
     /// What was looked at: "merge driver", "remote".
     package var check: String
     package var status: Status
-    /// What was found, one sentence.
-    package var message: String
+    /// What was found, one sentence (the commands it names worded by the front end).
+    package var message: LedgerError.Sentence
     /// The command (or, where no one command does it, the edit) that fixes it.
     package var fix: String?
 
-    package init(_ check: String, _ status: Status, _ message: String, fix: String? = nil) {
+    package init(_ check: String, _ status: Status, _ message: LedgerError.Sentence, fix: String? = nil) {
         self.check = check
         self.status = status
         self.message = message
         self.fix = fix
+    }
+
+    package init(_ check: String, _ status: Status, _ message: String, fix: String? = nil) {
+        self.init(check, status, LedgerError.Sentence(message), fix: fix)
     }
 }
 
@@ -64,31 +68,18 @@ package enum SetupDoctor {
 
     // MARK: - .gitattributes
 
-    /// Whether `.gitattributes` sends `*.json` to the ledger merge driver, and the filters it
-    /// (or `.git/info/attributes`) names, which ledger does not run.
+    /// Whether `.gitattributes` sends `*.json` to the ledger merge driver, and the filter
+    /// drivers git would run on the ledger's files (`Repository.filterUses`, the rule sync
+    /// refuses by).
     static func attributeFindings(_ repo: Repository, quotedRoot: String) -> [SetupFinding] {
-        let files = [(".gitattributes", repo.workdir + "/.gitattributes"), (".git/info/attributes", repo.gitDirectory + "/info/attributes")]
         var out: [SetupFinding] = []
         var merge: String?
-        var filters: [SetupFinding] = []
-        for (name, path) in files {
-            let text = (try? FileSystem.read(path, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.hasPrefix("#") {
-                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-                guard let pattern = words.first else { continue }
-                for attribute in words.dropFirst() {
-                    if attribute.hasPrefix("filter=") {
-                        let filter = String(attribute.dropFirst(7))
-                        filters.append(SetupFinding("filter", .error, """
-                            \(name) line \(number + 1) runs files matching \(pattern) through the filter "\(filter)"; ledger writes and \
-                            commits documents through libgit2, which does not run filter drivers (git-crypt, git-lfs, smudge/clean \
-                            scripts), so its commits would differ from git's
-                            """, fix: "remove filter=\(filter) from \(name) (encrypt the remote's disk, or use an ssh remote you trust)"))
-                    }
-                    if name == ".gitattributes", pattern == "*.json" || pattern == "*", attribute.hasPrefix("merge") || attribute == "-merge" || attribute == "!merge" {
-                        merge = attribute
-                    }
-                }
+        let text = (try? FileSystem.read(repo.workdir + "/.gitattributes", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard let pattern = words.first, pattern == "*.json" || pattern == "*" else { continue }
+            for attribute in words.dropFirst() where attribute.hasPrefix("merge") || attribute == "-merge" || attribute == "!merge" {
+                merge = attribute
             }
         }
         if merge == "merge=ledger" {
@@ -101,7 +92,32 @@ package enum SetupDoctor {
             out.append(SetupFinding(".gitattributes", .error, ".gitattributes \(said), so plain git merges documents line by line and may write conflict markers into JSON",
                                     fix: "echo '*.json merge=ledger' >> \(shellQuoted(repo.workdir + "/.gitattributes"))"))
         }
-        return out + filters
+        return out + filterFindings(repo, quotedRoot: quotedRoot)
+    }
+
+    /// The filter drivers git would run on the ledger's files, each an error since sync
+    /// refuses then (one finding saying so when there are none). The attributes are git's
+    /// (`.gitattributes` at any depth, `.git/info/attributes`, `core.attributesFile`); a
+    /// filter they name but no configuration defines is no filter, for git as for sync.
+    static func filterFindings(_ repo: Repository, quotedRoot: String) -> [SetupFinding] {
+        let uses: [FilterUse]
+        do {
+            uses = try repo.filterUses(changes: repo.workTreeChanges())
+        } catch {
+            let said = (error as? LedgerError)?.message ?? "\(error)"
+            return [SetupFinding("filter", .warning, "the filters git would run on the ledger's files cannot be told: \(said)",
+                                 fix: "git -C \(quotedRoot) check-attr -a -- ledger.json   (shows git's own view)")]
+        }
+        guard !uses.isEmpty else {
+            return [SetupFinding("filter", .ok, "no filter driver applies to the ledger's files, so \(next: .sync(.sync)) stores them as git does")]
+        }
+        return uses.map { use in
+            SetupFinding("filter", .error, use.syncRefusal, fix: """
+                take filter=\(use.filter) out of the attributes that set it for \(use.path) (.gitattributes, .git/info/attributes \
+                or the file core.attributesFile names); to keep the ledger encrypted, use an encrypted remote instead (gcrypt::, \
+                "Encrypted remote" in the README)
+                """)
+        }
     }
 
     // MARK: - Merge driver

@@ -95,11 +95,10 @@ import Testing
         #expect(text.stdout.hasSuffix(" error, 0 warnings.\n"), "\(text)")
     }
 
-    /// `.gitattributes` that no longer sends documents to the driver, or runs them through a
-    /// filter ledger cannot run: doctor names the line; `git check-attr` agrees.
+    /// `.gitattributes` that no longer sends documents to the driver: doctor names it;
+    /// `git check-attr` agrees.
     @Test(arguments: [
         ("# nothing\n", ".gitattributes", "merge", "unspecified", "echo '*.json merge=ledger' >> "),
-        ("*.json merge=ledger\n*.json filter=crypt\n", "filter", "filter", "crypt", "remove filter=crypt from .gitattributes"),
         ("*.json merge=union\n", ".gitattributes", "merge", "union", "echo '*.json merge=ledger' >> "),
     ])
     func attributesLedgerDoesNotExpect(text: String, check: String, attribute: String, gitValue: String, fix: String) throws {
@@ -112,6 +111,77 @@ import Testing
         #expect(found["fix"]?.stringValue?.contains(fix) == true, "\(found)")
         let git = try GitCLI.run(["check-attr", attribute, "--", "ledger.json"], in: ledger.root)
         #expect(git.stdout == "ledger.json: \(attribute): \(gitValue)\n", "\(git)")
+    }
+
+    /// A filter driver git runs on the ledger's files, wherever git's attributes set it: the
+    /// file `core.attributesFile` names, a `.gitattributes` in a folder, `.git/info/attributes`.
+    /// Doctor reports it as the error sync refuses by (the same rule: `ledger status` and
+    /// `ledger sync` say so); plain git, on the same setup, finds the filter and its driver and
+    /// stores the file filtered.
+    @Test(arguments: ["core.attributesFile", "moments/.gitattributes", ".git/info/attributes"])
+    func aConfiguredFilterIsFoundWhereverGitsAttributesSetIt(place: String) throws {
+        let fixture = try SyncFixture()
+        let ledger = try fixture.origin()
+        try GitCLI.run(["config", "filter.rot.clean", "tr a-z n-za-m"], in: ledger.root)
+        try GitCLI.run(["config", "filter.rot.smudge", "tr a-z n-za-m"], in: ledger.root)
+        #expect(ledger.run("moments", "add", "a walk by the river").status == 0)
+        let file = try #require(ledger.files(under: "moments/experiences").first)
+        switch place {
+        case "core.attributesFile":
+            let attributes = ledger.directory.path + "/attributes"
+            try "moments/**/*.json filter=rot\n".write(toFile: attributes, atomically: true, encoding: .utf8)
+            try GitCLI.run(["config", "core.attributesFile", attributes], in: ledger.root)
+        case "moments/.gitattributes":
+            try ledger.write(place, "*.json filter=rot\n")
+        default:
+            try "moments/**/*.json filter=rot\n".write(toFile: ledger.root + "/" + place, atomically: true, encoding: .utf8)
+        }
+        let r = ledger.run("doctor", "--json", "--offline", env: Self.userClock)
+        #expect(r.status == 1, "\(place): \(r)")
+        let found = try #require(Self.finding(r, "filter"), "\(r)")
+        let message = try #require(found["message"]?.stringValue)
+        #expect(found["status"] == .string("error"), "\(found)")
+        #expect(message.hasPrefix("the filter rot (filter.rot.clean = tr a-z n-za-m) applies to moments/"), "\(place): \(message)")
+        #expect(message.hasSuffix("so `ledger sync` refuses before it commits or sends anything"), "\(message)")
+        #expect(found["fix"]?.stringValue?.hasPrefix("take filter=rot out of the attributes that set it for moments/") == true, "\(found)")
+        // The same rule as sync's: status names it, and the sync refuses.
+        let unsupported = ledger.run("status", "--json").json["sync"]?["unsupported"]?.arrayValue?.compactMap(\.stringValue)
+        #expect(unsupported == [message], "\(String(describing: unsupported))")
+        let sync = ledger.run("sync")
+        #expect(sync.status == 1 && sync.stderr.contains("the filter rot (filter.rot.clean = tr a-z n-za-m)"), "\(sync)")
+        // Plain git on the same setup: the filter applies, its driver is configured, and the
+        // file is stored filtered.
+        #expect(try GitCLI.run(["check-attr", "filter", "--", file], in: ledger.root).stdout == "\(file): filter: rot\n")
+        #expect(try GitCLI.run(["config", "--get", "filter.rot.clean"], in: ledger.root).stdout == "tr a-z n-za-m\n")
+        let filtered = try GitCLI.run(["hash-object", "--path", file, file], in: ledger.root).stdout
+        #expect(filtered != (try GitCLI.run(["hash-object", "--no-filters", file], in: ledger.root).stdout))
+    }
+
+    /// A filter `.gitattributes` names but no configuration defines is no filter for git, which
+    /// stores the file as it is, nor for sync: doctor says so, and is not alarmed.
+    @Test func aFilterNamedButConfiguredNowhereIsNoError() throws {
+        let fixture = try SyncFixture()
+        let ledger = try fixture.origin()
+        try ledger.write(".gitattributes", (ledger.read(".gitattributes") ?? "") + "*.json filter=crypt\n")
+        let r = ledger.run("doctor", "--json", "--offline", env: Self.userClock)
+        #expect(r.status == 0 && r.json["healthy"] == .bool(true), "\(r)")
+        let found = try #require(Self.finding(r, "filter"), "\(r)")
+        #expect(found["status"] == .string("ok"), "\(found)")
+        #expect(found["message"] == .string("no filter driver applies to the ledger's files, so `ledger sync` stores them as git does"), "\(found)")
+        #expect(ledger.run("doctor", "--offline", env: Self.userClock).stdout.contains("ok      filter: no filter driver applies"))
+        // Sync agrees: nothing keeps it from running, and it commits the attributes.
+        #expect(ledger.run("status", "--json").json["sync"]?["unsupported"] == .array([]))
+        let sync = ledger.run("sync")
+        #expect(sync.status == 0, "\(sync)")
+        // Plain git on the same setup: the attribute is set, no driver is configured, and the
+        // file is stored as it is.
+        #expect(try GitCLI.run(["check-attr", "filter", "--", "ledger.json"], in: ledger.root).stdout == "ledger.json: filter: crypt\n")
+        let config = try GitCLI.run(["config", "--get", "filter.crypt.clean"], in: ledger.root)
+        #expect(config.status == 1 && config.stdout.isEmpty, "\(config)")
+        let stored = try GitCLI.run(["hash-object", "--path", "ledger.json", "ledger.json"], in: ledger.root).stdout
+        #expect(stored == (try GitCLI.run(["hash-object", "--no-filters", "ledger.json"], in: ledger.root).stdout))
+        #expect(stored == (try GitCLI.run(["rev-parse", "HEAD:ledger.json"], in: ledger.root).stdout))
+        #expect(try ledger.gitStatus().isEmpty)
     }
 
     /// Without git on the PATH, ledger still syncs, but git's credential helpers and `git gc`

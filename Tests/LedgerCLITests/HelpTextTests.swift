@@ -96,4 +96,23 @@ import Testing
             #expect(seen["yes"]?.contains(name) == true, "\(name) takes --yes")
         }
     }
+
+    /// `-ah` is refused as an unknown option (exit 2), as `-a` is — argument-parser read it as
+    /// `-a -h` and printed the help with exit 0, so a typo in a script did nothing silently.
+    @Test func aClusterOfShortOptionsWithHIsRefusedNotTakenForHelp() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "start").status == 0)
+        for words in [["moments", "add", "-ah", "what", "a", "view"], ["waterline", "drink", "-hx"], ["waterline", "entries", "-xh"],
+                      ["brew", "save", "-oh", "--rating", "3"]] {
+            let r = ledger.run(arguments: words)
+            #expect(r.status == 2 && r.stdout.isEmpty && r.stderr.contains("unknown option '\(words.first { $0.hasPrefix("-") }!)'"), "\(words): \(r)")
+        }
+        let today = ledger.run("moments", "show", "2026-11-21", "--json")
+        #expect(today.status == 0 && !today.stdout.contains("what a view"), "\(today)")
+        // The same letters as text after `--`, and -h itself, are what they were.
+        #expect(ledger.run("moments", "add", "--", "-ah", "what", "a", "view").status == 0)
+        #expect(ledger.run("moments", "show", "2026-11-21", "--json").stdout.contains("-ah what a view"))
+        #expect(ledger.run("waterline", "drink", "-h").stdout.contains("USAGE: ledger waterline drink"))
+        #expect(ledger.run("waterline", "drink", "-x").status == 2)
+    }
 }

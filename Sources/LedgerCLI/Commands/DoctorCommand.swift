@@ -46,7 +46,7 @@ struct DoctorCommand: ParsableCommand {
             Output.json([
                 ("healthy", .bool(problems.isEmpty)),
                 ("findings", .array(findings.map { f in
-                    var o: JSONObject = ["check": .string(f.check), "status": .string(f.status.rawValue), "message": .string(f.message)]
+                    var o: JSONObject = ["check": .string(f.check), "status": .string(f.status.rawValue), "message": .string(Words.text(f.message))]
                     o["fix"] = f.fix.map(JSONValue.string) ?? .null
                     return .object(o)
                 })),
@@ -55,7 +55,7 @@ struct DoctorCommand: ParsableCommand {
             for f in findings {
                 let label = f.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                 let colored = f.status == .error ? Style.red(label) : f.status == .ok ? Style.green(label) : label
-                Console.print("\(colored)\(f.check): \(f.message)")
+                Console.print("\(colored)\(f.check): \(Words.text(f.message))")
                 if f.status >= .warning, let fix = f.fix { Console.print("        fix: \(fix)") }
             }
             let errors = problems.filter { $0.status == .error }.count

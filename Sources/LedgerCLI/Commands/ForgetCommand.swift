@@ -75,7 +75,7 @@ struct ForgetCommand: ParsableCommand {
     /// status` says it ("Cannot sync: …"): a filter driver git runs on the ledger's files, a
     /// remote helper that is not installed.
     static func syncObstacles(_ root: String) -> [String] {
-        ((try? RepositoryStatus.unsupported(at: root, environment: CLIContext.current.environment)) ?? []).map(Words.text)
+        ((try? RepositoryStatus.syncObstacles(at: root, environment: CLIContext.current.environment)) ?? []).map(Words.text)
     }
 
     /// The apps named: APP (its folder's name or its title), or every one with --all.

@@ -71,9 +71,12 @@ enum HydrateFormat {
             "next": p.next.map { .string($0.time.iso8601) } ?? .null,
             "windowStart": .string(day.plan.start.iso8601), "windowEnd": .string(day.plan.end.iso8601),
             "schedule": scheduleJSON(day.plan.schedule), "awaitsSetup": .bool(view.awaitsSetup),
-            "outsideReminders": .array(p.outside.map { .string($0.iso8601) }),
+            "outsideReminders": outsideJSON(p),
         ]
     }
+
+    /// `outsideReminders`: the instants of the day's glasses outside the reminders.
+    static func outsideJSON(_ p: HydrationProgress) -> JSONValue { .array(p.outside.map { .string($0.iso8601) }) }
 
     /// "1 glass outside the reminders (06:10)", or nil when there is none.
     static func outside(_ p: HydrationProgress, _ plan: HydrationPlan) -> String? {

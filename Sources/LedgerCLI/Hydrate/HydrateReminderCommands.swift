@@ -45,6 +45,7 @@ extension HydrateCommand {
                 if output.json {
                     Output.json([
                         ("confirmed", .bool(true)), ("alreadyConfirmed", .bool(previous != nil)),
+                        ("outsideReminders", HydrateFormat.outsideJSON(progress)),
                         ("slot", .string(slot.time.iso8601)), ("confirmedAt", .string((previous ?? env.now).iso8601)),
                         ("date", .string(day.date.description)),
                         ("completed", .number(Double(progress.completed))), ("total", .number(Double(progress.total))),
@@ -60,7 +61,7 @@ extension HydrateCommand {
                 let progress = day.progress(at: env.now)
                 if output.json {
                     Output.json([
-                        ("confirmed", .bool(false)), ("alreadyConfirmed", .bool(false)), ("outsideReminders", .bool(true)),
+                        ("confirmed", .bool(false)), ("alreadyConfirmed", .bool(false)), ("outsideReminders", HydrateFormat.outsideJSON(progress)),
                         ("slot", .null), ("confirmedAt", .string(env.now.iso8601)), ("date", .string(day.date.description)),
                         ("completed", .number(Double(progress.completed))), ("total", .number(Double(progress.total))),
                     ])

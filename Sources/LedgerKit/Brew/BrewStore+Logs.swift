@@ -47,7 +47,9 @@ extension BrewStore {
             log.createdAt = now
             log.updatedAt = now
             try logRepository.save(log, new: true)
-            try remember(s.recipe.id, inputs: nil, at: now)
+            // `--reset` forgets the remembered inputs; otherwise they stay as they were (a save
+            // logs a brew, it confirms no inputs as `plan` does).
+            try remember(s.recipe.id, inputs: record.resetInputs ? BrewInputs(recipeId: s.recipe.id) : nil, at: now)
             return LoggedBrew(log: log, warnings: plan.warnings, notice: s.notice)
         }
     }

@@ -18,6 +18,7 @@ extension WaterlineStore {
     /// id `pivo-2`); else the name's id form ("glass of wine"), or a unique id prefix.
     public func preset(_ reference: String) throws -> DrinkPreset {
         let ref = reference.trimmingWhitespace()
+        guard !ref.isEmpty else { throw LedgerError.invalidArgument("the preset reference is empty; give a preset's name or id (\(next: .waterline(.listPresets)))") }
         if DocumentID.isValid(ref), try presets.path(of: ref) != nil { return try presets.load(id: ref) }
         let all = try presets.all()
         let folded = ref.lowercased()
@@ -34,7 +35,16 @@ extension WaterlineStore {
         }
         let prefixed = all.filter { $0.id.hasPrefix(folded) }
         if prefixed.count == 1 { return prefixed[0] }
-        let names = all.map(\.name).sorted()
+        if prefixed.count > 1 {
+            let listed = prefixed.sorted { $0.id < $1.id }.map { "\"\($0.name)\" (id \($0.id))" }.joined(separator: ", ")
+            throw LedgerError.invalidArgument("\"\(reference)\" begins the ids of \(prefixed.count) presets, \(listed); give more of the id")
+        }
+        // What is offered instead must pick one preset: a name that picks several (above) is
+        // offered as its id.
+        let names = all.map { p in
+            let name = p.name.lowercased()
+            return all.filter { $0.name.lowercased() == name || $0.id == name }.count > 1 ? p.id : p.name
+        }.sorted()
         throw LedgerError.notFound("there is no drink preset \"\(reference)\"\(Suggestion.didYouMean(reference, among: names)); \(next: .waterline(.listPresets))")
     }
 

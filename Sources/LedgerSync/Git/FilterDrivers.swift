@@ -25,6 +25,11 @@ package struct FilterUse: Sendable, Equatable {
         "the filter \(filter) (\(setting)) applies to \(path)" + (files > 1 ? " and \(files - 1) more file\(files == 2 ? "" : "s")" : "")
     }
 
+    /// What it means for a sync, as `ledger status` and `ledger doctor` say it.
+    package var syncRefusal: LedgerError.Sentence {
+        "\(description): ledger does not run filter drivers, so \(next: .sync(.sync)) refuses before it commits or sends anything"
+    }
+
     /// The refusal of a sync (or of a command that would commit) on a ledger where `uses` apply.
     package static func refusal(_ uses: [FilterUse], consequence: String) -> LedgerError {
         let list = uses.map(\.description).joined(separator: "; ")

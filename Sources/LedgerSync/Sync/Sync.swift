@@ -372,6 +372,8 @@ private struct Run {
 
     /// Validates the changed documents and commits every change in the work tree.
     mutating func commitLocalChanges() throws {
+        // A ledger made before its .gitignore had today's patterns gets them, committed below.
+        if !preview, let upgraded = LedgerSetup.upgradeGitignore(workTree: store.root) { report.housekeeping.append(upgraded) }
         var leftovers: [String] = [], emptied: [String] = []
         let changes = try repo.workTreeChanges(leftovers: { leftovers.append($0) }, emptied: { emptied.append($0) })
         try repo.refuseFilterDrivers(changes: changes, consequence: "nothing was committed or pushed")

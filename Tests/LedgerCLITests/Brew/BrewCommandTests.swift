@@ -81,6 +81,20 @@ import Testing
         #expect(ledger.document("brew/preferences.json")?["inputs"] == nil)
     }
 
+    /// `save --reset` forgets the remembered inputs, as its help says (it logged the recipe's
+    /// defaults once and left the 20 g remembered for the next save).
+    @Test func saveWithResetForgetsTheRememberedInputs() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("brew", "plan", "--dose", "20").status == 0)
+        #expect(ledger.document("brew/preferences.json")?["inputs"] != nil)
+        #expect(number(ledger.run("brew", "save", "--reset", "--rating", "4", "--json").json["dose"]) == 15)
+        #expect(ledger.document("brew/preferences.json")?["inputs"] == nil)
+        #expect(number(ledger.run("brew", "save", "--rating", "4", "--json").json["dose"]) == 15)
+        // A save without --reset logs its own inputs and remembers none of them.
+        #expect(number(ledger.run("brew", "save", "--dose", "18", "--rating", "4", "--json").json["dose"]) == 18)
+        #expect(number(ledger.run("brew", "plan", "--json").json["dose"]) == 15)
+    }
+
     @Test func theLastSelectedRecipeIsTheDefault() throws {
         let ledger = try TestLedger()
         let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Sunday").stdout.trimmingCharacters(in: .newlines)

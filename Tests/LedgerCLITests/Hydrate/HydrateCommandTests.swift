@@ -109,11 +109,15 @@ import Testing
         #expect(early.stdout == "Noted a glass at 06:10, before the first reminder of the day (09:00). It counts for no reminder. "
             + "0 out of 8 reminders completed.\n", "\(early)")
         let json = ledger.run(arguments: ["hydrate", "drank", "--json"], env: Self.at("08:59")).json
-        #expect(json["confirmed"] == .bool(false) && json["outsideReminders"] == .bool(true) && json["slot"] == .null, "\(json)")
+        // `outsideReminders` is the day's glasses outside the reminders, as `status` gives it.
+        #expect(json["confirmed"] == .bool(false) && json["slot"] == .null, "\(json)")
+        #expect(json["outsideReminders"]?.arrayValue?.compactMap(\.stringValue) == ["2026-11-21T06:10:00+01:00", "2026-11-21T08:59:00+01:00"], "\(json)")
         #expect(json["completed"] == .number(0) && json["total"] == .number(8))
         // The 09:00 reminder still comes, and counts when confirmed.
         #expect(ledger.run("hydrate", "due", env: Self.at("09:00")).stdout == "Time for a glass of water.\n")
         #expect(ledger.run("hydrate", "drank", env: Self.at("09:05")).stdout.hasPrefix("Confirmed the 09:00 reminder. 1 out of 8"))
+        let confirmed = ledger.run(arguments: ["hydrate", "drank", "--json"], env: Self.at("09:06")).json
+        #expect(confirmed["alreadyConfirmed"] == .bool(true) && confirmed["outsideReminders"]?.arrayValue?.count == 2, "\(confirmed)")
         let late = ledger.run("hydrate", "drank", env: Self.at("23:30"))
         #expect(late.status == 0 && late.stdout.contains("Noted a glass at 23:30, after the day's reminders ended (17:00)"), "\(late)")
         #expect(late.stdout.contains("`ledger hydrate drank --slot HH:MM`"))

@@ -141,4 +141,23 @@ import Testing
         #expect(a.document("ledger.json")?["forgotten"] == nil)
         #expect(a.run("check").status == 0)
     }
+
+    /// A remote reached through a helper that is not installed keeps the sync from carrying
+    /// the forget: it goes ahead here and says so, as `ledger status` does; plain git cannot
+    /// reach that remote either.
+    @Test func aForgetWarnsThatAMissingRemoteHelperKeepsTheSyncFromCarryingIt() throws {
+        let l = try TestLedger()
+        try GitCLI.run(["remote", "add", "origin", "nohelper::/nonexistent/remote"], in: l.root)
+        #expect(l.run("moments", "add", "coffee with Sam").status == 0)
+        let r = l.run("forget", "moments", "--yes")
+        #expect(r.status == 0, "\(r)")
+        let said = "remotes named nohelper::… are reached through git's remote helper git-remote-nohelper, which is not installed"
+        #expect(r.stderr.contains("ledger: warning: cannot sync: " + said), "\(r)")
+        #expect(r.stdout.contains("it stays on this device until `ledger sync` can run"), "\(r)")
+        #expect(l.files(under: "moments/experiences").isEmpty)
+        let status = l.run("status", "--json").json["sync"]?["unsupported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(status.contains { $0.hasPrefix(said) }, "\(status)")
+        let git = try GitCLI.run(["ls-remote", "origin"], in: l.root)
+        #expect(git.status != 0 && git.stderr.contains("remote-nohelper"), "\(git)")
+    }
 }

@@ -96,6 +96,21 @@ import Testing
             let r = ledger.run(arguments: ["waterline"] + command, env: at(6))
             #expect(r.status == 2 && r.stderr.contains("\"Pivo\" names 2 presets, \"Пиво\" (id pivo) and \"Pivo\" (id pivo-2); give the id"), "\(command): \(r)")
         }
+        // A prefix of both ids is refused the same way (it was "no such preset", exit 1, with
+        // "did you mean 'Pivo'", a name that picks two).
+        for command in [["drink", "--preset", "piv"], ["presets", "edit", "piv", "--abv", "6"], ["presets", "delete", "piv"]] {
+            let r = ledger.run(arguments: ["waterline"] + command, env: at(7))
+            #expect(r.status == 2 && r.stderr.contains("\"piv\" begins the ids of 2 presets, \"Пиво\" (id pivo), \"Pivo\" (id pivo-2); give more of the id"),
+                    "\(command): \(r)")
+        }
+        let unknown = ledger.run("waterline", "drink", "--preset", "pivoo", env: at(8))
+        #expect(unknown.status == 1 && unknown.stderr.contains("did you mean 'pivo"), "\(unknown)")
+        #expect(!unknown.stderr.contains("'Pivo'"), "a name that picks two presets is not offered: \(unknown)")
+        // An empty reference is a usage error, as for every other reference.
+        for command in [["drink", "--preset", ""], ["presets", "edit", "", "--abv", "6"], ["presets", "delete", " "]] {
+            let r = ledger.run(arguments: ["waterline"] + command, env: at(9))
+            #expect(r.status == 2 && r.stderr.contains("the preset reference is empty"), "\(command): \(r)")
+        }
         #expect(ledger.run("waterline", "presets", "delete", "pivo-2").status == 0)
     }
 
