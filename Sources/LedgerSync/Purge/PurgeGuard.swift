@@ -40,12 +40,13 @@ package enum PurgeGuard {
             brought.formUnion(added)
             if !added.isEmpty || info.parents.contains(where: holds.contains) {
                 holds.insert(commit)
-                found.commits.insert(info, at: 0)
+                found.commits.append(info)
             } else if found.clean == nil, !pending.isEmpty,
                       try pending.allSatisfy({ try repo.entry(at: $0.path, inTree: info.tree) != nil }) {
                 found.clean = commit
             }
         }
+        found.commits.reverse()
         found.records = (honoured + pending).filter { !brought.isDisjoint(with: $0.blobs.compactMap(ObjectID.init(hex:))) }
         return found
     }
