@@ -47,8 +47,13 @@ struct CloneCommand: ParsableCommand {
         }
         let existed = FileSystem.exists(target)
         let repo: Repository
+        var broughtBack: LedgerError?
         do {
-            repo = try Repository.clone(source, to: target, options: try SyncEnvironment.transport()) { try LedgerSetup.registerMergeDriver($0) }
+            repo = try Repository.clone(source, to: target, options: try SyncEnvironment.transport()) { r in
+                try LedgerSetup.registerMergeDriver(r)
+                // What a purge removed is never checked out (see `ledger purge`).
+                broughtBack = try PurgeGuard.keepNothingBack(r, remote: "origin (\(shown))", git: GitTool.find(in: CLIContext.current.environment))
+            }
         } catch {
             if !existed { try? FileManager.default.removeItem(atPath: target) }
             throw error
@@ -68,6 +73,7 @@ struct CloneCommand: ParsableCommand {
         // Its configuration (the remote, the merge driver) on the disk before it says "cloned".
         Durability.flush(gitDirectory: repo.gitDirectory)
         try checkClone(store)
+        if let broughtBack { throw broughtBack }
     }
 
     /// Finishes a clone of the same remote that was interrupted (killed, or cut by a power

@@ -67,8 +67,8 @@ package enum Purge {
         package var url: String?
         /// Whether the remote is on a path (ledger removes its old objects too).
         package var remoteOnPath: Bool
-        /// Commits of the remote this ledger lacks that brought back what an earlier purge
-        /// removed (a clone that does not honour purges pushed its old history): they are
+        /// Commits of the remote whose history brings back what an earlier purge removed (a
+        /// clone that does not honour purges pushed its old history), newest first: they are
         /// rewritten with the rest.
         package var reintroduced: [CommitInfo]
         package var devices: [Holder]
@@ -142,7 +142,8 @@ package enum Purge {
                 if try repo.isAncestor(upstream, of: head) {
                     throw LedgerError.invalid("this ledger has commits \(named) lacks: a purge replaces the remote's history, so publish them first with \(next: .sync(.sync)), then purge; nothing was changed")
                 }
-                reintroduced = try PurgeGuard.reintroduced(repo, head: head, upstream: upstream)
+                let pending = try PurgeApply.unapplied(repo, head: head, upstream: upstream)
+                reintroduced = try PurgeGuard.findings(repo, head: head, upstream: upstream, pending: pending).commits
                 guard !reintroduced.isEmpty else {
                     throw LedgerError.invalid("\(named) has changes this ledger lacks: a purge rewrites the whole history, so bring them in first with \(next: .sync(.sync)), then purge; nothing was changed")
                 }

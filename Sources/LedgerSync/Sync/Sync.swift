@@ -497,41 +497,68 @@ private struct Run {
         }
         guard let upstream else { return }
         let pending = try PurgeApply.unapplied(repo, head: head, upstream: upstream)
+        // Judged before anything is honoured: a purge that arrives together with the old
+        // history merged back (a plain git clone's pull and push) would otherwise take this
+        // ledger to that history.
+        let back = try PurgeGuard.findings(repo, head: head, upstream: upstream, pending: pending)
+        if !back.commits.isEmpty { try refuseBringingBack(back, pending: pending, own: own, committed: &committed) }
         if !pending.isEmpty {
-            let targets = pending.map { "\($0.target) (by \($0.deviceName), \($0.createdAt.iso8601))" }.joined(separator: ", ")
             if preview {
                 let rewritten = try PurgeApply.rewrite(repo, records: pending, upstream: upstream, signature: signature, device: report.device)
                 head = rewritten.head
                 committed = committed.map(rewritten.mapped)
-                report.purges.append("would honour the purge of \(targets): \(rewritten.commitsRewritten) \(rewritten.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten, the purged objects removed" + (rewritten.kept.isEmpty ? "" : ", \(rewritten.kept.count) files this device recorded after it kept"))
+                report.purges.append("would honour the purge of \(Self.purgeTargets(pending)): \(rewritten.commitsRewritten) \(rewritten.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten, the purged objects removed" + (rewritten.kept.isEmpty ? "" : ", \(rewritten.kept.count) files this device recorded after it kept"))
             } else {
-                let journal = own ?? PurgeJournal(record: pending.map(\.id).joined(separator: ","), newHead: upstream, previousHead: nil, remote: nil, published: true)
-                if own == nil { try journal.write(store, repo) }
-                let done = try Purge.finish(repo, store, journal: journal, device: report.device, options: options).local
-                head = done.head
-                committed = committed.map(done.mapped)
-                report.committed = report.committed.map(done.mapped)
-                indexUnsaved = false
-                report.purges.append("honoured the purge of \(targets): \(done.commitsRewritten) \(done.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten (your unsynced changes moved onto the new history), its objects removed — \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
-                    + (done.kept.isEmpty ? "" : "; kept what this device recorded after it: " + done.kept.joined(separator: ", ")))
+                report.purges.append(try honour(pending, newHistory: upstream, own: own, committed: &committed))
             }
         } else if let own {
-            // Published, and the branch already rewritten: what is left to finish.
-            head = try Purge.finish(repo, store, journal: own, device: report.device, options: options).local.head ?? head
-            indexUnsaved = false
+            try finish(own)
         }
-        if let head {
-            let back = try PurgeGuard.reintroduced(repo, head: head, upstream: upstream)
-            guard !back.isEmpty else { return }
-            if !preview {
-                // What the fetch brought goes again: the remote-tracking branch back where it was,
-                // the objects removed.
-                if let knownRemote { try repo.setReference(trackingRef, to: knownRemote, message: "ledger: refused purged content") } else { try repo.deleteReference(trackingRef) }
-                let blobs = Set(try PurgeApply.records(repo, tree: repo.treeOf(commit: head)).flatMap { $0.blobs.compactMap(ObjectID.init(hex:)) })
+    }
+
+    /// Honours `pending` here with `newHistory` as the history that holds them (`Purge.finish`):
+    /// says what it did.
+    mutating func honour(_ pending: [PurgeRecord], newHistory: ObjectID, own: PurgeJournal?, committed: inout ObjectID?) throws -> String {
+        let journal = own ?? PurgeJournal(record: pending.map(\.id).joined(separator: ","), newHead: newHistory, previousHead: nil, remote: nil, published: true)
+        if own == nil { try journal.write(store, repo) }
+        let done = try Purge.finish(repo, store, journal: journal, device: report.device, options: options).local
+        head = done.head
+        committed = committed.map(done.mapped)
+        report.committed = report.committed.map(done.mapped)
+        indexUnsaved = false
+        return "honoured the purge of \(Self.purgeTargets(pending)): \(done.commitsRewritten) \(done.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten (your unsynced changes moved onto the new history), its objects removed — \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
+            + (done.kept.isEmpty ? "" : "; kept what this device recorded after it: " + done.kept.joined(separator: ", "))
+    }
+
+    static func purgeTargets(_ records: [PurgeRecord]) -> String {
+        records.map { "\($0.target) (by \($0.deviceName), \($0.createdAt.iso8601))" }.joined(separator: ", ")
+    }
+
+    /// Refuses a remote whose branch brings back purged content (exit 1), having taken nothing
+    /// of it in: the remote-tracking branch goes back where it was, and what the fetch brought
+    /// is removed. A purge that came with it is honoured all the same — with the purge's own
+    /// commit as the new history, which holds none of it — so that this ledger's copy of what
+    /// went goes as the purge promised, whatever the remote holds.
+    mutating func refuseBringingBack(_ back: PurgeGuard.Findings, pending: [PurgeRecord], own: PurgeJournal?, committed: inout ObjectID?) throws {
+        var honoured: String?
+        if !preview {
+            if let knownRemote { try repo.setReference(trackingRef, to: knownRemote, message: "ledger: refused purged content") } else { try repo.deleteReference(trackingRef) }
+            if !pending.isEmpty, let clean = back.clean {
+                honoured = "this ledger " + (try honour(pending, newHistory: clean, own: own, committed: &committed))
+            } else if let own {
+                try finish(own)
+            } else {
+                let blobs = Set(back.records.flatMap { $0.blobs.compactMap(ObjectID.init(hex:)) })
                 _ = try? ObjectRemoval.prune(gitDirectory: repo.gitDirectory, git: options.git, blobs: blobs)
             }
-            try PurgeGuard.refuse(back, head: head, remote: "\(report.remote) (\(report.url))", repo: repo)
         }
+        try PurgeGuard.refuse(back, remote: "\(report.remote) (\(report.url))", honoured: honoured)
+    }
+
+    /// Finishes this device's purge, published and its branch already rewritten.
+    mutating func finish(_ own: PurgeJournal) throws {
+        head = try Purge.finish(repo, store, journal: own, device: report.device, options: options).local.head ?? head
+        indexUnsaved = false
     }
 
     // MARK: - Merging

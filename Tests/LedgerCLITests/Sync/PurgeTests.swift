@@ -261,6 +261,165 @@ import Testing
         Self.expectClean([a])
     }
 
+    /// What plain git says of a purged file in the repository at `path`: the commits of any
+    /// reference that hold it (`git log --all -- PATH`), and whether the object database holds
+    /// its version (`git cat-file -e BLOB`).
+    static func gitTrace(of path: String, blob: String, in repo: String) throws -> (commits: String, blobPresent: Bool) {
+        let log = try GitCLI.run(["log", "--all", "--format=%H", "--", path], in: repo)
+        #expect(log.status == 0, "\(log)")
+        return (log.stdout, try GitCLI.run(["cat-file", "-e", blob], in: repo).status == 0)
+    }
+
+    /// A plain git clone's own commit on the old history it still has, published: merged with
+    /// the remote's new history (`git pull --no-rebase`, then `git push`), or pushed over it
+    /// (`git push --force`). Returns the remote's branch afterwards.
+    @discardableResult
+    static func plainPushBack(_ plain: String, remote: String, force: Bool) throws -> String {
+        try "mine\n".write(toFile: plain + "/mine.txt", atomically: true, encoding: .utf8)
+        #expect(try GitCLI.run(["add", "mine.txt"], in: plain).status == 0)
+        #expect(try GitCLI.run(["commit", "-q", "-m", "mine"], in: plain).status == 0)
+        if !force {
+            let pull = try GitCLI.run(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: plain)
+            #expect(pull.status == 0, "\(pull)")
+        }
+        let push = try GitCLI.run(["push", "-q"] + (force ? ["--force"] : []) + ["origin", "main"], in: plain)
+        #expect(push.status == 0, "\(push)")
+        return try GitCLI.run(["rev-parse", "main"], in: remote).stdout.trimmingWhitespace(newlines: true)
+    }
+
+    /// A purge that reaches a device together with the old history a plain git clone merged
+    /// back into it (the clone pulled the purged history and pushed): the device refuses the
+    /// remote, takes nothing of it in, and honours the purge all the same — its copy of the
+    /// purged moment goes, from the work tree, every reference and every object, as plain git
+    /// sees it — while keeping its own work. A device that honoured the purge before the push
+    /// back refuses it alike. The next purge names the device and the plain clone, rewrites
+    /// the remote, and the device then syncs it in.
+    @Test(arguments: [false, true])
+    func aPurgeArrivingWithTheOldHistoryMergedBackIsHonouredAndTheRestRefused(honouredFirst: Bool) throws {
+        let (fixture, a, note) = try Self.originWithNote("a secret note h5vq2")
+        let blob = try GitCLI.run(["rev-parse", "HEAD:" + note], in: a.root).stdout.trimmingWhitespace(newlines: true)
+        let b = try fixture.clone(now: "2026-11-21T09:05:00+01:00")
+        #expect(b.run("moments", "add", "tea with Kim", env: Self.at("09:10:00")).status == 0)
+        #expect(b.run("sync", env: Self.at("09:10:00")).status == 0)
+        #expect(a.run("sync", env: Self.at("09:20:00")).status == 0)
+        let plain = fixture.directory.path + "/plain"
+        #expect(try GitCLI.run(["clone", "-q", fixture.remote, plain], in: "/").status == 0)
+        #expect(try Self.gitTrace(of: note, blob: blob, in: b.root).blobPresent)
+
+        #expect(a.run("purge", note, "--yes", env: Self.at("10:00:00")).status == 0)
+        if honouredFirst {
+            let r = b.run("sync", env: Self.at("10:05:00"))
+            #expect(r.status == 0 && r.stdout.contains("Honoured the purge of \(note)"), "\(r)")
+        }
+        let pushedBack = try Self.plainPushBack(plain, remote: fixture.remote, force: false)
+        #expect(try Self.gitTrace(of: note, blob: blob, in: fixture.remote).blobPresent, "plain git brought it back to the remote")
+        // b recorded something of its own meanwhile, not synced.
+        #expect(b.run("moments", "add", "walk by the river", env: Self.at("10:15:00")).status == 0)
+        let tracking = try GitCLI.run(["rev-parse", "refs/remotes/origin/main"], in: b.root).stdout
+
+        let refused = b.run("sync", env: Self.at("10:20:00"))
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("brings back what a purge removed") && refused.stderr.contains(String(pushedBack.prefix(7)))
+                && refused.stderr.contains("test <test@example.com>") && refused.stderr.contains("Nothing was merged or pushed"), "\(refused)")
+        #expect(refused.stderr.contains("this ledger honoured the purge of \(note)") != honouredFirst, "\(refused)")
+        let trace = try Self.gitTrace(of: note, blob: blob, in: b.root)
+        #expect(trace.commits.isEmpty && !trace.blobPresent, "b holds the purged moment: \(trace)")
+        #expect(try Self.objects(in: b.root, holding: "h5vq2").holding == 0)
+        #expect(b.read(note) == nil && b.read("mine.txt") == nil, "nothing of the remote was merged")
+        #expect(try GitCLI.run(["rev-parse", "refs/remotes/origin/main"], in: b.root).stdout != pushedBack + "\n", "the remote-tracking branch did not take it in")
+        if honouredFirst { #expect(try GitCLI.run(["rev-parse", "refs/remotes/origin/main"], in: b.root).stdout == tracking) }
+        let texts = Set(b.files(under: "moments/experiences").compactMap { b.document($0)?["payload"]?.stringValue })
+        #expect(texts == ["tea with Kim", "walk by the river"], "\(texts)")
+        #expect(b.run("sync", env: Self.at("10:25:00")).status == 1, "refused again while the remote holds it")
+        #expect(a.run("sync", env: Self.at("10:25:00")).status == 1)
+
+        // The next purge names who still holds it: the device, and the plain clone's author.
+        let device = try #require(b.document(".git/ledger/device.json")?["name"]?.stringValue)
+        let plan = a.run("purge", note, "--dry-run", env: Self.at("10:30:00"))
+        #expect(plan.status == 0 && plan.stdout.contains("Device \(device) (last synced") && plan.stdout.contains("Commits by test <test@example.com>")
+                && plan.stdout.contains("The remote brought back purged content") && plan.stdout.contains(String(pushedBack.prefix(7))), "\(plan)")
+        let again = a.run("purge", note, "--yes", env: Self.at("10:30:00"))
+        #expect(again.status == 0 && again.stdout.contains("purged content found: 0"), "\(again)")
+        let synced = b.run("sync", env: Self.at("10:35:00"))
+        #expect(synced.status == 0, "\(synced)")
+        #expect(a.run("sync", env: Self.at("10:40:00")).status == 0)
+        for repo in [a.root, b.root, fixture.remote] {
+            let trace = try Self.gitTrace(of: note, blob: blob, in: repo)
+            #expect(trace.commits.isEmpty && !trace.blobPresent, "\(repo): \(trace)")
+        }
+        #expect(try a.headTree() == b.headTree())
+        #expect(b.read("mine.txt") == "mine\n", "the plain clone's own work came with the new purge")
+        #expect(Set(a.files(under: "moments/experiences").compactMap { a.document($0)?["payload"]?.stringValue }) == ["tea with Kim", "walk by the river"])
+        Self.expectClean([a, b])
+    }
+
+    /// How a device meets the old history a plain git clone publishes after a purge.
+    enum PushBackVariant: String, CaseIterable, CustomTestStringConvertible {
+        /// It honoured the purge, then the clone pushed over it with `git push --force`.
+        case forcePushAfterHonouring
+        /// It is a `ledger clone` made after the purge; then the clone pulled and pushed.
+        case clonedAfterThePurge
+        /// It is a `ledger clone` made after the clone pulled and pushed.
+        case clonedAfterThePushBack
+        /// It had not synced since the purge when the clone pushed over it with `--force`:
+        /// the remote no longer holds the purge, so this device cannot know of it.
+        case forcePushBeforeItSynced
+        var testDescription: String { rawValue }
+    }
+
+    /// Every way a ledger device meets the old history a plain git clone published: it never
+    /// holds the purged moment after its sync or clone (as `git log --all -- PATH` and `git
+    /// cat-file -e BLOB` see it), except when a forced push erased the purge from the remote
+    /// before the device ever saw it — then the purging device's sync refuses the remote, and
+    /// the next purge reaches this device as any other.
+    @Test(arguments: PushBackVariant.allCases)
+    func aDeviceNeverTakesInWhatAPlainCloneBringsBack(_ variant: PushBackVariant) throws {
+        let (fixture, a, note) = try Self.originWithNote("a secret note r3dw6")
+        let blob = try GitCLI.run(["rev-parse", "HEAD:" + note], in: a.root).stdout.trimmingWhitespace(newlines: true)
+        let plain = fixture.directory.path + "/plain"
+        #expect(try GitCLI.run(["clone", "-q", fixture.remote, plain], in: "/").status == 0)
+        var b = try fixture.clone(now: "2026-11-21T09:05:00+01:00")
+        #expect(a.run("purge", note, "--yes", env: Self.at("10:00:00")).status == 0)
+        switch variant {
+        case .forcePushAfterHonouring:
+            #expect(b.run("sync", env: Self.at("10:05:00")).status == 0)
+            try Self.plainPushBack(plain, remote: fixture.remote, force: true)
+        case .clonedAfterThePurge:
+            b = try fixture.clone(now: "2026-11-21T10:05:00+01:00")
+            try Self.plainPushBack(plain, remote: fixture.remote, force: false)
+        case .clonedAfterThePushBack:
+            try Self.plainPushBack(plain, remote: fixture.remote, force: false)
+            b = try TestLedger(now: "2026-11-21T10:05:00+01:00", initialize: false)
+            let clone = b.run("clone", fixture.remote, b.root)
+            #expect(clone.status == 1 && clone.stderr.contains("brings back what a purge removed")
+                    && clone.stderr.contains("the clone holds the history up to the purge's own commit"), "\(clone)")
+            #expect(b.run("check").status == 0, "the clone is a ledger all the same")
+        case .forcePushBeforeItSynced:
+            try Self.plainPushBack(plain, remote: fixture.remote, force: true)
+        }
+        #expect(try Self.gitTrace(of: note, blob: blob, in: fixture.remote).blobPresent, "plain git brought it back to the remote")
+
+        let r = b.run("sync", env: Self.at("10:20:00"))
+        let trace = try Self.gitTrace(of: note, blob: blob, in: b.root)
+        if variant == .forcePushBeforeItSynced {
+            #expect(r.status == 0 && trace.blobPresent && b.read("mine.txt") == "mine\n", "no purge left to see: \(r)")
+        } else {
+            #expect(r.status == 1 && r.stderr.contains("brings back what a purge removed"), "\(r)")
+            #expect(trace.commits.isEmpty && !trace.blobPresent && b.read(note) == nil && b.read("mine.txt") == nil, "\(trace)")
+        }
+        let refused = a.run("sync", env: Self.at("10:25:00"))
+        #expect(refused.status == 1 && refused.stderr.contains("test <test@example.com>"), "\(refused)")
+        #expect(a.run("purge", note, "--yes", env: Self.at("10:30:00")).status == 0)
+        #expect(b.run("sync", env: Self.at("10:35:00")).status == 0)
+        #expect(a.run("sync", env: Self.at("10:40:00")).status == 0)
+        for repo in [a.root, b.root, fixture.remote] {
+            let trace = try Self.gitTrace(of: note, blob: blob, in: repo)
+            #expect(trace.commits.isEmpty && !trace.blobPresent, "\(repo): \(trace)")
+        }
+        #expect(try a.headTree() == b.headTree() && b.read("mine.txt") == "mine\n")
+        Self.expectClean([a, b])
+    }
+
     /// Over smart HTTP (git http-backend): the branch is replaced only if it is still where the
     /// purge found it (the lease, checked against what the server advertises); the server keeps
     /// the old objects until its own garbage collection, as the purge says, and the manual's
