@@ -259,6 +259,21 @@ import Testing
         #expect(ConflictStore.recipeFields(a.document(recipe)) == ConflictStore.recipeFields(own))
     }
 
+    /// The same with plain git bringing the fork back: `git revert` of the phone's undo.
+    @Test func theForkBroughtBackByAPlainGitRevertKeepsEachDevicesSide() throws {
+        let (s, _, _, _) = try Self.forkPulledByTheLaptop()
+        let (a, b) = (s.a, s.b)
+        let u = try Self.undo(b)
+        let revert = try GitCLI.run(["revert", "--no-edit", u], in: b.root)
+        #expect(revert.status == 0, "\(revert)")
+        HistoryScenario.ok(b.run("sync"))
+        HistoryScenario.ok(a.run("sync"))
+        let onLaptop = Self.copy(on: a)
+        #expect(Self.dose(onLaptop) == (.number(18), .number(16)) && Self.baseDose(onLaptop) == .number(15), "\(String(describing: onLaptop))")
+        let onPhone = Self.copy(on: b)
+        #expect(Self.dose(onPhone) == (.number(16), .number(18)) && Self.baseDose(onPhone) == .number(15), "\(String(describing: onPhone))")
+    }
+
     /// The phone takes its merge back and leaves it so: the fork is gone on both devices (the
     /// phone's version in place, the laptop's edit in the history), nothing is listed, resolving
     /// the copy finds none; the laptop's undo of that undo brings the fork back, its edit mine.
