@@ -193,6 +193,23 @@ package enum History {
 }
 
 extension Repository {
+    /// The newest commit of HEAD's history that deleted what `reference` names — a path, or an
+    /// id (`<id>.json` in any folder) — with the path; nil when none did, or it came back since.
+    package func deletion(of reference: String) throws -> (commit: CommitInfo, path: String)? {
+        guard let head = headCommit() else { return nil }
+        let filter = reference.contains("/") ? HistoryFilter(paths: [reference]) : HistoryFilter(fileNames: [reference + ".json"])
+        var found: (commit: CommitInfo, path: String)?
+        try walkHistory(from: head) { info in
+            let parent = try info.parents.first.map { try treeOf(commit: $0) }
+            guard let change = try diff(from: parent, to: info.tree).first(where: { filter.matches($0.path) }) else { return true }
+            if change.change == .deleted { found = (info, change.path) }
+            return false
+        }
+        return found
+    }
+}
+
+extension Repository {
     /// Where a conflict file or a recipe's conflicted copy came from, as far as the history
     /// tells: `base`, the version of `document` in the common ancestor of the merge that created
     /// it; `own`, `document` as this device's branch held it just before the commit that

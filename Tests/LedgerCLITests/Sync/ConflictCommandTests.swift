@@ -289,6 +289,10 @@ import Testing
         #expect(Self.copy(on: a) == nil && Self.copy(on: b) == nil)
         let r = a.run("resolve", copyID, "--keep", "mine")
         #expect(r.status == 1 && r.stderr.contains("no conflict file or conflicted copy is \(copyID)"), "\(r)")
+        // It names the phone's undo, as plain git finds it: the last commit that touched the copy.
+        let last = try GitCLI.run(["log", "-1", "--format=%h", "--abbrev=7", "--", copyPath], in: a.root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(u.hasPrefix(last) && r.stderr.contains("\(copyPath) was deleted by \(last) (ledger undo on phone: take back "), "\(r)")
+        #expect(r.stderr.contains("`ledger undo \(last)` takes back"), "\(r)")
         #expect(a.document(recipe)?["defaultDose"] == .number(16), "nothing changed")
 
         try Self.undo(a, u)
