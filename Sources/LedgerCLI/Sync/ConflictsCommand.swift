@@ -143,7 +143,11 @@ struct ResolveCommand: ParsableCommand {
                 ConflictsCommand.origin(c, in: repo)?.own.flatMap { try? JSONParser.parse($0) }
             }
         } catch let e as LedgerError where e.code == .notFound {
-            throw LedgerError(e.code, e.sentence + "; `ledger conflicts` lists them", problems: e.problems)
+            // One that was there: which commit took it away, and how to bring it back.
+            let gone = (try? Repository.open(env.store.root)).flatMap { try? $0.deletion(of: ref) }.map { d in
+                "; \(d.path) was deleted by \(d.commit.id.short) (\(d.commit.subject)), which `ledger undo \(d.commit.id.short)` takes back"
+            }
+            throw LedgerError(e.code, e.sentence + "; `ledger conflicts` lists them\(gone ?? "")", problems: e.problems)
         }
         var parts: [String] = []
         if !done.written.isEmpty { parts.append("wrote " + done.written.joined(separator: ", ")) }

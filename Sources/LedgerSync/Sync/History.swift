@@ -184,6 +184,29 @@ package enum History {
     static func undoes(_ message: String) -> ObjectID? {
         message.split(separator: "\n").last { $0.hasPrefix(Undo.trailer) }.flatMap { ObjectID(hex: String($0.dropFirst(Undo.trailer.count))) }
     }
+
+    /// Whether a commit's message says it takes another back — an undo of ledger's (`Undoes:`)
+    /// or git's revert (`This reverts commit …`): what it brings in, an earlier commit had.
+    static func takesBack(_ message: String) -> Bool {
+        undoes(message) != nil || message.split(separator: "\n").contains { $0.hasPrefix("This reverts commit ") }
+    }
+}
+
+extension Repository {
+    /// The newest commit of HEAD's history that deleted what `reference` names — a path, or an
+    /// id (`<id>.json` in any folder) — with the path; nil when none did, or it came back since.
+    package func deletion(of reference: String) throws -> (commit: CommitInfo, path: String)? {
+        guard let head = headCommit() else { return nil }
+        let filter = reference.contains("/") ? HistoryFilter(paths: [reference]) : HistoryFilter(fileNames: [reference + ".json"])
+        var found: (commit: CommitInfo, path: String)?
+        try walkHistory(from: head) { info in
+            let parent = try info.parents.first.map { try treeOf(commit: $0) }
+            guard let change = try diff(from: parent, to: info.tree).first(where: { filter.matches($0.path) }) else { return true }
+            if change.change == .deleted { found = (info, change.path) }
+            return false
+        }
+        return found
+    }
 }
 
 extension Repository {
@@ -199,29 +222,35 @@ extension Repository {
     }
 
     /// The origin of the conflict `created` — found in the history of HEAD as the newest
-    /// commit whose tree has `created` and whose first parent's does not. `base` is nil when no
-    /// merge created it (a conflict file git's merge driver left, committed later; a rebase) or
-    /// the document was not in that ancestor; `own` is nil when the branch's reflog does not
-    /// reach back to before that commit (a clone made after the fork).
+    /// commit whose tree has `created` and whose first parent's does not, passing over commits
+    /// that take another back (an undo, a revert: one that brings the conflict back, after an
+    /// undo of the merge that made it or of its resolution, did not make it; the same fork
+    /// arriving again must not turn which side is this device's). `base` is nil when no merge
+    /// created it (a conflict file git's merge driver left, committed later; a rebase) or the
+    /// document was not in that ancestor; `own` is nil when the branch's reflog does not reach
+    /// back to before that commit (a clone made after the fork).
     package func conflictOrigin(created: String, document: String) throws -> ConflictOrigin {
         guard let head = headCommit() else { return ConflictOrigin() }
-        var origin = ConflictOrigin()
-        var creator: ObjectID?
+        var bringers: [CommitInfo] = []
+        var maker: CommitInfo?
         try walkHistory(from: head) { info in
             guard try objectID(at: created, inTree: info.tree) != nil else { return true }
             if let parent = info.parents.first, try objectID(at: created, inTree: treeOf(commit: parent)) != nil { return true }
-            creator = info.id
-            if info.parents.count > 1, let ancestor = try mergeBase(info.parents[0], info.parents[1]) {
-                origin.base = try file(at: document, inTree: treeOf(commit: ancestor))
-            }
-            return false
+            guard History.takesBack(info.message) else { maker = info; return false }
+            bringers.append(info)
+            return true
         }
-        guard let creator else { return origin }
+        // Only ever brought back (what it took back is not in this history): the newest that did.
+        guard let creator = maker ?? bringers.first else { return ConflictOrigin() }
+        var origin = ConflictOrigin()
+        if creator.parents.count > 1, let ancestor = try mergeBase(creator.parents[0], creator.parents[1]) {
+            origin.base = try file(at: document, inTree: treeOf(commit: ancestor))
+        }
         // Newest first: the first place the branch was that does not contain the creator is
         // where it stood when the creator came in.
         for entry in try reflog(headReferenceName ?? "HEAD") {
             guard let old = entry.old else { break }
-            if try !isAncestor(creator, of: old) {
+            if try !isAncestor(creator.id, of: old) {
                 origin.own = try file(at: document, inTree: treeOf(commit: old))
                 break
             }

@@ -196,6 +196,129 @@ import Testing
         #expect(s.a.read(copyPath) == nil)
     }
 
+    /// The fork on both devices, pulled by the laptop, with the laptop's own version of the
+    /// recipe as plain git has it: the newest commit of the laptop's history that touched it,
+    /// before the fork came in (`git log --format=%H -- <path>`, `git show <commit>:<path>`).
+    static func forkPulledByTheLaptop() throws -> (s: HistoryScenario, recipe: String, own: JSONValue, copy: String) {
+        let s = try ConflictCommandTests.conflicted()
+        let recipe = s.recipePath(s.a)
+        let log = try GitCLI.run(["log", "--format=%H", "--", recipe], in: s.a.root).stdout
+        let laptopCommit = String(log.split(separator: "\n").first ?? "")
+        let own = try JSONParser.parse(Array(try GitCLI.run(["show", "\(laptopCommit):\(recipe)"], in: s.a.root).stdout.utf8))
+        #expect(own["defaultDose"] == .number(18), "the laptop's own edit: \(laptopCommit)")
+        HistoryScenario.ok(s.a.run("sync"))
+        let copy = try #require(s.a.files(under: "brew/recipes").first { s.a.document($0)?["name"]?.stringValue == "Morning V60 (Conflicted Copy)" })
+        return (s, recipe, own, copy)
+    }
+
+    /// The copy as `ledger conflicts --json` on `l` lists it.
+    static func copy(on l: TestLedger) -> JSONValue? {
+        l.run("conflicts", "--json").json.arrayValue?.first { $0["kind"]?.stringValue == "copy" }
+    }
+
+    /// The base of the copy's dose: the V60 starter's 15 g.
+    static func baseDose(_ item: JSONValue?) -> JSONValue? {
+        item?["fields"]?.arrayValue?.first { $0["pointer"]?.stringValue == "/defaultDose" }?["base"]
+    }
+
+    /// `ledger undo [COMMIT] --yes --json` on `l`: the undo's commit.
+    @discardableResult
+    static func undo(_ l: TestLedger, _ commit: String? = nil) throws -> String {
+        let r = l.run(arguments: ["undo"] + (commit.map { [$0] } ?? []) + ["--yes", "--json"])
+        HistoryScenario.ok(r, "undo")
+        return try #require(r.json["commit"]?.stringValue)
+    }
+
+    /// docs/sync.md: "Mine is this device's own version wherever the fork was made". The phone
+    /// takes its merge back and then brings it back (`ledger undo`, `ledger undo <the undo>`):
+    /// the same documents arrive at the laptop again, and its own edit stays mine.
+    @Test func theForkTakenBackAndBroughtBackByThePhoneKeepsEachDevicesSide() throws {
+        let (s, recipe, own, copyPath) = try Self.forkPulledByTheLaptop()
+        let (a, b) = (s.a, s.b)
+        let recipes = try a.revParse("HEAD:brew/recipes")
+        #expect(Self.dose(Self.copy(on: a)) == (.number(18), .number(16)))
+        try Self.undo(b, try Self.undo(b))
+        HistoryScenario.ok(b.run("sync"))
+        HistoryScenario.ok(a.run("sync"))
+        #expect(try a.revParse("HEAD:brew/recipes") == recipes, "the same recipes as before the undo and its undo")
+
+        let onLaptop = Self.copy(on: a)
+        #expect(Self.dose(onLaptop) == (.number(18), .number(16)) && onLaptop?["pathHolds"] == .string("mine"), "\(String(describing: onLaptop))")
+        #expect(Self.baseDose(onLaptop) == .number(15))
+        let file = a.run("conflicts", "--json").json.arrayValue?.first { $0["kind"]?.stringValue == "file" }
+        #expect(file?["fields"] == .array([.object(["pointer": .string("/mood"), "mine": .string("great"), "theirs": .string("tired"), "base": .string("ok")])]))
+        #expect(a.run("conflicts").stdout.contains("this device's version of recipe Morning V60"))
+        let onPhone = Self.copy(on: b)
+        #expect(Self.dose(onPhone) == (.number(16), .number(18)) && Self.baseDose(onPhone) == .number(15), "\(String(describing: onPhone))")
+
+        HistoryScenario.ok(a.run("resolve", copyPath, "--keep", "mine"))
+        #expect(ConflictStore.recipeFields(a.document(recipe)) == ConflictStore.recipeFields(own), "the laptop keeps the dose it wrote")
+        #expect(a.read(copyPath) == nil)
+        HistoryScenario.ok(b.run("resolve", copyPath, "--keep", "mine"))
+        #expect(b.document(recipe)?["defaultDose"] == .number(16))
+    }
+
+    /// The same on the laptop, the device that pulled the fork: its undo takes the phone's part
+    /// back (its own 18 g in place), the undo of that brings the fork back as it was.
+    @Test func theForkTakenBackAndBroughtBackByTheLaptopKeepsEachDevicesSide() throws {
+        let (s, recipe, own, copyPath) = try Self.forkPulledByTheLaptop()
+        let (a, b) = (s.a, s.b)
+        let u = try Self.undo(a)
+        #expect(a.document(recipe)?["defaultDose"] == .number(18) && a.read(copyPath) == nil)
+        try Self.undo(a, u)
+        HistoryScenario.ok(a.run("sync"))
+        HistoryScenario.ok(b.run("sync"))
+        let onLaptop = Self.copy(on: a)
+        #expect(Self.dose(onLaptop) == (.number(18), .number(16)) && Self.baseDose(onLaptop) == .number(15), "\(String(describing: onLaptop))")
+        let onPhone = Self.copy(on: b)
+        #expect(Self.dose(onPhone) == (.number(16), .number(18)) && Self.baseDose(onPhone) == .number(15), "\(String(describing: onPhone))")
+        HistoryScenario.ok(a.run("resolve", copyPath, "--keep", "mine"))
+        #expect(ConflictStore.recipeFields(a.document(recipe)) == ConflictStore.recipeFields(own))
+    }
+
+    /// The same with plain git bringing the fork back: `git revert` of the phone's undo.
+    @Test func theForkBroughtBackByAPlainGitRevertKeepsEachDevicesSide() throws {
+        let (s, _, _, _) = try Self.forkPulledByTheLaptop()
+        let (a, b) = (s.a, s.b)
+        let u = try Self.undo(b)
+        let revert = try GitCLI.run(["revert", "--no-edit", u], in: b.root)
+        #expect(revert.status == 0, "\(revert)")
+        HistoryScenario.ok(b.run("sync"))
+        HistoryScenario.ok(a.run("sync"))
+        let onLaptop = Self.copy(on: a)
+        #expect(Self.dose(onLaptop) == (.number(18), .number(16)) && Self.baseDose(onLaptop) == .number(15), "\(String(describing: onLaptop))")
+        let onPhone = Self.copy(on: b)
+        #expect(Self.dose(onPhone) == (.number(16), .number(18)) && Self.baseDose(onPhone) == .number(15), "\(String(describing: onPhone))")
+    }
+
+    /// The phone takes its merge back and leaves it so: the fork is gone on both devices (the
+    /// phone's version in place, the laptop's edit in the history), nothing is listed, resolving
+    /// the copy finds none; the laptop's undo of that undo brings the fork back, its edit mine.
+    @Test func theForkTakenBackIsNoConflictUntilItsUndoIsUndone() throws {
+        let (s, recipe, own, copyPath) = try Self.forkPulledByTheLaptop()
+        let (a, b) = (s.a, s.b)
+        let copyID = String(copyPath.split(separator: "/").last!.dropLast(5))
+        let u = try Self.undo(b)
+        HistoryScenario.ok(b.run("sync"))
+        HistoryScenario.ok(a.run("sync"))
+        #expect(a.read(copyPath) == nil && a.document(recipe)?["defaultDose"] == .number(16), "the phone's version, as its undo left it")
+        #expect(try GitCLI.run(["show", "\(u):\(copyPath)"], in: a.root).status != 0, "plain git: the undo has no copy")
+        #expect(Self.copy(on: a) == nil && Self.copy(on: b) == nil)
+        let r = a.run("resolve", copyID, "--keep", "mine")
+        #expect(r.status == 1 && r.stderr.contains("no conflict file or conflicted copy is \(copyID)"), "\(r)")
+        // It names the phone's undo, as plain git finds it: the last commit that touched the copy.
+        let last = try GitCLI.run(["log", "-1", "--format=%h", "--abbrev=7", "--", copyPath], in: a.root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(u.hasPrefix(last) && r.stderr.contains("\(copyPath) was deleted by \(last) (ledger undo on phone: take back "), "\(r)")
+        #expect(r.stderr.contains("`ledger undo \(last)` takes back"), "\(r)")
+        #expect(a.document(recipe)?["defaultDose"] == .number(16), "nothing changed")
+
+        try Self.undo(a, u)
+        let onLaptop = Self.copy(on: a)
+        #expect(Self.dose(onLaptop) == (.number(18), .number(16)) && Self.baseDose(onLaptop) == .number(15), "\(String(describing: onLaptop))")
+        HistoryScenario.ok(a.run("resolve", copyID, "--keep", "mine"))
+        #expect(ConflictStore.recipeFields(a.document(recipe)) == ConflictStore.recipeFields(own))
+    }
+
     /// docs/sync.md: `git pull --rebase` "reaches the same result as a merge"; the device that
     /// pulls that fork afterwards sees its own edit as mine too.
     @Test func afterAPlainRebasingPullTheOtherDeviceSeesItsOwnEditAsMine() throws {
