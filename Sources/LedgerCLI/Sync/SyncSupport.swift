@@ -137,6 +137,8 @@ extension SyncReport {
         } else if !preview.documents.isEmpty {
             Console.print("  change here, from \(target):")
             HistoryFormat.printChanges(preview.documents, indent: "    ")
+        } else if pulledCommits > 0 {
+            Console.print("  bring in \(Self.changingNoFile(pulledCommits, "from \(target)"))")
         }
         for r in reconciled { Console.print("  adjust: \(r).") }
         for p in purges { Console.print("  \(p).") }

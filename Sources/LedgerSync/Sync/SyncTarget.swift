@@ -64,7 +64,7 @@ struct SyncTarget {
                 + (try wayBack(repo, root: root, from: nil, to: target, changes: changes))
         }
         let branch = String(head.dropFirst(11))
-        if branch == target || (target == nil && upstreamBranch(repo, of: branch) != nil) { return nil }
+        if branch == "main" || (target != "main" && upstreamBranch(repo, of: branch) != nil) { return nil }
         return "\(root) is on the branch \(branch), but ledger syncs \(target ?? "a branch that tracks the remote's") (a branch of its own "
             + "would reach no other device); " + (try wayBack(repo, root: root, from: branch, to: target, changes: changes))
     }

@@ -30,6 +30,10 @@ import Testing
         #expect(try Self.count("origin/main..main", in: a.root) == 2)
         #expect(try GitCLI.run(["diff", "--name-only", "origin/main", "main"], in: a.root).stdout == "")
 
+        let preview = a.run("sync", "--dry-run")
+        #expect(preview.stdout.contains("  push 2 commits to \(remote) (0 files changed there).\n"), "\(preview)")
+        #expect(!preview.stdout.contains("already in step"), "\(preview)")
+
         let r = a.run("sync", "--json")
         #expect(r.status == 0, "\(r)")
         let head = try RepositoryFiles.revParse("HEAD", in: a.root)
@@ -84,6 +88,9 @@ import Testing
         #expect(try Self.count("\(before)..HEAD", in: b.root) == 2)
         #expect(try RepositoryFiles.revParse("HEAD", in: b.root) == RepositoryFiles.revParse("refs/heads/main", in: fixture.remote))
 
+        let preview = c.run("sync", "--dry-run")
+        #expect(preview.stdout.hasPrefix("A sync now would:\n  bring in 2 commits from \(remote); together they change no file.\n"), "\(preview)")
+        #expect(!preview.stdout.contains("already in step"), "\(preview)")
         let t = c.run("sync")
         #expect(t.status == 0, "\(t)")
         let short = String(try RepositoryFiles.revParse("HEAD", in: c.root).prefix(7))
