@@ -57,11 +57,13 @@ package.products.append(.library(name: "LedgerRemind", targets: ["LedgerRemind"]
 package.targets += [
     // libdbus from the system (Debian: libdbus-1-dev); docs/DESIGN.md says why not sd-bus.
     .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-    // Linux headers Swift's Glibc module leaves out (timerfd, clock_adjtime).
+    // Linux headers Swift's Glibc module leaves out (timerfd, clock_adjtime, mallinfo2).
     .systemLibrary(name: "CLinux"),
     .target(name: "LedgerRemind", dependencies: ["LedgerKit", "CDBus", "CLinux"]),
     .testTarget(name: "LedgerRemindTests", dependencies: ["LedgerRemind", "LedgerKit", "CLinux", "LedgerTestSupport"]),
 ]
 // `ledger remind` runs the reminder process (elsewhere it says it is not available).
 package.targets.first { $0.name == "LedgerCLI" }!.dependencies.append("LedgerRemind")
+// The allocator's statistics (mallinfo2), for the test that reading git's configuration keeps no memory.
+package.targets.first { $0.name == "LedgerSyncTests" }!.dependencies.append("CLinux")
 #endif

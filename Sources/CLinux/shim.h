@@ -1,9 +1,11 @@
 #ifndef LEDGER_CLINUX_SHIM_H
 #define LEDGER_CLINUX_SHIM_H
 
-/* Linux calls that Swift's Glibc module leaves out: timerfd (the reminder timer), and the
-   clock step the tests use to check that a clock change wakes that timer. */
+/* Linux calls that Swift's Glibc module leaves out: timerfd (the reminder timer), the
+   clock step the tests use to check that a clock change wakes that timer, and the allocator's
+   statistics (mallinfo2) a test counts memory kept with. */
 #include <errno.h>
+#include <malloc.h>
 #include <string.h>
 #include <sys/timerfd.h>
 #include <sys/timex.h>

@@ -247,6 +247,13 @@ public struct RepositoryStatus: Sendable {
         return (remote, SyncTarget.upstreamBranch(repo, of: ledger) ?? ledger)
     }
 
+    /// Whether the ledger repository at `path` has changes since its last commit (`read`'s
+    /// `uncommitted` is not empty), without the rest of `read`: the device, the conflict files,
+    /// the commits ahead and behind (a walk of the whole history without a remote branch).
+    package static func hasUncommittedChanges(at path: String) throws -> Bool {
+        try !Repository.open(path).workTreeChanges().isEmpty
+    }
+
     /// `unsupported` alone (what keeps `ledger sync` from working on the ledger at `path`),
     /// for a command that says only that: no device, conflicts or commit counts are read.
     package static func syncObstacles(at path: String, environment: [String: String]) throws -> [LedgerError.Sentence] {

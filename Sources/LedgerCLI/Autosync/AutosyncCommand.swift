@@ -63,8 +63,8 @@ struct AutosyncCommand: ParsableCommand {
         }
         // The round's fetch and push share one ssh connection, closed as it ends.
         let environment = CLIContext.current.environment
-        let sharing = SSHConnectionSharing.makeDirectory(environment: environment)
-        defer { if let sharing { SSHConnectionSharing.stop(sharing, environment: environment) } }
+        let sharing = SSHConnectionSharing(environment: environment)
+        defer { sharing?.stop(environment: environment) }
         let result = AutosyncRound.run(store, options: try AutosyncProcessOptions.sync(sharing: sharing), now: now)
         var record = autosync.record()
         AutosyncRound.update(&record, with: result, at: now.date)
@@ -91,11 +91,11 @@ struct AutosyncCommand: ParsableCommand {
 
 /// The sync options autosync uses: those of `ledger sync`, without a progress line.
 enum AutosyncProcessOptions {
-    /// `sharing`: the directory where ssh runs share their connection (`SSHConnectionSharing`).
-    static func sync(sharing: String?) throws -> SyncOptions {
+    /// `sharing`: where ssh runs share their connection (`SSHConnectionSharing`).
+    static func sync(sharing: SSHConnectionSharing?) throws -> SyncOptions {
         var transport = try SyncEnvironment.transport()
         transport.progress = nil
-        transport.sshControlDirectory = sharing
+        transport.sshSharing = sharing
         return SyncOptions(transport: transport, git: GitTool.find(in: CLIContext.current.environment), checkpoint: SyncEnvironment.checkpoint())
     }
 }

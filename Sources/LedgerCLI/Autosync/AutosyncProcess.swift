@@ -60,12 +60,12 @@ final class AutosyncProcess {
     /// The desktop's notification server, when there is a session bus.
     let notifications: NotificationClient?
     /// Where ssh runs share their connection (`SSHConnectionSharing`).
-    let sharing: String?
+    let sharing: SSHConnectionSharing?
     private var said: String?
     private var notified: Set<String> = []
     private var record: AutosyncRecord
 
-    init(store: LedgerStore, autosync: AutosyncStore, clock: ReminderClock, notifications: NotificationClient?, sharing: String?) {
+    init(store: LedgerStore, autosync: AutosyncStore, clock: ReminderClock, notifications: NotificationClient?, sharing: SSHConnectionSharing?) {
         self.sharing = sharing
         self.store = store
         self.autosync = autosync
@@ -103,8 +103,8 @@ final class AutosyncProcess {
         // login over ssh), and says in its log what it would have shown.
         let client = try? NotificationClient(environment: ctx.environment)
         // Every round's ssh runs share one connection per server while this process runs.
-        let sharing = SSHConnectionSharing.makeDirectory(environment: ctx.environment)
-        defer { if let sharing { SSHConnectionSharing.stop(sharing, environment: ctx.environment) } }
+        let sharing = SSHConnectionSharing(environment: ctx.environment)
+        defer { sharing?.stop(environment: ctx.environment) }
         let process = AutosyncProcess(store: store, autosync: autosync, clock: clock, notifications: client, sharing: sharing)
         AutosyncFormat.log("syncing \(store.root) by itself" + (client.map { "; notifications through \($0.server.name)" } ?? "; no desktop notifications (no session bus or notification server)"))
         let wakeUps: Int
@@ -184,7 +184,7 @@ final class AutosyncProcess {
     /// to recorded, logged and — when it matters — shown.
     func round(_ schedule: inout AutosyncSchedule, at now: Date) {
         let onlyChanged = now < schedule.intervalAt && (schedule.retryAt.map { now < $0 } ?? true)
-        if onlyChanged, let status = try? RepositoryStatus.read(at: store.root, environment: CLIContext.current.environment), status.uncommitted.isEmpty,
+        if onlyChanged, (try? RepositoryStatus.hasUncommittedChanges(at: store.root)) == false,
            (try? BrewStore(store).brewInProgress().progress) == nil, record.outcome != "waiting" {
             schedule.synced(at: now, random: Double.random(in: 0..<1))
             return

@@ -81,9 +81,7 @@ enum BrewText {
     /// for measuring and laying out a value from a document before it is printed.
     static func shown(_ text: String) -> String { TerminalText.render(text, color: false) }
 
-    static func pad(_ s: String, _ width: Int) -> String {
-        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
-    }
+    static func pad(_ s: String, _ width: Int) -> String { s.padded(to: width) }
 
     static func left(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : String(repeating: " ", count: width - s.count) + s

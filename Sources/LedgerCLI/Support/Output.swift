@@ -42,6 +42,12 @@ enum Output {
 /// reserved for a program's internal use), turned into escape sequences by `TerminalText`
 /// when the line is written — and only on a colour terminal — so that `Console` can show
 /// every control character of the text itself instead of obeying it.
+extension String {
+    /// The text followed by spaces up to `width` characters; never cut (unlike
+    /// `padding(toLength:)`, which cuts a longer text).
+    func padded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
+
 enum Style {
     static func bold(_ s: String) -> String { wrap(s, .bold) }
     static func dim(_ s: String) -> String { wrap(s, .dim) }

@@ -57,12 +57,14 @@ struct ConflictsCommand: ParsableCommand {
                 Console.print(c.mine == nil || c.theirs == nil ? "  (one side is not JSON, or is missing: compare the files)" : "  (no field differs)")
                 continue
             }
-            let width = min(28, rows.map { $0.pointer.count }.max() ?? 0)
+            // Pointers are never cut (`/entries/0/alcoholMeta/standardDrinkEstimate` names a
+            // field only whole); values are, to 18 characters with an ellipsis (`cell`).
+            let width = max("pointer".count, rows.map { $0.pointer.count }.max() ?? 0)
             let columns = [("mine", \Row.mine), ("theirs", \Row.theirs), ("base", \Row.base)]
-            Console.print(Style.dim("  " + "pointer".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + columns.map { $0.0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined(separator: "  ")))
+            Console.print(Style.dim("  " + "pointer".padded(to: width) + "  " + columns.map { $0.0.padded(to: 18) }.joined(separator: "  ")))
             for r in rows {
-                let cells = columns.map { Self.cell(r[keyPath: $0.1]).padding(toLength: 18, withPad: " ", startingAt: 0) }
-                Console.print("  " + r.pointer.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + cells.joined(separator: "  "))
+                let cells = columns.map { Self.cell(r[keyPath: $0.1]).padded(to: 18) }
+                Console.print("  " + r.pointer.padded(to: width) + "  " + cells.joined(separator: "  "))
             }
         }
     }

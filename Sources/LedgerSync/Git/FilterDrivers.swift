@@ -151,10 +151,6 @@ extension Repository {
         var cfg: OpaquePointer?
         try check(git_repository_config_snapshot(&cfg, pointer), "git_repository_config_snapshot")
         defer { git_config_free(cfg) }
-        var iterator: OpaquePointer?
-        try check(git_config_iterator_glob_new(&iterator, cfg, "^filter\\."), "git_config_iterator_glob_new")
-        defer { git_config_iterator_free(iterator) }
-        var entry: UnsafeMutablePointer<git_config_entry>?
-        return git_config_next(&entry, iterator) == 0
+        return !GitConfiguration.entries(of: cfg!, section: "filter").isEmpty
     }
 }

@@ -56,7 +56,7 @@ final class GitConfiguration {
     /// Every value of a multi-valued `key` (such as `remote.<name>.pushurl`), in the order git
     /// reads them.
     func values(_ key: String) -> [String] {
-        entries { git_config_multivar_iterator_new(&$0, snapshot, key, nil) }.map(\.value)
+        Self.entries { git_config_multivar_iterator_new(&$0, snapshot, key, nil) }.map(\.value)
     }
 
     /// A pathname setting's value with `~/` expanded as git does.
@@ -74,14 +74,39 @@ final class GitConfiguration {
         }
     }
 
-    /// Every entry whose lower-cased name matches `pattern` (a regular expression), in the
-    /// order git reads them: (name with its subsection's case kept, value).
-    func entries(matching pattern: String) -> [(name: String, value: String)] {
-        entries { git_config_iterator_glob_new(&$0, snapshot, pattern) }
+    /// The entries of `section` (lower-case), in the order git reads them.
+    func entries(section: String) -> [SectionEntry] {
+        Self.entries(of: snapshot, section: section)
     }
 
-    /// The entries of the iterator `make` creates.
-    private func entries(_ make: (inout OpaquePointer?) -> Int32) -> [(name: String, value: String)] {
+    /// An entry of a section: `url.<base>.insteadof` has the subsection `<base>` (its case
+    /// kept; it may hold dots, or be empty) and the key `insteadof` (lower-case, as the
+    /// section's name).
+    struct SectionEntry {
+        var subsection: String?
+        var key: String
+        var value: String
+    }
+
+    /// The entries of `section` in any libgit2 configuration `config`.
+    ///
+    /// Every entry is walked and chosen here, never by libgit2's own filter
+    /// (`git_config_iterator_glob_new`, or any call taking a regular expression): libgit2 1.5.1
+    /// does not free pcre2's match data — 20 KiB — for each name that does not match (fixed
+    /// upstream later), which grew a resident autosync by 0.8 MiB an hour of idle rounds
+    /// (docs/BENCHMARKS.md, "Autosync").
+    static func entries(of config: OpaquePointer, section: String) -> [SectionEntry] {
+        let prefix = section + "."
+        return entries { git_config_iterator_new(&$0, config) }.compactMap { e in
+            guard e.name.hasPrefix(prefix) else { return nil }
+            let rest = e.name.dropFirst(prefix.count)
+            guard let dot = rest.lastIndex(of: ".") else { return SectionEntry(subsection: nil, key: String(rest), value: e.value) }
+            return SectionEntry(subsection: String(rest[..<dot]), key: String(rest[rest.index(after: dot)...]), value: e.value)
+        }
+    }
+
+    /// The entries of the iterator `make` creates: (name, value).
+    private static func entries(_ make: (inout OpaquePointer?) -> Int32) -> [(name: String, value: String)] {
         var iterator: OpaquePointer?
         guard make(&iterator) == 0 else { return [] }
         defer { git_config_iterator_free(iterator) }
@@ -98,10 +123,9 @@ final class GitConfiguration {
     /// `url` rewritten by `url.<base>.insteadOf` — or, for a push, `url.<base>.pushInsteadOf`
     /// first — with the longest matching prefix, as git does.
     func rewrite(_ url: String, forPush push: Bool) -> String {
-        let all = entries(matching: #"^url\..*\.(insteadof|pushinsteadof)$"#).map { e -> (base: String, prefix: String, push: Bool) in
-            let name = e.name.dropFirst(4)  // "url."
-            let dot = name.lastIndex(of: ".")!
-            return (String(name[..<dot]), e.value, name[name.index(after: dot)...] == "pushinsteadof")
+        let all = entries(section: "url").compactMap { e -> (base: String, prefix: String, push: Bool)? in
+            guard let base = e.subsection, e.key == "insteadof" || e.key == "pushinsteadof" else { return nil }
+            return (base, e.value, e.key == "pushinsteadof")
         }
         func longest(_ candidates: [(base: String, prefix: String, push: Bool)]) -> String? {
             candidates.filter { !$0.prefix.isEmpty && url.hasPrefix($0.prefix) }
@@ -121,11 +145,11 @@ final class GitConfiguration {
         let lower = key.lowercased()
         var general: [String] = []
         var specific: [(length: Int, value: String)] = []
-        for e in entries(matching: "^http\\.(.*\\.)?" + lower + "$") {
-            if e.name.count == 5 + lower.count {
+        for e in entries(section: "http") where e.key == lower {
+            if let pattern = e.subsection {
+                if let length = Self.urlMatch(pattern, url) { specific.append((length, e.value)) }
+            } else {
                 general.append(e.value)
-            } else if let length = Self.urlMatch(String(e.name.dropFirst(5).dropLast(lower.count + 1)), url) {
-                specific.append((length, e.value))
             }
         }
         // Stable: equally specific entries stay in file order.

@@ -172,13 +172,16 @@ extension SSHCommand {
 
     /// Whether the user's ssh configuration (`~/.ssh/config`, the options of
     /// `GIT_SSH_COMMAND`) sets a ControlPath for `target`: then theirs is used, never ours.
-    /// Asked of ssh itself (`ssh -G`, which reads the configuration and connects nowhere).
-    func hasOwnControlPath(_ target: SSHTarget, environment: [String: String]) throws -> Bool {
+    /// Asked of ssh itself (`ssh -G`, which reads the configuration and connects nowhere), once
+    /// per `sharing` (see `SSHConnectionSharing.ownControlPath`).
+    func hasOwnControlPath(_ target: SSHTarget, environment: [String: String], sharing: SSHConnectionSharing) throws -> Bool {
         let (executable, arguments, env) = try prepared(["-G"] + (target.port.map { ["-p", $0] } ?? []) + [target.destination], environment: environment)
-        let child = try ChildProcess(executable, arguments, environment: env, input: .null)
-        let out = String(decoding: child.readOutput(), as: UTF8.self)
-        guard child.wait() == 0 else { return true }
-        return out.split(separator: "\n").contains { $0.hasPrefix("controlpath ") && $0 != "controlpath none" }
+        return try sharing.ownControlPath(asked: [executable] + arguments + env.map { "\($0)=\($1)" }.sorted()) {
+            let child = try ChildProcess(executable, arguments, environment: env, input: .null)
+            let out = String(decoding: child.readOutput(), as: UTF8.self)
+            guard child.wait() == 0 else { return true }
+            return out.split(separator: "\n").contains { $0.hasPrefix("controlpath ") && $0 != "controlpath none" }
+        }
     }
 }
 
@@ -186,27 +189,36 @@ extension SSHCommand {
 /// runs: OpenSSH's ControlMaster, with its sockets in a private directory this process makes
 /// and, when it stops, closes (`ssh -O exit`) and removes. The fetch and the push of every
 /// sync then share one handshake instead of opening two, like `git pull` and `git push` do.
-package enum SSHConnectionSharing {
+package final class SSHConnectionSharing: @unchecked Sendable {
+    // @unchecked: `answers` is only touched under `lock`.
+
     /// Seconds an idle shared connection stays open (a process killed without stopping
     /// them leaves none for longer).
     package static let persist = 300
 
-    /// The ssh options that share the connection through a socket in `directory`.
-    static func options(_ directory: String) -> [String] {
-        ["-o", "ControlMaster=auto", "-o", "ControlPath=\(directory)/%C", "-o", "ControlPersist=\(persist)"]
-    }
+    /// The private directory of the sockets.
+    package let directory: String
+    private let lock = NSLock()
+    /// `ssh -G`'s answers (whether the user's configuration sets a ControlPath), by the run
+    /// that gave them and the stamps of ssh's configuration files.
+    private var answers: [[String]: Bool] = [:]
 
-    /// A new private directory for the sockets (`$XDG_RUNTIME_DIR`, else /tmp: a socket's
-    /// path must stay under 108 bytes), or nil when none can be made.
-    package static func makeDirectory(environment: [String: String]) -> String? {
+    /// Sharing through a new private directory (`$XDG_RUNTIME_DIR`, else /tmp: a socket's path
+    /// must stay under 108 bytes); nil when none can be made.
+    package init?(environment: [String: String]) {
         let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") && $0.count < 40 ? $0 : nil } ?? "/tmp"
         var template = Array((base + "/ledger-ssh-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return nil }
-        return String(cString: made)
+        directory = String(cString: made)
+    }
+
+    /// The ssh options that share the connection through a socket in `directory`.
+    var options: [String] {
+        ["-o", "ControlMaster=auto", "-o", "ControlPath=\(directory)/%C", "-o", "ControlPersist=\(Self.persist)"]
     }
 
     /// Closes the connections shared through `directory` and removes it.
-    package static func stop(_ directory: String, environment: [String: String]) {
+    package func stop(environment: [String: String]) {
         let ssh = ProgramPath.find("ssh", path: environment["PATH"])
         for entry in (try? FileSystem.list(directory)) ?? [] {
             let socket = directory + "/" + entry.name
@@ -217,6 +229,29 @@ package enum SSHConnectionSharing {
             _ = unlink(socket)
         }
         _ = rmdir(directory)
+    }
+
+    /// `ask`'s answer for the ssh run `run` (program, arguments, environment): asked once while
+    /// ssh's configuration files are unchanged, not before each connection — a sync's fetch and
+    /// push, and every round of a resident autosync, ask the same of the same files.
+    func ownControlPath(asked run: [String], _ ask: () throws -> Bool) throws -> Bool {
+        let key = run + Self.configurationStamps()
+        if let known = lock.withLock({ answers[key] }) { return known }
+        let answer = try ask()
+        lock.withLock { answers[key] = answer }
+        return answer
+    }
+
+    /// The stamps of the files OpenSSH reads by default: the user's `~/.ssh/config` (in the
+    /// account's home, where ssh looks, whatever `HOME` says), `/etc/ssh/ssh_config` and the
+    /// files of `/etc/ssh/ssh_config.d` (which Debian's includes). A file one of them includes
+    /// from elsewhere, or one named by `-F`, is not watched.
+    static func configurationStamps() -> [String] {
+        let home = getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) }
+        let included = "/etc/ssh/ssh_config.d"
+        let files = [home.map { $0 + "/.ssh/config" }, "/etc/ssh/ssh_config", included].compactMap { $0 }
+            + ((try? FileSystem.list(included)) ?? []).map { included + "/" + $0.name }.sorted()
+        return files.map { $0 + " " + (FileSystem.stamp(following: $0)?.encoded ?? "-") }
     }
 }
 
@@ -326,9 +361,9 @@ final class SSHSubtransport {
         let environment = session?.options.environment ?? [:]
         let command = SSHCommand(environment: environment, config: session?.configuration)
         var arguments = SSHCommand.arguments(target, service: service)
-        if let directory = session?.options.sshControlDirectory, command.isOpenSSH,
-           try !command.hasOwnControlPath(target, environment: environment) {
-            arguments = SSHConnectionSharing.options(directory) + arguments
+        if let sharing = session?.options.sshSharing, command.isOpenSSH,
+           try !command.hasOwnControlPath(target, environment: environment, sharing: sharing) {
+            arguments = sharing.options + arguments
         }
         let (executable, childArguments, childEnvironment) = try command.prepared(arguments, environment: environment)
         described = command.origin == .ssh ? "ssh" : "\(command.origin.rawValue) (\(command.command))"

@@ -30,10 +30,10 @@ public struct TransportOptions: @unchecked Sendable {
     /// Seconds a network remote may stay silent before the transfer is given up (exit 3);
     /// zero waits forever. See `StallGuard`.
     public var stallTimeout: Double = 60
-    /// A private directory where ledger's own ssh runs share one connection per server
-    /// (OpenSSH's ControlMaster; `SSHConnectionSharing`), while the process that made it runs;
-    /// nil: each transfer opens its own.
-    package var sshControlDirectory: String?
+    /// Where ledger's own ssh runs share one connection per server (OpenSSH's ControlMaster;
+    /// `SSHConnectionSharing`), while the process that made it runs; nil: each transfer opens
+    /// its own.
+    package var sshSharing: SSHConnectionSharing?
 
     public init(environment: [String: String] = [:], httpUser: String? = nil, httpPassword: String? = nil,
                 progress: ((TransferProgress) -> Void)? = nil) {

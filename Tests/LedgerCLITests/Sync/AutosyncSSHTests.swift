@@ -17,7 +17,15 @@ import Testing
         try (server!.knownHostsLine + "\n").write(toFile: knownHosts, atomically: true, encoding: .utf8)
         let command = "ssh -F /dev/null -o IdentitiesOnly=yes -i \(key) -o UserKnownHostsFile=\(knownHosts) -o StrictHostKeyChecking=yes -o BatchMode=yes"
         let url = server!.url(fixture.remote)
-        let env = ["GIT_SSH_COMMAND": command]
+        // `ssh` on PATH is OpenSSH's, through a script that counts the runs asking for the
+        // configuration (`ssh -G`, whether the user shares connections already).
+        let bin = fixture.directory.url("bin"), asked = fixture.directory.url("ssh-G.log")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\ncase \" $* \" in *\" -G \"*) echo G >> \(asked) ;; esac\nexec /usr/bin/ssh \"$@\"\n"
+            .write(toFile: bin + "/ssh", atomically: true, encoding: .utf8)
+        chmod(bin + "/ssh", 0o755)
+        let env = ["GIT_SSH_COMMAND": command, "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+        func askedRuns() -> Int { ((try? String(contentsOfFile: asked, encoding: .utf8)) ?? "").split(separator: "\n").count }
 
         let a = try TestLedger(initialize: false)
         #expect(a.run("init", a.root, "--remote", url).status == 0)
@@ -34,6 +42,8 @@ import Testing
             #expect(eventually(60) { (try? GitCLI.run(["cat-file", "-e", "main:waterline/ssh-\(i).json"], in: fixture.remote).status) == 0 }, "\(p.output)\n\(server!.log)")
         }
         #expect(server!.acceptedConnections - before == 1, "\(server!.log)")
+        // The configuration asked once, not before each of the 20 connections' ssh runs.
+        #expect(askedRuns() == 1)
 
         // sshd stopped: autosync backs off without spinning; back: nothing lost.
         let port = server!.port

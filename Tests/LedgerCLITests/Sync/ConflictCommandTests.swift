@@ -60,6 +60,23 @@ import Testing
         #expect(text.stdout.contains("\"Morning V60 (Conflicted Copy)\", the other device's version of recipe Morning V60"))
     }
 
+    /// The table names each field whole: a pointer is never cut, and the header reads
+    /// "pointer" above a short one (it was cut to the longest pointer's width, at most 28).
+    @Test func theTableNamesEveryFieldWhole() throws {
+        let s = try HistoryScenario()
+        try s.a.write("waterline/notes.json", "{\"m\": 1, \"evenings\": {\"fridays\": {\"waterBetweenRounds\": {\"glasses\": 1}}}}\n")
+        HistoryScenario.ok(s.a.run("sync"))
+        try s.start()
+        try s.a.write("waterline/notes.json", "{\"m\": 2, \"evenings\": {\"fridays\": {\"waterBetweenRounds\": {\"glasses\": 2}}}}\n")
+        try s.b.write("waterline/notes.json", "{\"m\": 3, \"evenings\": {\"fridays\": {\"waterBetweenRounds\": {\"glasses\": 3}}}}\n")
+        try s.divergeAndMerge()
+        let lines = s.b.run("conflicts").stdout.split(separator: "\n").map(String.init)
+        let long = "/evenings/fridays/waterBetweenRounds/glasses"
+        #expect(lines.contains { $0.hasPrefix("  " + long + "  ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  /m" + String(repeating: " ", count: long.count - 2) + "  ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  pointer" + String(repeating: " ", count: long.count - 7) + "  mine") }, "\(lines)")
+    }
+
     @Test func resolveKeepsMineTheirsOrBothAndTheNextSyncCommitsIt() throws {
         let s = try Self.conflicted()
         let b = s.b
