@@ -179,13 +179,20 @@ public struct RepositoryStatus: Sendable {
     public var branch: String?
     /// Files changed since the last commit (work tree and index).
     public var uncommitted: [String]
-    /// The remote `main` tracks, when there is one.
+    /// The remote HEAD is compared with (`upstream`), when there is one.
     public var remoteName: String?
     public var remoteURL: String?
+    /// The remote-tracking branch the counts are against (`origin/main`), as git counts them:
+    /// the upstream of HEAD's branch, else the ledger's branch on its remote (for a detached
+    /// HEAD, or a branch that tracks nothing).
+    public var upstream: String?
     /// Commits not yet pushed and not yet merged, as of the last fetch; nil without a remote
     /// branch to compare with.
     public var ahead: Int?
     public var behind: Int?
+    /// Whether `ledger sync` syncs where HEAD is: false on a detached HEAD or another branch
+    /// than the ledger's (then said in `unsupported`).
+    public var syncsHead = true
     /// This clone's name and id in commit messages.
     public var device: Device
     /// A git operation waiting for the user (a merge with conflicts, a rebase), which
@@ -208,20 +215,36 @@ public struct RepositoryStatus: Sendable {
         var status = RepositoryStatus(branch: branch, uncommitted: changes.map(\.path), device: device,
                                       operation: repo.operationInProgress)
         status.conflictFiles = try repo.conflictFiles(changes: changes)
-        if let branch {
-            status.remoteName = remoteName(repo, branch: branch)
-            status.remoteURL = status.remoteName.flatMap { repo.config("remote.\($0).url") }
+        let compared = comparedWith(repo, branch: branch)
+        if let compared {
+            status.remoteName = compared.remote
+            status.remoteURL = repo.config("remote.\(compared.remote).url")
+            status.upstream = "\(compared.remote)/\(compared.branch)"
         }
-        status.unsupported = try unsupported(repo, changes: changes, remoteURL: status.remoteURL, environment: environment)
-        if let branch, let remote = status.remoteName {
-            if let local = repo.headCommit(), let upstream = repo.resolve("refs/remotes/\(remote)/\(branch)") {
+        let head = try headProblem(repo, root: path, changes: changes)
+        status.syncsHead = head == nil
+        status.unsupported = try unsupported(repo, head: head, changes: changes, remoteURL: status.remoteURL, environment: environment)
+        if let compared, let local = repo.headCommit() {
+            if let upstream = repo.resolve("refs/remotes/\(compared.remote)/\(compared.branch)") {
                 (status.ahead, status.behind) = try repo.aheadBehind(local, upstream)
-            } else if let local = repo.headCommit() {
+            } else {
                 status.ahead = (try? repo.commitCount(from: local)) ?? nil
                 status.behind = 0
             }
         }
         return status
+    }
+
+    /// The remote branch HEAD is counted against, as `git status` counts it: the upstream of
+    /// HEAD's branch (`branch.<name>.remote` and `.merge`), else — for a detached HEAD or a
+    /// branch that tracks nothing — the ledger's branch on its remote.
+    static func comparedWith(_ repo: Repository, branch: String?) -> (remote: String, branch: String)? {
+        if let branch, let remote = repo.config("branch.\(branch).remote"), remote != ".",
+           let merged = SyncTarget.upstreamBranch(repo, of: branch) {
+            return (remote, merged)
+        }
+        guard let ledger = SyncTarget.ledgerBranch(repo) ?? branch, let remote = remoteName(repo, branch: ledger) else { return nil }
+        return (remote, SyncTarget.upstreamBranch(repo, of: ledger) ?? ledger)
     }
 
     /// Whether the ledger repository at `path` has changes since its last commit (`read`'s
@@ -235,8 +258,9 @@ public struct RepositoryStatus: Sendable {
     /// for a command that says only that: no device, conflicts or commit counts are read.
     package static func syncObstacles(at path: String, environment: [String: String]) throws -> [LedgerError.Sentence] {
         let repo = try Repository.open(path)
-        let remoteURL = branchName(repo).flatMap { remoteName(repo, branch: $0) }.flatMap { repo.config("remote.\($0).url") }
-        return try unsupported(repo, changes: repo.workTreeChanges(), remoteURL: remoteURL, environment: environment)
+        let remoteURL = comparedWith(repo, branch: branchName(repo)).flatMap { repo.config("remote.\($0.remote).url") }
+        let changes = try repo.workTreeChanges()
+        return try unsupported(repo, head: headProblem(repo, root: path, changes: changes), changes: changes, remoteURL: remoteURL, environment: environment)
     }
 
     /// HEAD's branch (`main`).
@@ -249,10 +273,19 @@ public struct RepositoryStatus: Sendable {
         repo.config("branch.\(branch).remote") ?? (repo.config("remote.origin.url") != nil ? "origin" : nil)
     }
 
-    /// A filter driver git would run on the ledger's files (`FilterUse`), and the remote's
-    /// helper when it is not installed.
-    static func unsupported(_ repo: Repository, changes: [PathChange], remoteURL: String?, environment: [String: String]) throws -> [LedgerError.Sentence] {
-        var out = try repo.filterUses(changes: changes).map(\.syncRefusal)
+    /// Where HEAD is when `ledger sync` refuses it there (detached, on another branch:
+    /// `SyncTarget.headProblem`) — unless git is in the middle of an operation (a rebase
+    /// detaches HEAD), which is said on its own with git's ways out.
+    static func headProblem(_ repo: Repository, root: String, changes: [PathChange]) throws -> LedgerError.Sentence? {
+        repo.operationInProgress == nil ? try SyncTarget.headProblem(repo, root: root, changes: changes) : nil
+    }
+
+    /// `head` (`headProblem`), a filter driver git would run on the ledger's files
+    /// (`FilterUse`), and the remote's helper when it is not installed.
+    static func unsupported(_ repo: Repository, head: LedgerError.Sentence?, changes: [PathChange], remoteURL: String?,
+                            environment: [String: String]) throws -> [LedgerError.Sentence] {
+        var out = head.map { [$0] } ?? []
+        out += try repo.filterUses(changes: changes).map(\.syncRefusal)
         if let remoteURL, let transport = RemoteHelper.transport(of: remoteURL),
            let missing = RemoteHelper.missingProgram(transport, environment: environment) {
             out.append(LedgerError.Sentence(missing))

@@ -81,8 +81,9 @@ struct AutosyncRound {
         guard report.outcome == .synced else { return "up to date with \(report.remote)" }
         var parts: [String] = []
         if !report.localChanges.isEmpty { parts.append("\(report.localChanges.count) committed") }
-        if !report.pulled.isEmpty { parts.append("\(report.pulled.count) pulled") }
-        if !report.pushed.isEmpty { parts.append("\(report.pushed.count) pushed") }
+        for (files, commits, verb) in [(report.pulled.count, report.pulledCommits, "pulled"), (report.pushed.count, report.pushedCommits, "pushed")] {
+            if files > 0 { parts.append("\(files) \(verb)") } else if commits > 0 { parts.append("\(Output.plural(commits, "commit")) \(verb), changing no file") }
+        }
         if let left = conflicts(report) { parts.append(left + " to look at") }
         return "synced with \(report.remote): " + (parts.isEmpty ? "in step" : parts.joined(separator: ", "))
     }

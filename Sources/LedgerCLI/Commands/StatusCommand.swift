@@ -49,6 +49,7 @@ struct StatusCommand: ParsableCommand {
             var sync: JSONObject = ["uncommitted": git.map { .number(Double($0.uncommitted.count)) } ?? .null]
             sync["branch"] = git?.branch.map(JSONValue.string) ?? .null
             sync["remote"] = git?.remoteURL.map(JSONValue.string) ?? .null
+            sync["upstream"] = git?.upstream.map(JSONValue.string) ?? .null
             sync["ahead"] = git?.ahead.map { .number(Double($0)) } ?? .null
             sync["behind"] = git?.behind.map { .number(Double($0)) } ?? .null
             sync["gitOperation"] = git?.operation.map { .string($0.name) } ?? .null
@@ -102,7 +103,17 @@ struct StatusCommand: ParsableCommand {
         var parts: [String] = []
         parts.append(git.uncommitted.isEmpty ? "no uncommitted changes"
             : Output.plural(git.uncommitted.count, "uncommitted change") + " (`ledger sync` commits them)")
-        if let url = git.remoteURL {
+        if let url = git.remoteURL, !git.syncsHead {
+            // Counted as git counts them, for a HEAD the sync will not sync ("Cannot sync" below).
+            let here = git.branch.map { "the branch \($0)" } ?? "the detached HEAD"
+            let against = "\(git.upstream ?? "the remote") (\(url))"
+            switch (git.ahead ?? 0, git.behind ?? 0) {
+            case (0, 0): parts.append("\(here) is in step with \(against) as of the last fetch")
+            case (let a, 0): parts.append("\(here) is \(Output.plural(a, "commit")) ahead of \(against)")
+            case (0, let b): parts.append("\(here) is \(Output.plural(b, "commit")) behind \(against)")
+            case (let a, let b): parts.append("\(here) is \(Output.plural(a, "commit")) ahead of and \(b) behind \(against)")
+            }
+        } else if let url = git.remoteURL {
             switch (git.ahead ?? 0, git.behind ?? 0) {
             case (0, 0): parts.append("in step with \(url) as of the last sync")
             case (let a, 0): parts.append("\(Output.plural(a, "commit")) not yet pushed to \(url)")

@@ -10,8 +10,8 @@ struct SyncCommand: ParsableCommand {
         abstract: "Commit local changes, fetch, merge with each kind's rules, and push.",
         discussion: """
             Refuses (exit 1, nothing committed) when a changed document is invalid, when git is \
-            in the middle of a merge or a rebase, or on another branch than the ledger's. Prints \
-            what was committed, pulled, resolved and pushed, per app and per document, and the \
+            in the middle of a merge or a rebase, or when HEAD is detached or on another branch \
+            than the ledger's. Prints what was committed, pulled, resolved and pushed, per app and per document, and the \
             repository maintenance it ran when due. Exit 3 when the remote cannot be reached or \
             keeps refusing the push: local changes stay committed and safe.
             """)

@@ -96,6 +96,7 @@ extension SyncReport {
             "committed": .array(localChanges.map(\.json)), "pulled": .array(pulled.map(\.json)), "pushed": .array(pushed.map(\.json)),
             "conflicts": .array(conflictFiles.map(JSONValue.string)),
             "problems": .array(problems.map(\.json)), "pushAttempts": .number(Double(pushAttempts)),
+            "pulledCommits": .number(Double(pulledCommits)), "pushedCommits": .number(Double(pushedCommits)),
         ]
         o["commit"] = committed.map { .string($0.description) } ?? .null
         o["head"] = head.map { .string($0.description) } ?? .null
@@ -136,6 +137,8 @@ extension SyncReport {
         } else if !preview.documents.isEmpty {
             Console.print("  change here, from \(target):")
             HistoryFormat.printChanges(preview.documents, indent: "    ")
+        } else if pulledCommits > 0 {
+            Console.print("  bring in \(Self.changingNoFile(pulledCommits, "from \(target)"))")
         }
         for r in reconciled { Console.print("  adjust: \(r).") }
         for p in purges { Console.print("  \(p).") }
@@ -161,6 +164,8 @@ extension SyncReport {
         if !pulled.isEmpty {
             Console.print("Pulled \(Output.plural(pulled.count, "change")) from \(target):")
             Self.printChanges(pulled)
+        } else if pulledCommits > 0 {
+            Console.print("Pulled \(Self.changingNoFile(pulledCommits, "from \(target)"))")
         }
         for r in resolutions {
             Console.print("Resolved \(r.document.path): " + (r.notes.isEmpty ? "merged both versions." : r.notes.joined(separator: "; ") + "."))
@@ -172,6 +177,8 @@ extension SyncReport {
         for p in problems { Console.print("  " + p.commandLineDescription) }
         if !pushed.isEmpty {
             Console.print("Pushed \(Output.plural(pushed.count, "change")) to \(target).")
+        } else if pushedCommits > 0 {
+            Console.print("Pushed \(Self.changingNoFile(pushedCommits, "to \(target)"))")
         }
         for m in maintenance { Console.print(m.sentence(ledgerRoot: ledgerRoot)) }
         switch outcome {
@@ -180,6 +187,12 @@ extension SyncReport {
         case .offline: Console.print("Not synced: \(localChanges.isEmpty ? "" : "your changes are committed here and safe; ")run `ledger sync` again when \(remote) can be reached.")
         case .rejected: Console.print("Not synced: \(remote) refused the push\(localChanges.isEmpty ? "" : "; your changes are committed here and safe").")
         }
+    }
+
+    /// Commits exchanged that, together, change no file (one adds what another takes back, or
+    /// an empty commit): "2 commits to origin (URL); together they change no file."
+    static func changingNoFile(_ commits: Int, _ place: String) -> String {
+        "\(Output.plural(commits, "commit")) \(place); \(commits == 1 ? "it changes" : "together they change") no file."
     }
 
     static func printChanges(_ changes: [DocumentChange]) {

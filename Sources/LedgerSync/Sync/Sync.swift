@@ -227,6 +227,7 @@ private struct Run {
             }
             options.checkpoint(.beforePush)
             report.pushAttempts = attempt
+            let outgoing = try upstream.map { try repo.aheadBehind(head, $0).ahead } ?? repo.commitCount(from: head)
             let outcome: Remote.PushOutcome
             do {
                 outcome = try remote.push(["\(branchRef):refs/heads/\(remoteBranch)"], expected: upstream, options: options.transport) { checkpoint(.duringPush) }
@@ -238,6 +239,7 @@ private struct Run {
                 try repo.setReference(trackingRef, to: head, message: "ledger: push")
                 let before = try upstream.map { try repo.treeOf(commit: $0) }
                 report.pushed = try repo.diff(from: before, to: repo.treeOf(commit: head)).map(DocumentChange.init)
+                report.pushedCommits = outgoing
                 break
             }
             // Moving on (another device pushed first) is worth another fetch and merge; a lock
@@ -260,11 +262,11 @@ private struct Run {
                 return try rejected("\(report.url) refused the push \(attempt) times (\(Remote.redact(reason)))", committed: committed)
             }
         }
-        report.head = head
-        if let committed, let head, committed != head {
-            report.pulled = try repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)
-        }
-        report.outcome = report.committed == nil && report.pulled.isEmpty && report.pushed.isEmpty ? .upToDate : .synced
+        try recordPulled(committed: committed)
+        // In step already only when no branch moved: commits exchanged count even when,
+        // together, they change no file.
+        report.outcome = report.committed == nil && report.pulledCommits == 0 && report.pushedCommits == 0 && report.mergeCommit == nil
+            ? .upToDate : .synced
         if preview {
             try tellPreview(committed: committed)
             return report
@@ -294,10 +296,20 @@ private struct Run {
             """)
     }
 
+    /// The branch's commit at the end, and what came from the remote since `committed` (the
+    /// branch after the local commit): the files it changed here, and its commits.
+    mutating func recordPulled(committed: ObjectID?) throws {
+        report.head = head
+        guard let committed, let head, committed != head else { return }
+        report.pulled = try repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)
+        report.pulledCommits = try upstream.map { try repo.aheadBehind(committed, $0).behind } ?? 0
+    }
+
     /// What the push would send: the files, and the commits the remote lacks.
     mutating func previewPush(from upstream: ObjectID?, to head: ObjectID) throws {
         report.pushed = try repo.diff(from: upstream.map { try repo.treeOf(commit: $0) }, to: repo.treeOf(commit: head)).map(DocumentChange.init)
         report.preview?.commitsToPush = try repo.commits(from: head, notIn: upstream).map(repo.commitInfo)
+        report.pushedCommits = report.preview?.commitsToPush.count ?? 0
         report.pushAttempts = 1
     }
 
@@ -324,7 +336,7 @@ private struct Run {
     /// Repository maintenance when due: the remote on a path this sync pushed to, and this
     /// ledger's repository. A failure is reported, not fatal: the sync itself is done.
     mutating func maintain() {
-        if let localRemote, !report.pushed.isEmpty {
+        if let localRemote, report.pushedCommits > 0 {
             do {
                 let (done, removed) = try Maintenance.runOnRemote(gitDirectory: localRemote, git: options.git, onlyIfDue: true)
                 report.housekeeping += removed
@@ -355,10 +367,7 @@ private struct Run {
         if indexUnsaved, !preview { try saveIndex() }
         report.outcome = outcome
         report.error = message
-        report.head = head
-        if let committed, let head = report.head, committed != head {
-            report.pulled = (try? repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)) ?? []
-        }
+        try? recordPulled(committed: committed)
         if preview {
             try tellPreview(committed: committed)
         } else {

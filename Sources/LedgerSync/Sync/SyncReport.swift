@@ -81,9 +81,10 @@ public struct Resolution: Sendable {
 public struct SyncReport: Sendable {
     /// How the sync ended.
     public enum Outcome: String, Sendable {
-        /// Everything was already in step.
+        /// Everything was already in step: nothing committed, pulled or pushed (no branch moved).
         case upToDate = "up-to-date"
-        /// Local and remote now hold the same commit.
+        /// Local and remote now hold the same commit, and the sync committed, pulled or pushed
+        /// to get there.
         case synced
         /// The remote could not be reached; local changes are committed and safe (exit 3).
         case offline
@@ -106,6 +107,11 @@ public struct SyncReport: Sendable {
     public var pulled: [DocumentChange] = []
     /// Files this push changed on the remote.
     public var pushed: [DocumentChange] = []
+    /// How many commits the sync brought in from the remote, and sent to it: commits are
+    /// exchanged even when, together, they change no file (one adds what another takes back),
+    /// and `pulled`/`pushed` are then empty.
+    public var pulledCommits = 0
+    public var pushedCommits = 0
     public var resolutions: [Resolution] = []
     /// Repairs across documents after the merge (e.g. two active sessions made one).
     public var reconciled: [String] = []

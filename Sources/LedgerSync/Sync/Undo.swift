@@ -176,10 +176,11 @@ package enum Undo {
         return (full, commit)
     }
 
-    /// The branch HEAD is on (refusing a detached HEAD).
+    /// The branch HEAD is on (refusing a detached HEAD, with git's way back, as a sync does).
     static func branch(_ repo: Repository, _ store: LedgerStore) throws -> String {
         guard let head = repo.headReferenceName, head.hasPrefix("refs/heads/") else {
-            throw LedgerError.failure("HEAD of \(store.root) is not on a branch (a detached checkout?); run `git -C \(store.root) switch main`, then undo again")
+            let problem = try SyncTarget.headProblem(repo, root: store.root) ?? "HEAD of \(store.root) is not on a branch"
+            throw LedgerError.invalid(problem + ", then undo again; nothing was changed")
         }
         return head
     }

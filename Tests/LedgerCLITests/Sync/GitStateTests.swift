@@ -132,4 +132,141 @@ import Testing
         #expect(try b.gitStatus().isEmpty)
         #expect(try GitCLI.run(["ls-tree", "-r", "--name-only", "main"], in: fixture.remote).stdout.contains("waterline/notes.json") == false)
     }
+
+    static func count(_ range: String, in repository: String) throws -> Double {
+        Double(try GitCLI.run(["rev-list", "--count", range], in: repository).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The git commands a sentence names (`git -C … …` in backticks), in order.
+    static func gitCommands(in sentence: String) -> [String] {
+        sentence.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 && $0.element.hasPrefix("git -C ") }.map { String($0.element) }
+    }
+
+    /// Runs a command line as a user would type it.
+    static func shell(_ line: String) throws -> CommandResult {
+        try Processes.run("/bin/sh", ["-c", line], environment: GitCLI.gitEnvironment, currentDirectory: "/")
+    }
+
+    /// A ledger whose last sync changed Waterline's settings, checked out one commit before
+    /// it (`git checkout HEAD~1`).
+    static func detached() throws -> (SyncFixture, TestLedger) {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        #expect(a.run("waterline", "settings", "set", "waterEveryNDrinks", "3").status == 0)
+        #expect(a.run("sync").status == 0)
+        #expect(try GitCLI.run(["checkout", "-q", "HEAD~1"], in: a.root).status == 0)
+        return (fixture, a)
+    }
+
+    @Test func aDetachedHeadIsNamedByStatusAndRefusedBySyncWithAWayBack() throws {
+        let (fixture, a) = try Self.detached()
+        let short = String(try RepositoryFiles.revParse("HEAD", in: a.root).prefix(7))
+        #expect(try GitCLI.run(["status", "-sb"], in: a.root).stdout == "## HEAD (no branch)\n")
+        let s = a.run("status", "--json")
+        #expect(s.status == 0, "\(s)")
+        let sync = s.json["sync"]
+        #expect(sync?["remote"] == .string(fixture.remote), "\(s)")
+        #expect(sync?["branch"] == .null)
+        #expect(sync?["upstream"] == .string("origin/main"))
+        #expect(sync?["ahead"] == .number(try Self.count("origin/main..HEAD", in: a.root)))
+        #expect(sync?["behind"] == .number(try Self.count("HEAD..origin/main", in: a.root)))
+        #expect(sync?["behind"] == .number(1))
+        let way = "switch back with `git -C \(a.root) switch main`"
+        guard case .array(let unsupported) = sync?["unsupported"], case .string(let first) = unsupported.first else {
+            Issue.record("no sync.unsupported: \(s)")
+            return
+        }
+        #expect(first.hasPrefix("HEAD of \(a.root) is detached at \(short)"), "\(first)")
+        #expect(first.hasSuffix(way), "\(first)")
+        let text = a.run("status").stdout
+        #expect(text.contains("Sync: no uncommitted changes; the detached HEAD is 1 commit behind origin/main (\(fixture.remote)).\n"), "\(text)")
+        #expect(text.contains("Cannot sync: HEAD of \(a.root) is detached at \(short)"), "\(text)")
+
+        // A refusal like a merge in progress: exit 1, nothing committed or pushed.
+        let remoteBefore = try RepositoryFiles.revParse("refs/heads/main", in: fixture.remote)
+        let r = a.run("sync", "--json")
+        #expect(r.status == 1, "\(r)")
+        #expect(r.json["outcome"] == .string("refused"))
+        #expect(r.stderr.contains(way + "; nothing was committed or pushed"), "\(r)")
+        #expect(try RepositoryFiles.revParse("refs/heads/main", in: fixture.remote) == remoteBefore)
+        #expect(try GitCLI.run(["status", "-sb"], in: a.root).stdout == "## HEAD (no branch)\n")
+
+        // The way back works, and then the sync does.
+        #expect(Self.gitCommands(in: way) == ["git -C \(a.root) switch main"])
+        #expect(try Self.shell("git -C \(a.root) switch -q main").status == 0)
+        #expect(a.run("sync").status == 0)
+        #expect(a.run("status", "--json").json["sync"]?["unsupported"] == .array([]))
+    }
+
+    /// An app command writes on the detached checkout, after which plain `git switch main`
+    /// refuses: the way back named keeps the change on a branch and merges it, and works.
+    @Test func aChangeOnADetachedCheckoutGetsAWayBackThatWorks() throws {
+        let (fixture, a) = try Self.detached()
+        let short = String(try RepositoryFiles.revParse("HEAD", in: a.root).prefix(7))
+        #expect(a.run("waterline", "settings", "set", "warningThreshold", "5").status == 0)
+        let plain = try GitCLI.run(["switch", "main"], in: a.root)
+        #expect(plain.status != 0 && plain.stderr.contains("would be overwritten"), "\(plain)")
+
+        let status = a.run("status").stdout
+        #expect(status.contains("Cannot sync: HEAD of \(a.root) is detached at \(short)"), "\(status)")
+        #expect(!status.contains("switch back with"), "\(status)")
+        let r = a.run("sync")
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("`git -C \(a.root) switch main` would refuse while uncommitted changes to waterline/settings.json differ from main, so keep the uncommitted changes on a branch: "), "\(r)")
+        // The commands named to keep the change, in order, as a user would type them.
+        let commands = Self.gitCommands(in: r.stderr)
+        #expect(commands.last == "git -C \(a.root) switch --discard-changes main")
+        let keep = Array(commands.dropFirst().dropLast())
+        #expect(keep.first == "git -C \(a.root) switch -c detached-\(short)", "\(commands)")
+        #expect(keep.count == 5, "\(commands)")
+        for line in keep {
+            let done = try Self.shell(line)
+            #expect(done.status == 0, "\(line): \(done)")
+        }
+        #expect(try GitCLI.run(["status", "-sb"], in: a.root).stdout == "## main...origin/main [ahead 2]\n")
+        let synced = a.run("sync")
+        #expect(synced.status == 0, "\(synced)")
+        let settings = try GitCLI.run(["show", "main:waterline/settings.json"], in: fixture.remote).stdout
+        #expect(settings.contains("\"warningThreshold\": 5"), "\(settings)")
+        #expect(settings.contains("\"waterEveryNDrinks\": 3"), "\(settings)")
+    }
+
+    /// Another branch, identical to main and pushed: nothing to push, as git counts it; status
+    /// says the sync will not sync it. With an upstream of its own, counted against that.
+    @Test func anotherBranchIsCountedAsGitCountsItAndNamed() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.origin()
+        #expect(try GitCLI.run(["switch", "-q", "-c", "experiment"], in: a.root).status == 0)
+        #expect(try Self.count("origin/main..experiment", in: a.root) == 0)
+        let s = a.run("status", "--json")
+        let sync = s.json["sync"]
+        #expect(sync?["branch"] == .string("experiment"), "\(s)")
+        #expect(sync?["upstream"] == .string("origin/main"))
+        #expect(sync?["ahead"] == .number(0))
+        #expect(sync?["behind"] == .number(0))
+        let way = "switch back with `git -C \(a.root) switch main`"
+        #expect(sync?["unsupported"] == .array([.string("\(a.root) is on the branch experiment, but ledger syncs main (a branch of its own would reach no other device); " + way)]), "\(s)")
+        let text = a.run("status").stdout
+        #expect(text.contains("Sync: no uncommitted changes; the branch experiment is in step with origin/main (\(fixture.remote)) as of the last fetch.\n"), "\(text)")
+        #expect(!text.contains("not yet pushed"))
+        #expect(text.contains("Cannot sync: \(a.root) is on the branch experiment"))
+        #expect(a.run("sync").status == 1)
+
+        // Tracking origin/main, one commit ahead: the count is git's.
+        #expect(try GitCLI.run(["branch", "-q", "-u", "origin/main"], in: a.root).status == 0)
+        try a.write("README.md", "tried\n")
+        #expect(try GitCLI.run(["add", "README.md"], in: a.root).status == 0)
+        #expect(try GitCLI.run(["commit", "-qm", "try"], in: a.root).status == 0)
+        #expect(try GitCLI.run(["status", "-sb"], in: a.root).stdout == "## experiment...origin/main [ahead 1]\n")
+        let ahead = a.run("status", "--json").json["sync"]
+        #expect(ahead?["ahead"] == .number(1))
+        #expect(ahead?["behind"] == .number(0))
+        let r = a.run("sync")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains(way + ", then `git -C \(a.root) merge experiment` if you want its commit synced; nothing was committed or pushed"), "\(r)")
+        for line in Self.gitCommands(in: r.stderr) { #expect(try Self.shell(line).status == 0, "\(line)") }
+        #expect(a.run("sync").status == 0)
+        #expect(try GitCLI.run(["show", "main:README.md"], in: fixture.remote).stdout == "tried\n")
+    }
 }
