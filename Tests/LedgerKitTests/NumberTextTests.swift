@@ -40,6 +40,15 @@ import Testing
         #expect(NumberText.fixed(.nan, decimals: 1) == "nan")
     }
 
+    @Test func decimalReadsWhatAPersonWrites() {
+        for (text, value) in [("12", 12.0), ("0.5", 0.5), (".5", 0.5), ("5.", 5), ("-3", -3), ("+2", 2), ("0330", 330)] {
+            #expect(NumberText.decimal(text) == value, "\(text)")
+        }
+        for text in ["", ".", "-", "0x10", "1e3", "1E3", "nan", "inf", "-inf", "1.2.3", "1-2", " 5", "5 ", "١٢", "0x1p3", "--1"] {
+            #expect(NumberText.decimal(text) == nil, "\(text)")
+        }
+    }
+
     @Test func paddedAndHexAgreeWithPrintf() {
         for n in [0, 5, 9, 10, 59, 99, 100, 2026, -1, -5, -10, Int.max, Int.min] {
             #expect(NumberText.padded(n) == String(format: "%02ld", n))

@@ -190,7 +190,7 @@ extension BrewCommand.Save: QuickCommand {
         var command = Self()
         command.recipe = words.positionals.first
         command.inputs = BrewInputOptions()
-        (command.inputs.dose, command.inputs.targetYield, command.inputs.temperature) = (try words.plain("dose"), try words.plain("yield"), try words.plain("temp"))
+        (command.inputs.dose, command.inputs.targetYield, command.inputs.temperature) = (try words.value("dose", as: DecimalNumber.parse), try words.value("yield", as: DecimalNumber.parse), try words.value("temp", as: DecimalNumber.parse))
         command.inputs.grind = try words.value("grind")
         command.inputs.reset = words.flag("reset")
         guard let rating: RatingValue = try words.value("rating") else { throw ValidationError("--rating") }

@@ -3,13 +3,13 @@ import LedgerKit
 
 /// The confirm-inputs values a command line may give (`plan`, `start`, `save`).
 struct BrewInputOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Coffee dose in grams; the yield follows from the recipe's ratio.", valueName: "grams"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Coffee dose in grams; the yield follows from the recipe's ratio.", valueName: "grams"), transform: DecimalNumber.parse)
     var dose: Double?
 
-    @Option(name: .customLong("yield"), parsing: .unconditional, help: ArgumentHelp("Target yield (water) in grams; the dose follows from the recipe's ratio.", valueName: "grams"))
+    @Option(name: .customLong("yield"), parsing: .unconditional, help: ArgumentHelp("Target yield (water) in grams; the dose follows from the recipe's ratio.", valueName: "grams"), transform: DecimalNumber.parse)
     var targetYield: Double?
 
-    @Option(name: .customLong("temp"), parsing: .unconditional, help: ArgumentHelp("Water temperature in °C.", valueName: "celsius"))
+    @Option(name: .customLong("temp"), parsing: .unconditional, help: ArgumentHelp("Water temperature in °C.", valueName: "celsius"), transform: DecimalNumber.parse)
     var temperature: Double?
 
     @Option(help: ArgumentHelp("Grind label: fine, medium or coarse.", valueName: "label"), transform: GrindValue.parse)
@@ -93,7 +93,7 @@ enum BrewArguments {
 
     /// Grams of water for a step, from 0 to the largest yield.
     static func stepGrams(_ text: String) -> Double? {
-        guard let g = Double(text), g >= 0, g <= BrewLimits.yield.upperBound else { return nil }
+        guard let g = NumberText.decimal(text), g >= 0, g <= BrewLimits.yield.upperBound else { return nil }
         return g
     }
 }

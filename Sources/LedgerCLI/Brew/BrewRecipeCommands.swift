@@ -147,13 +147,13 @@ extension BrewCommand.RecipeCommand {
         @Option(help: ArgumentHelp("A new name.", valueName: "name"))
         var name: String?
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Default dose, grams.", valueName: "grams"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Default dose, grams.", valueName: "grams"), transform: DecimalNumber.parse)
         var dose: Double?
 
-        @Option(name: .customLong("yield"), parsing: .unconditional, help: ArgumentHelp("Default target yield, grams.", valueName: "grams"))
+        @Option(name: .customLong("yield"), parsing: .unconditional, help: ArgumentHelp("Default target yield, grams.", valueName: "grams"), transform: DecimalNumber.parse)
         var targetYield: Double?
 
-        @Option(name: .customLong("temp"), parsing: .unconditional, help: ArgumentHelp("Default water temperature, °C.", valueName: "celsius"))
+        @Option(name: .customLong("temp"), parsing: .unconditional, help: ArgumentHelp("Default water temperature, °C.", valueName: "celsius"), transform: DecimalNumber.parse)
         var temperature: Double?
 
         @Option(help: ArgumentHelp("Default grind label: fine, medium or coarse.", valueName: "label"), transform: GrindValue.parse)

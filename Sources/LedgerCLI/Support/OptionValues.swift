@@ -23,6 +23,15 @@ struct OptionProblem: Error, CustomStringConvertible {
     var description: String { text }
 }
 
+/// A number of grams or degrees (`--dose 18`, `--temp 92.5`): decimal digits only, where
+/// argument-parser's own `Double` also takes `0x10`, `1e3`, `nan` and `inf`.
+enum DecimalNumber {
+    static func parse(_ text: String) throws -> Double {
+        guard let v = NumberText.decimal(text) else { throw OptionProblem(text: "must be a number like 18 or 15.5 (found \"\(text)\")") }
+        return v
+    }
+}
+
 /// `--date`: a day, `YYYY-MM-DD`.
 struct DateValue: OptionValue {
     let date: LocalDate

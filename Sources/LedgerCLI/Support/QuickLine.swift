@@ -54,14 +54,10 @@ enum QuickLine {
         subscript(_ name: String) -> String? { values[name] }
 
         /// The value given for `--name`, as its option reads it.
-        func value<T: OptionValue>(_ name: String) throws -> T? { try values[name].map(T.parse) }
+        func value<T: OptionValue>(_ name: String) throws -> T? { try value(name, as: T.parse) }
 
-        /// The value given for `--name`, read as argument-parser reads a plain type.
-        func plain<T: ExpressibleByArgument>(_ name: String) throws -> T? {
-            guard let text = values[name] else { return nil }
-            guard let value = T(argument: text) else { throw ValidationError("--\(name)") }
-            return value
-        }
+        /// The value given for `--name`, read by the option's own `transform`.
+        func value<T>(_ name: String, as parse: (String) throws -> T) throws -> T? { try values[name].map(parse) }
 
         /// Whether `--name` was given.
         func flag(_ name: String) -> Bool { flags.contains(name) }

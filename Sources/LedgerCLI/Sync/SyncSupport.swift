@@ -28,7 +28,7 @@ enum SyncEnvironment {
         var options = TransportOptions(environment: env, httpUser: env["LEDGER_HTTP_USER"], httpPassword: env["LEDGER_HTTP_PASSWORD"],
                                        progress: progress)
         if let text = env["LEDGER_NETWORK_TIMEOUT"], !text.isEmpty {
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            guard let seconds = NumberText.decimal(text), seconds.isFinite, seconds >= 0 else {
                 throw LedgerError.usage("LEDGER_NETWORK_TIMEOUT must be a number of seconds (0 waits forever), not \"\(text)\"")
             }
             options.stallTimeout = seconds

@@ -261,7 +261,7 @@ enum WaterlineText {
     /// A standard-drink count (`--std`): more than 0, at most 20.
     static func parseStandardDrinks(_ text: String) throws -> Double {
         let option = flag(.standardDrinks)
-        guard let v = Double(text), v > 0, v <= AlcoholMeta.maximumEstimate else {
+        guard let v = NumberText.decimal(text), v > 0, v <= AlcoholMeta.maximumEstimate else {
             throw LedgerError.usage("\(option) must be a number of standard drinks more than 0 and at most \(CanonicalJSON.formatNumber(AlcoholMeta.maximumEstimate)) (found \"\(text)\")")
         }
         return v
@@ -270,7 +270,7 @@ enum WaterlineText {
     /// A percentage between 0 and 100 (`5`, `5%`).
     static func parseABV(_ text: String) throws -> Given<Double> {
         let t = text.hasSuffix("%") ? String(text.dropLast()) : text
-        guard let v = Double(t), v >= 0, v <= 100 else {
+        guard let v = NumberText.decimal(t), v >= 0, v <= 100 else {
             throw LedgerError.usage("\(flag(.abv)) must be a percentage between 0 and 100 (found \"\(text)\")")
         }
         return Given(v, input: .waterline(.abv), text: text)

@@ -59,7 +59,7 @@ public struct AutosyncSettings: Sendable, Equatable {
     public static func duration(_ text: String, key: String, minimum: Double) throws(LedgerError) -> Double {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         let (number, scale) = units.first { text.hasSuffix($0.0) }.map { (String(text.dropLast($0.0.count)), $0.1) } ?? (text, 1)
-        guard let n = Double(number), n.isFinite, n * scale >= minimum, n * scale <= 7 * 24 * 3600 else {
+        guard let n = NumberText.decimal(number), n.isFinite, n * scale >= minimum, n * scale <= 7 * 24 * 3600 else {
             throw LedgerError.invalidArgument("\(key) must be a duration like 300ms, 5s, 15m or 2h, at least \(durationText(minimum)) and at most a week (found \"\(text)\")")
         }
         return n * scale

@@ -34,6 +34,23 @@ package enum NumberText {
         return text
     }
 
+    /// A number as a person writes one: decimal digits with at most one point and an optional
+    /// leading sign (`12`, `0.5`, `.5`, `-3`); nil for anything else. `Double(_:)` alone also
+    /// takes `0x10` (16), `1e3`, `nan` and `inf`, which nobody means on a command line.
+    package static func decimal(_ text: some StringProtocol) -> Double? {
+        var digits = 0, points = 0
+        for (i, c) in text.utf8.enumerated() {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."): points += 1
+            case UInt8(ascii: "-"), UInt8(ascii: "+"): if i != 0 { return nil }
+            default: return nil
+            }
+        }
+        guard digits > 0, points <= 1 else { return nil }
+        return Double(String(text))
+    }
+
     /// `n` with at least `width` characters, zeros after the sign (`%0<width>d`).
     package static func padded(_ n: Int, width: Int = 2) -> String {
         let digits = String(n.magnitude)

@@ -47,7 +47,7 @@ public struct ReminderClock: Sendable {
     public init(environment: [String: String], timeZone: TimeZone) throws(RemindError) {
         var rate = 1.0
         if let text = environment["LEDGER_CLOCK_RATE"], !text.isEmpty {
-            guard let r = Double(text), r > 0, r.isFinite else {
+            guard let r = NumberText.decimal(text), r > 0, r.isFinite else {
                 throw RemindError(.invalidClock, "LEDGER_CLOCK_RATE must be a positive number of simulated seconds per second, like 60 (found \"\(text)\")")
             }
             rate = r

@@ -291,7 +291,7 @@ public struct BrewFlow: Sendable {
         case .confirm, .start, .next:
             dialog = .none
             guard !text.text.isEmpty else { return [] }
-            guard let value = Double(text.text) else {
+            guard let value = NumberText.decimal(text.text) else {
                 say("\"\(text.text)\" is not a number", at: now)
                 return []
             }

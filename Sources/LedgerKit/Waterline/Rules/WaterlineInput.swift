@@ -53,7 +53,7 @@ public struct Volume: Sendable, Equatable {
             (unit, factor) = (written.unit, written.factor)
             t = String(t.dropLast(written.suffix.count)).trimmingWhitespace()
         }
-        guard let v = Double(t), v.isFinite, v > 0, (v * factor).isFinite else { return nil }
+        guard let v = NumberText.decimal(t), v.isFinite, v > 0, (v * factor).isFinite else { return nil }
         self.init(v * factor, unit)
     }
 
