@@ -9,7 +9,7 @@ extension LedgerStore {
     public init(gitWorkTree root: String) {
         let gitDirectory = Self.gitDirectory(ofWorkTree: root)
         self.init(root: root, localStateDirectory: gitDirectory + "/ledger")
-        bulkChangeWitnesses = [gitDirectory + "/index"]
+        bulkChangeWitnesses = [gitDirectory == root + "/.git" ? ".git/index" : gitDirectory + "/index"]
     }
 
     /// The git directory of the work tree at `root`: `.git`, or where a `.git` file's

@@ -8,7 +8,7 @@ ledger of every scale, on an empty ledger (`ledger init` and a session started) 
 
 The commands write, so they run on copies of the data made with hard links: ledger replaces a
 file by writing a new one and renaming it, never by writing into it, so the shared benchmark
-data is never changed. A copy leaves out git's object store (these commands never read it)
+data is never changed. A copy leaves git's object store empty (these commands never read it)
 and the device-local `.git/ledger/`; the first command in each records its Waterline hint.
 """
 import os
@@ -37,7 +37,9 @@ def copy_ledger(src, dst):
             continue
         subprocess.run(["cp", "-al", os.path.join(src, name), os.path.join(dst, name)], check=True)
     git = os.path.join(dst, ".git")
-    os.makedirs(git)
+    # An empty object store: without one neither git nor ledger takes the folder for a
+    # repository when a command finds it from the current directory.
+    os.makedirs(os.path.join(git, "objects"))
     for name in os.listdir(os.path.join(src, ".git")):
         if name in ("objects", "ledger"):
             continue

@@ -104,7 +104,7 @@ package let schemaMember = "$schema"
 
 /// One member of a `JSONModel`: its name, how to read it into the model and how to write it,
 /// the rules its value keeps and its JSON Schema.
-package struct Field<Model: JSONModel>: Sendable {
+package struct Field<Model>: Sendable {
     /// The member name in the JSON object.
     package let name: String
     /// Reads the member (nil when absent) into the model; false when it is unusable.

@@ -19,9 +19,11 @@ public struct LedgerStore: Sendable {
     /// The directory for device-local state that is never synced (SPEC §3): the writer lock,
     /// hints and caches, a brew in progress. Absolute.
     package let localStateDirectory: String
-    /// Files (absolute paths) whose stamps change whenever another tool may have rewritten
-    /// documents in bulk — for a git repository, its index. Hints that spare a reader from
-    /// reading every document trust themselves only while these are unchanged.
+    /// Files whose stamps change whenever another tool may have rewritten documents in bulk —
+    /// for a git repository, its index. Hints that spare a reader from reading every document
+    /// trust themselves only while these are unchanged. Relative to the root when inside it
+    /// (so that a hint recorded through one path to the ledger holds through another: a
+    /// symbolic link, `--repo` or the current directory), else absolute.
     package var bulkChangeWitnesses: [String] = []
     /// How many threads may read documents at once (readers of many files use them).
     public var workerThreads = 1
@@ -191,9 +193,16 @@ public struct LedgerStore: Sendable {
 
 /// The documents of one collection kind: `load(id:)`, `all()`, and inside LedgerKit (for the
 /// apps' façades) `save(_:)`, `delete(id:)`.
-package struct DocumentRepository<D: CollectionDocument>: Sendable {
+///
+/// `D` is constrained by the extension, not the type, here and in `SingletonRepository` and
+/// `Field`: a constraint on a generic type makes the runtime look the conformance up — a
+/// scan of every conformance record in the binary, a tenth of a millisecond — the first time
+/// it builds the type's metadata, which a quick command does for each of these types.
+package struct DocumentRepository<D>: Sendable {
     package let store: LedgerStore
+}
 
+extension DocumentRepository where D: CollectionDocument {
     /// Where the documents are on disk.
     package var files: CollectionFiles { CollectionFiles(D.kind, in: store) }
 
@@ -302,9 +311,11 @@ package struct DocumentRepository<D: CollectionDocument>: Sendable {
 }
 
 /// The one document of a singleton kind.
-package struct SingletonRepository<D: SingletonDocument>: Sendable {
+package struct SingletonRepository<D>: Sendable {
     package let store: LedgerStore
+}
 
+extension SingletonRepository where D: SingletonDocument {
     /// Whether the file exists.
     package var exists: Bool { FileSystem.stamp(D.kind.path(), under: store.root) != nil }
 

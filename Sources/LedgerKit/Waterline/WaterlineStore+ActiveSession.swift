@@ -190,9 +190,9 @@ struct ActiveSessionHint: Equatable {
     /// The active session's id and path, or nil when none is active.
     var sessionID: String?
     var path: String?
-    /// Stamps by path: relative to the ledger root for the sessions' directories, absolute
-    /// for the witnesses ("-" for a missing path); `<year directory>/*` holds the digest of
-    /// the year's session files.
+    /// Stamps by path: relative to the ledger root for the sessions' directories, as the
+    /// store names them for the witnesses ("-" for a missing path); `<year directory>/*`
+    /// holds the digest of the year's session files.
     var stamps: [String: String]
     /// When the digests were taken, nanoseconds on the file clock, when that was before the
     /// hint was written (a hint that kept an earlier hint's digests): files changed shortly
@@ -321,8 +321,8 @@ struct ActiveSessionHint: Equatable {
         store.bulkChangeWitnesses
     }
 
-    /// The stamps the hint records, encoded ("-" for a missing path): of an absolute path (a
-    /// witness), and of the sessions directory and its entries through one descriptor of it
+    /// The stamps the hint records, encoded ("-" for a missing path): of a witness, and of
+    /// the sessions directory and its entries through one descriptor of it
     /// (a `fstatat` per year directory, not a walk from the root for each).
     struct Stamper {
         let store: LedgerStore

@@ -238,7 +238,7 @@ public struct WaterlineStore: Sendable {
     }
 
     /// The id `reference` names in `repository`: exact, or a unique prefix of 4+ characters.
-    func resolve<D>(_ reference: String, in repository: DocumentRepository<D>, describe: String) throws -> String {
+    func resolve<D: CollectionDocument>(_ reference: String, in repository: DocumentRepository<D>, describe: String) throws -> String {
         let ref = reference.lowercased()
         if DocumentID.isValid(ref), try repository.path(of: ref) != nil { return ref }
         guard ref.count >= Self.minimumPrefix else {

@@ -20,6 +20,35 @@ import Testing
 
     func sessionFile(_ ledger: TestLedger, _ id: String) -> String { "waterline/sessions/2026/\(id).json" }
 
+    /// The hint that finds the active session without reading every session names git's index
+    /// relative to the ledger: recorded through one path to the ledger (`--repo`, a symbolic
+    /// link, the current directory), it is the same hint through another. With the index's
+    /// absolute path in it, two paths in turn threw each other's hint away, and every command
+    /// read every session (0.2 s at a hundred years).
+    @Test func theActiveSessionHintIsTheSameWhicheverPathLeadsToTheLedger() throws {
+        let ledger = try TestLedger()
+        _ = started(ledger)
+        let link = ledger.directory.path + "/link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: ledger.root)
+        let hint = ledger.root + "/.git/ledger/waterline-active.json"
+        func stampedPaths(_ env: [String: String]) throws -> [String] {
+            try FileManager.default.removeItem(atPath: hint)
+            let r = ledger.run("waterline", "status", env: env)
+            #expect(r.status == 0, "\(r)")
+            let json = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: hint))))
+            guard case .object(let stamps)? = json["stamps"] else {
+                Issue.record("the hint has no stamps: \(json)")
+                return []
+            }
+            return stamps.map(\.key).sorted()
+        }
+        let direct = try stampedPaths([:])
+        #expect(direct.contains(".git/index") && direct.contains("waterline/sessions"), "\(direct)")
+        #expect(direct.allSatisfy { !$0.hasPrefix("/") }, "\(direct)")
+        #expect(try stampedPaths(["LEDGER_REPO": link]) == direct)
+        #expect(try stampedPaths(["LEDGER_REPO": ledger.root + "/./"]) == direct)
+    }
+
     @Test func aNightOutFromStartToSummary() throws {
         let ledger = try TestLedger()
         let id = started(ledger)
