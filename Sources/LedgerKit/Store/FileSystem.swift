@@ -203,12 +203,14 @@ package enum FileSystem {
     ///
     /// For files outside a ledger (device-local state, files the user names); a ledger's own
     /// files are written with `writeAtomically(_:under:_:)`, which follows no symbolic link.
-    package static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
+    /// `durable: false` leaves out both fsyncs, for a cache that is checked on every use: after
+    /// a power cut it may be the old one or empty, never a mixture once on disk.
+    package static func writeAtomically(_ path: String, _ bytes: [UInt8], durable: Bool = true) throws {
         let dir = (path as NSString).deletingLastPathComponent
         try makeDirectories(dir.isEmpty ? "." : dir)
         let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw systemError("write", path) }
-        try Directory(fd: fd, path: dir).writeAtomically((path as NSString).lastPathComponent, bytes, describedAs: path)
+        try Directory(fd: fd, path: dir).writeAtomically((path as NSString).lastPathComponent, bytes, durable: durable, describedAs: path)
     }
 
     /// Removes a file; true when it existed.
@@ -296,7 +298,8 @@ package enum FileSystem {
 
         /// Writes the file `name` atomically (see `FileSystem.writeAtomically`). A symbolic
         /// link or a directory in its place is refused, not replaced.
-        package func writeAtomically(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644, describedAs shown: String? = nil) throws {
+        package func writeAtomically(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644, durable: Bool = true,
+                                     describedAs shown: String? = nil) throws {
             let shown = shown ?? path(of: name)
             let tmp = ".\(name).tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
             let file = openat(fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
@@ -311,7 +314,7 @@ package enum FileSystem {
                     if n < 0 { if errno == EINTR { continue }; throw systemError("write", shown) }
                     done += n
                 }
-                guard fsync(file) == 0 else { throw systemError("write", shown) }
+                guard !durable || fsync(file) == 0 else { throw systemError("write", shown) }
             }
             switch stamp(name)?.type {
             case .symlink?: throw linkRefusal(path(of: name), "write", shown, folder: false)
@@ -320,7 +323,7 @@ package enum FileSystem {
             }
             guard renameat(fd, tmp, fd, name) == 0 else { throw systemError("write", shown) }
             ok = true
-            fsync(fd)
+            if durable { fsync(fd) }
         }
 
         /// Removes the file (or symbolic link, never what it points to) `name`; true when it existed.

@@ -393,8 +393,6 @@ struct ActiveSessionHint: Equatable {
             "stamps": .object(stampObject),
             "digestsTakenAt": digestsTakenAt.map { .string(String($0)) } ?? .null,
         ])
-        let url = URL(fileURLWithPath: Self.location(store))
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? Data(CanonicalJSON.encode(json)).write(to: url, options: .atomic)
+        try? FileSystem.writeAtomically(Self.location(store), CanonicalJSON.encode(json), durable: false)
     }
 }
