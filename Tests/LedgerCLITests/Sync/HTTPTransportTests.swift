@@ -291,6 +291,8 @@ import Testing
         #expect(sync.json["pushed"]?.arrayValue?.count == 1)
         #expect(try user.git(["clone", "-q", server.url("remote.git"), fixture.directory.url("plain")], in: fixture.directory.path).status == 0)
 
+        // The server logs a request once it has answered it (through a pipe): wait for git's clone.
+        _ = eventually(10) { server.accessLog.contains { !$0.contains("libgit2") && $0.hasPrefix("GET /git/remote.git/info/refs") } }
         let log = server.accessLog
         let byLedger = log.filter { $0.contains("libgit2") }, byGit = log.filter { !$0.contains("libgit2") }
         #expect(byLedger.contains { $0.hasPrefix("POST /git/remote.git/git-receive-pack ") }, "\(log)")
