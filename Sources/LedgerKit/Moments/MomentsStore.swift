@@ -51,7 +51,14 @@ public struct MomentsStore: Sendable {
         var found: [Experience] = []
         var problems: [Problem] = []
         var invalid: [String] = []
-        for result in experiences.read(paths.sorted()) {
+        // A file whose `timestamp`, peeked as canonical JSON writes it, is outside the bucket is
+        // not decoded: `today` reads one day's experiences of a month's files. Any other file is
+        // decoded and judged, an invalid one refusing the view as before.
+        let outside: @Sendable ([UInt8]) -> Bool = { bytes in
+            guard let text = MemberPeek.topLevelString("timestamp", in: bytes), let t = Timestamp(iso8601: text) else { return false }
+            return !bucket.contains(t)
+        }
+        for result in experiences.read(paths.sorted(), skip: outside) {
             switch result {
             case .success(let e?): if bucket.contains(e.timestamp) { found.append(e) }
             case .success(nil): break  // removed while we were reading

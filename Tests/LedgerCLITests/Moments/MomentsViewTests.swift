@@ -286,6 +286,35 @@ import Testing
         #expect(status.stdout.contains("DotLife Moments an experience of this week needs a look: run `ledger check`"), "\(status)")
     }
 
+    /// `today` decodes only the files whose `timestamp` (peeked from canonical JSON) is today:
+    /// an invalid experience of another day of the month is left to the views that show that
+    /// day, which refuse as before; the same file in another layout is decoded, and refuses.
+    @Test func todayDecodesOnlyTodaysExperiences() throws {
+        let ledger = try Self.ledger()
+        let canonical = """
+            {
+              "createdAt": "2026-11-20T10:00:00+01:00",
+              "experienceType": "link",
+              "id": "bad",
+              "momentType": "now",
+              "payload": "not a link",
+              "timestamp": "2026-11-20T10:00:00+01:00",
+              "updatedAt": "2026-11-20T10:00:00+01:00"
+            }
+
+            """
+        try ledger.write("moments/experiences/2026/11/bad.json", canonical)
+        let today = ledger.run("moments", "today", "--json")
+        #expect(today.status == 0, "\(today)")
+        #expect(today.json["total"] == .number(1), "\(today)")
+        for view in [["week"], ["today", "--date", "2026-11-20"], ["month"]] {
+            let r = ledger.run(arguments: ["moments"] + view)
+            #expect(r.status == 1 && r.stderr.contains("/payload: error: links are http or https URLs"), "\(view): \(r)")
+        }
+        try ledger.write("moments/experiences/2026/11/bad.json", canonical.replacingOccurrences(of: "\n  ", with: "\n "))
+        #expect(ledger.run("moments", "today").status == 1)
+    }
+
     @Test func theStatusLine() throws {
         let ledger = try Self.ledger()
         let r = ledger.run("status")
