@@ -120,6 +120,12 @@ public enum LedgerCLI {
                     return 0
                 }
                 for line in lines { Console.error(line) }
+                if let word = textTakenForAnOption(args, refusedIn: message) {
+                    var fixed = args
+                    fixed.insert("--", at: fixed.firstIndex(of: word)!)
+                    Console.error("ledger: text that starts with a dash goes after --: "
+                                  + (["ledger"] + fixed).map(SetupDoctor.shellQuoted).joined(separator: " "))
+                }
                 return code == .validationFailure ? 2 : code.rawValue
             }
         }
@@ -142,6 +148,20 @@ public enum LedgerCLI {
         for word in arguments {
             if word == "--" { return nil }
             if word.count > 2, word.hasPrefix("-"), word.dropFirst().allSatisfy({ $0.isASCII && $0.isLetter }), word.contains("h") { return word }
+        }
+        return nil
+    }
+
+    /// A word before any `--` that starts with a dash but cannot be an option — it holds a
+    /// space, or no letter follows its dashes (`"-5 degrees"`, `"--- a line"`) — and that the
+    /// parser's `message` refused: text the person meant, such as a moment's.
+    static func textTakenForAnOption(_ arguments: [String], refusedIn message: String) -> String? {
+        for word in arguments {
+            if word == "--" { return nil }
+            guard word.count > 1, word.hasPrefix("-") else { continue }
+            let name = word.drop { $0 == "-" }.prefix { $0 != "=" }
+            guard word.contains(" ") || !(name.first?.isLetter ?? false) else { continue }
+            return message.contains(word) ? word : nil
         }
         return nil
     }

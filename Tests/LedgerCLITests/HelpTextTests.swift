@@ -115,4 +115,20 @@ import Testing
         #expect(ledger.run("waterline", "drink", "-h").stdout.contains("USAGE: ledger waterline drink"))
         #expect(ledger.run("waterline", "drink", "-x").status == 2)
     }
+
+    /// Text that starts with a dash is taken for an option, as by any command-line parser:
+    /// refused (exit 2, nothing written), and the refusal shows the same words with `--`
+    /// before the text, which work. An unknown option that looks like one gets no such line.
+    @Test func textStartingWithADashIsShownWhereItGoes() throws {
+        let ledger = try TestLedger()
+        for text in ["-5 degrees and sunny", "--- a line of dashes", "-5"] {
+            let r = ledger.run("moments", "add", text, "--dot")
+            let quoted = text.contains(" ") ? "'" + text + "'" : text
+            #expect(r.status == 2 && r.stderr.contains("ledger: text that starts with a dash goes after --: ledger moments add -- \(quoted) --dot"), "\(text): \(r)")
+            #expect(ledger.run("moments", "add", "--", text).status == 0)
+        }
+        #expect(ledger.run("moments", "today", "--json").json["total"] == .number(3))
+        let typo = ledger.run("moments", "add", "tea", "--dto")
+        #expect(typo.status == 2 && !typo.stderr.contains("goes after --"), "\(typo)")
+    }
 }
