@@ -132,13 +132,29 @@ final class PathWatcher {
     /// Sets up one watch per directory the targets need — the directory itself when it exists,
     /// else its deepest existing ancestor — and drops the others. Returns the target
     /// directories that are watched now and were not before.
+    /// A directory made between the look that found it missing and the watch on its ancestor
+    /// sends that watch no event: the look is taken again once the watches are set, until
+    /// what it saw still holds (a few rounds at most, even while a tree is being made).
     private func rearm() throws(RemindError) -> Set<String> {
+        let before = Set(directories.values)
+        for _ in 0..<8 {
+            let missing = try setWatches()
+            if !missing.contains(where: isDirectory) { break }
+        }
+        return Set(directories.values).subtracting(before)
+    }
+
+    /// One watch per directory the targets need, as they are now; returns the target
+    /// directories found missing (their deepest existing ancestor is watched instead).
+    private func setWatches() throws(RemindError) -> [String] {
         var wanted: [String: UInt32] = [:]
+        var missing: [String] = []
         for t in targets {
             let dir = t.directory
             if isDirectory(dir) {
                 wanted[dir, default: 0] |= Self.directoryMask
             } else {
+                missing.append(dir)
                 wanted[existingAncestor(of: dir), default: 0] |= Self.ancestorMask
             }
         }
@@ -153,9 +169,8 @@ final class PathWatcher {
             }
         }
         for wd in directories.keys where watched[wd] == nil { inotify_rm_watch(fd, wd) }
-        let before = Set(directories.values)
         directories = watched
-        return Set(watched.values).subtracting(before)
+        return missing
     }
 
     private func isDirectory(_ path: String) -> Bool {
