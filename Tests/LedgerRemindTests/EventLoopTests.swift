@@ -67,7 +67,10 @@ extension EventLoopSuites {
         @Test func sigtermEndsTheWaitWithTerminate() throws {
             let loop = try EventLoop(clock: .system(timeZone: paris))
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { _ = kill(getpid(), SIGTERM) }
-            #expect(try loop.events { $0 == .terminate } == [.terminate])
+            // A step of the system clock meanwhile (a test before this one, the host's time
+            // service) is news of its own, reported as such.
+            let got = try loop.events { $0 == .terminate }
+            #expect(got.filter { $0 != .clockChanged } == [.terminate], "\(got)")
             // SIGINT too; both only while a loop exists (the previous handlers are back after).
             kill(getpid(), SIGINT)
             #expect(try loop.next(wakingAt: Date().addingTimeInterval(10)) == [.terminate])
