@@ -340,6 +340,9 @@ struct ActiveSessionHint: Equatable {
             let stamp: FileSystem.Stamp?
             if path.hasPrefix("/") {
                 stamp = FileSystem.stamp(path)
+            } else if store.bulkChangeWitnesses.contains(path) {
+                // Git's own files, through a `.git` that may be a symbolic link.
+                stamp = FileSystem.stamp(store.absolute(path))
             } else if path == directory {
                 stamp = opened?.stamp
             } else if path.hasPrefix(directory + "/"), !path.dropFirst(directory.count + 1).contains("/") {

@@ -47,6 +47,13 @@ import Testing
         #expect(direct.allSatisfy { !$0.hasPrefix("/") }, "\(direct)")
         #expect(try stampedPaths(["LEDGER_REPO": link]) == direct)
         #expect(try stampedPaths(["LEDGER_REPO": ledger.root + "/./"]) == direct)
+        // A `.git` that is a symbolic link (kept on another disk) is followed to the index.
+        let elsewhere = ledger.directory.path + "/git-elsewhere"
+        try FileManager.default.moveItem(atPath: ledger.root + "/.git", toPath: elsewhere)
+        try FileManager.default.createSymbolicLink(atPath: ledger.root + "/.git", withDestinationPath: elsewhere)
+        #expect(try stampedPaths([:]) == direct)
+        let stamps = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: hint))))["stamps"]
+        #expect(stamps?[".git/index"]?.stringValue.map { $0 != "-" } == true, "\(String(describing: stamps))")
     }
 
     @Test func aNightOutFromStartToSummary() throws {
