@@ -70,14 +70,17 @@ public enum LedgerCLI {
         // `ledger --repo PATH waterline status`, `ledger waterline --repo PATH status`: the
         // global option before the subcommand, among the command's words.
         var command: any ParsableCommand.Type = LedgerCommand.self
+        var repoWords: [String] = []
         var i = 0
         while i < args.count {
             let word = args[i]
             if word == "--repo", i + 1 < args.count {
                 context.repoOverride = args[i + 1]
+                repoWords = Array(args[i...(i + 1)])
                 args.removeSubrange(i...(i + 1))
             } else if word.hasPrefix("--repo=") {
                 context.repoOverride = String(word.dropFirst(7))
+                repoWords = [word]
                 args.remove(at: i)
             } else if let sub = command.configuration.subcommands.first(where: { $0._commandName == word }) {
                 command = sub
@@ -85,11 +88,6 @@ public enum LedgerCLI {
             } else {
                 break
             }
-        }
-        if let cluster = helpInCluster(args) {
-            context.stderr.write("ledger: unknown option '\(cluster)': the only short option is -h (help); the others are written --name\n")
-            context.stderr.flush()
-            return 2
         }
         let status = CLIContext.$current.withValue(context) { () -> Int32 in
             do {
@@ -112,6 +110,16 @@ public enum LedgerCLI {
                     Console.error("ledger: " + refusal)
                     return 2
                 }
+                // A word like `-ah` or `-high five`, which argument-parser reads as short
+                // options with -h among them, printed the help (exit 0) instead of refusing an
+                // option it does not know: a typo in a script, or a moment, did nothing silently.
+                if code == .success, let word = DashedText.helpTaken(from: args) {
+                    let letters = word.dropFirst().allSatisfy { $0.isASCII && $0.isLetter }
+                    Console.error("ledger: unknown option '\(word)'"
+                                  + (letters ? ": the only short option is -h (help); the others are written --name" : ""))
+                    if let line = DashedText.suggestion(args, repoWords: repoWords) { Console.error(line) }
+                    return 2
+                }
                 let message = LedgerCommand.fullMessage(for: error)
                 // The parser's own text (help, usage) has lines of its own; each is made safe.
                 let lines = message.isEmpty ? [] : message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -120,12 +128,7 @@ public enum LedgerCLI {
                     return 0
                 }
                 for line in lines { Console.error(line) }
-                if let word = textTakenForAnOption(args, refusedIn: message) {
-                    var fixed = args
-                    fixed.insert("--", at: fixed.firstIndex(of: word)!)
-                    Console.error("ledger: text that starts with a dash goes after --: "
-                                  + (["ledger"] + fixed).map(SetupDoctor.shellQuoted).joined(separator: " "))
-                }
+                if let line = DashedText.suggestion(args, repoWords: repoWords) { Console.error(line) }
                 return code == .validationFailure ? 2 : code.rawValue
             }
         }
@@ -139,31 +142,6 @@ public enum LedgerCLI {
         }
         context.stderr.flush()
         return status
-    }
-
-    /// A word like `-ah` before any `--`: argument-parser reads it as the short options `-a`
-    /// and `-h`, and prints the help (exit 0) for it instead of refusing an unknown option, so
-    /// a script's typo did nothing without a word. ledger has no short option but `-h`.
-    static func helpInCluster(_ arguments: [String]) -> String? {
-        for word in arguments {
-            if word == "--" { return nil }
-            if word.count > 2, word.hasPrefix("-"), word.dropFirst().allSatisfy({ $0.isASCII && $0.isLetter }), word.contains("h") { return word }
-        }
-        return nil
-    }
-
-    /// A word before any `--` that starts with a dash but cannot be an option — it holds a
-    /// space, or no letter follows its dashes (`"-5 degrees"`, `"--- a line"`) — and that the
-    /// parser's `message` refused: text the person meant, such as a moment's.
-    static func textTakenForAnOption(_ arguments: [String], refusedIn message: String) -> String? {
-        for word in arguments {
-            if word == "--" { return nil }
-            guard word.count > 1, word.hasPrefix("-") else { continue }
-            let name = word.drop { $0 == "-" }.prefix { $0 != "=" }
-            guard word.contains(" ") || !(name.first?.isLetter ?? false) else { continue }
-            return message.contains(word) ? word : nil
-        }
-        return nil
     }
 
     /// The `ledger` executable's entry point.

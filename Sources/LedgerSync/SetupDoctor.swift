@@ -204,8 +204,25 @@ package enum SetupDoctor {
         return out
     }
 
-    /// `path` quoted for a POSIX shell when it needs it.
+    /// `path` quoted for a POSIX shell when it needs it; a word holding a control character
+    /// (a newline, a tab) as `$'…'` with escapes (bash, zsh, ksh and POSIX.1-2024 sh), since
+    /// pasted inside '…' it would not survive a terminal's line editing.
     package static func shellQuoted(_ path: String) -> String {
-        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@%=,".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        if path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            var out = "$'"
+            for s in path.unicodeScalars {
+                switch s {
+                case "\n": out += "\\n"
+                case "\t": out += "\\t"
+                case "\\", "'": out += "\\" + String(s)
+                case _ where s.properties.generalCategory == .control:
+                    let hex = String(s.value, radix: 16)
+                    out += s.value < 0x80 ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(s)
+                }
+            }
+            return out + "'"
+        }
+        return path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@%=,".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

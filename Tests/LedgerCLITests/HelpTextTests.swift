@@ -117,18 +117,52 @@ import Testing
     }
 
     /// Text that starts with a dash is taken for an option, as by any command-line parser:
-    /// refused (exit 2, nothing written), and the refusal shows the same words with `--`
-    /// before the text, which work. An unknown option that looks like one gets no such line.
+    /// refused (exit 2, nothing written), and the refusal's last line is the same command with
+    /// its options first and `--` before its text, which — split by bash, as a person pasting
+    /// it — saves the text as typed (a newline and a tab included). `-high five` was read as
+    /// short options with `-h` among them and printed the help, saving nothing, with exit 0.
     @Test func textStartingWithADashIsShownWhereItGoes() throws {
         let ledger = try TestLedger()
-        for text in ["-5 degrees and sunny", "--- a line of dashes", "-5"] {
-            let r = ledger.run("moments", "add", text, "--dot")
-            let quoted = text.contains(" ") ? "'" + text + "'" : text
-            #expect(r.status == 2 && r.stderr.contains("ledger: text that starts with a dash goes after --: ledger moments add -- \(quoted) --dot"), "\(text): \(r)")
-            #expect(ledger.run("moments", "add", "--", text).status == 0)
+        let bash = try Processes.require("bash", package: "bash")
+        let prefix = "ledger: text that starts with a dash goes after --: "
+        let cases: [(words: [String], text: String)] = [
+            (["moments", "add", "-5 degrees and sunny", "--moment", "today"], "-5 degrees and sunny"),
+            (["moments", "add", "-high five"], "-high five"),
+            (["moments", "add", "tea", "-x h", "--moment", "week", "and", "-sunny"], "tea -x h and -sunny"),
+            (["--repo", ledger.root, "moments", "add", "--- a line\nof dashes\tand 'quotes'"], "--- a line\nof dashes\tand 'quotes'"),
+            (["moments", "add", "-ah", "what", "a", "view"], "-ah what a view"),
+        ]
+        for (n, c) in cases.enumerated() {
+            let r = ledger.run(arguments: c.words)
+            let line = r.stderr.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(r.status == 2 && r.stdout.isEmpty && line.hasPrefix(prefix), "\(c.words): \(r)")
+            #expect(ledger.run("moments", "show", "2026-11-21", "--json").json["count"] == .number(Double(n)), "nothing saved by \(c.words)")
+            // The suggestion, as bash reads it, is a command that saves the text.
+            let split = try Processes.run(bash, ["-c", #"eval "set -- $1"; printf '%s\0' "$@""#, "-", String(line.dropFirst(prefix.count))])
+            let words = split.stdout.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+            #expect(words.first == "ledger" && words.last.map { c.text.hasSuffix($0) } == true, "\(line) → \(words)")
+            #expect(ledger.run(arguments: Array(words.dropFirst())).status == 0, "\(words)")
+            let day = ledger.run("moments", "show", "2026-11-21", "--json").json
+            let texts = (day["experiences"]?.arrayValue ?? []).compactMap { $0["payload"]?.stringValue }
+            #expect(texts.count == n + 1 && texts.contains(c.text), "\(words): \(texts)")
         }
-        #expect(ledger.run("moments", "today", "--json").json["total"] == .number(3))
-        let typo = ledger.run("moments", "add", "tea", "--dto")
-        #expect(typo.status == 2 && !typo.stderr.contains("goes after --"), "\(typo)")
+        // A preset's name and the template take text too; a command without text gets no such line.
+        let preset = ledger.run("waterline", "presets", "add", "-5 beer", "--type", "beer")
+        #expect(preset.status == 2 && preset.stderr.contains(prefix + "ledger waterline presets add --type beer -- '-5 beer'"), "\(preset)")
+        for words in [["waterline", "drink", "-5 beer"], ["moments", "add", "tea", "--dto"], ["moments", "today", "-x h"]] {
+            let r = ledger.run(arguments: words)
+            #expect(r.status == 2 && !r.stderr.contains("goes after --"), "\(words): \(r)")
+        }
+    }
+
+    /// An option that takes text takes a value that starts with a dash as given, as git's
+    /// `-m` does: `brew save --note "-a bit sour"` was refused for a missing value.
+    @Test func anOptionsTextMayStartWithADash() throws {
+        let ledger = try TestLedger()
+        let save = ledger.run("brew", "save", "--rating", "3", "--note", "-a bit sour", "--json")
+        #expect(save.status == 0 && save.json["note"]?.stringValue == "-a bit sour", "\(save)")
+        #expect(ledger.run("waterline", "presets", "add", "Lager", "--type", "beer").status == 0)
+        let rename = ledger.run("waterline", "presets", "edit", "Lager", "--name", "-5 lager", "--json")
+        #expect(rename.status == 0 && rename.json["name"]?.stringValue == "-5 lager", "\(rename)")
     }
 }

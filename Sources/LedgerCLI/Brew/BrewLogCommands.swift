@@ -23,7 +23,7 @@ extension BrewCommand {
         @Option(help: ArgumentHelp("Taste tag: too-bitter, too-sour, too-weak, too-strong or perfect.", valueName: "tag"), transform: TasteTagValue.parse)
         var tag: TasteTagValue?
 
-        @Option(help: ArgumentHelp("A short note, at most 280 characters.", valueName: "text"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("A short note, at most 280 characters.", valueName: "text"))
         var note: String?
 
         @Option(help: ArgumentHelp("When the brew was made, if not now: 07:30, 2026-11-21T07:30 or a timestamp with its offset.", valueName: "time"), transform: ClockText.parse)

@@ -113,7 +113,7 @@ extension BrewCommand.RecipeCommand {
         @Argument(help: ArgumentHelp("The recipe to copy: id, unique id prefix or name.", valueName: "ref"), completion: LiveCompletion.recipes)
         var recipe: String
 
-        @Option(help: ArgumentHelp("The new recipe's name (default: \"<name> copy\").", valueName: "name"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("The new recipe's name (default: \"<name> copy\").", valueName: "name"))
         var name: String?
 
         @OptionGroup var global: GlobalOptions
@@ -144,7 +144,7 @@ extension BrewCommand.RecipeCommand {
         @Argument(help: ArgumentHelp("The recipe: id, unique id prefix or name.", valueName: "ref"), completion: LiveCompletion.recipes)
         var recipe: String
 
-        @Option(help: ArgumentHelp("A new name.", valueName: "name"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new name.", valueName: "name"))
         var name: String?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Default dose, grams.", valueName: "grams"), transform: DecimalNumber.parse)
@@ -159,7 +159,7 @@ extension BrewCommand.RecipeCommand {
         @Option(help: ArgumentHelp("Default grind label: fine, medium or coarse.", valueName: "label"), transform: GrindValue.parse)
         var grind: GrindValue?
 
-        @Option(name: .customLong("grind-descriptor"), help: ArgumentHelp("The tactile descriptor of the grind (\"sand; slightly finer than sea salt\").", valueName: "text"))
+        @Option(name: .customLong("grind-descriptor"), parsing: .unconditional, help: ArgumentHelp("The tactile descriptor of the grind (\"sand; slightly finer than sea salt\").", valueName: "text"))
         var grindDescriptor: String?
 
         @Option(name: .customLong("step-water"), help: ArgumentHelp("The water of step N, grams (repeatable).", valueName: "N=grams"))

@@ -92,7 +92,7 @@ extension WaterlineCommand.Presets {
         @Argument(help: ArgumentHelp("The preset's name or id.", valueName: "preset"), completion: LiveCompletion.presets)
         var preset: String
 
-        @Option(help: ArgumentHelp("A new name.", valueName: "name"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new name.", valueName: "name"))
         var name: String?
 
         @OptionGroup var values: DrinkOptions
