@@ -292,7 +292,9 @@ extension DocumentRepository where D: CollectionDocument {
     /// path when its shard changed (a session whose start moved to another year). The other
     /// shards are searched (a `stat` each) only when no file is at its path — never for a
     /// `new` document, which is refused when its path is taken, so that nothing is overwritten.
-    func save(_ document: D, new: Bool = false) throws {
+    /// Returns the paths it wrote or removed.
+    @discardableResult
+    func save(_ document: D, new: Bool = false) throws -> [String] {
         let target = document.path
         let there = FileSystem.stamp(target, under: store.root) != nil
         if new, there {
@@ -300,7 +302,9 @@ extension DocumentRepository where D: CollectionDocument {
         }
         let old = new || there ? nil : try path(of: document.id)
         try store.save(document, at: target)
-        if let old, old != target { try store.remove(old) }
+        guard let old, old != target else { return [target] }
+        try store.remove(old)
+        return [target, old]
     }
 
     /// Deletes document `id`; throws `.notFound` when there is none.

@@ -44,10 +44,11 @@ extension WaterlineStore {
         guard canWrite else {
             return (active, resolution.notes.map { $0 + " (for this command only: the ledger cannot be written)" })
         }
-        for s in resolution.updated { try sessions.save(s) }
+        var written: [String] = []
+        for s in resolution.updated { written += try sessions.save(s) }
         let kept = Set(resolution.updated.map(\.path))
         for f in found where !kept.contains(f.path) { try store.remove(f.path) }
-        recordHint(active)
+        recordHint(active, written: written + found.map(\.path))
         return (active, resolution.notes)
     }
 
@@ -118,24 +119,45 @@ extension WaterlineStore {
     }
 
     /// Records, after a write made under the lock, which session is now active. When that is
-    /// what the hint already says, its digests are kept and only the directories' stamps
-    /// (which the write moved) are taken again: the digests describe the files as they were
-    /// when the hint was written, so any change since still shows — and a write costs no
-    /// second walk of the recent folders.
-    func recordHint(_ active: Active?) {
-        guard let (stamps, shards) = try? ActiveSessionHint.directoryStamps(store) else { return }
-        let recent = ActiveSessionHint.recent(shards)
-        if let written = FileSystem.stamp(ActiveSessionHint.location(store)), let old = ActiveSessionHint.read(store),
-           old.sessionID == active?.session.id, old.path == active?.path, recent.allSatisfy({ old.stamps[$0 + "/*"] != nil }) {
-            var kept = stamps
-            for shard in recent { kept[shard + "/*"] = old.stamps[shard + "/*"] }
+    /// what the hint already says, its digests are kept, and so are the stamps of the folders
+    /// the write did not touch: only the folders of the `written` paths are stamped again
+    /// (all of them when `written` is nil, or when the set of year folders changed). The kept
+    /// stamps and digests describe the files as they were when the hint was checked, so any
+    /// change since — by hand, between that check and this write — still shows; and a write
+    /// costs neither a second walk of the recent folders nor a stamp of every year folder.
+    func recordHint(_ active: Active?, written: [String]? = nil) {
+        if let hintWritten = FileSystem.stamp(ActiveSessionHint.location(store)), let old = ActiveSessionHint.read(store),
+           old.sessionID == active?.session.id, old.path == active?.path,
+           let stamps = keptStamps(old, written: written) {
             // The digests' racily clean files stay those of when they were taken.
-            ActiveSessionHint(sessionID: old.sessionID, path: old.path, stamps: kept,
-                              digestsTakenAt: old.digestsTakenAt ?? written.modifiedNanoseconds).write(store)
+            ActiveSessionHint(sessionID: old.sessionID, path: old.path, stamps: stamps,
+                              digestsTakenAt: old.digestsTakenAt ?? hintWritten.modifiedNanoseconds).write(store)
             return
         }
         guard let witness = try? ActiveSessionHint.Witness(store) else { return }
         ActiveSessionHint(sessionID: active?.session.id, path: active?.path, witness: witness).write(store)
+    }
+
+    /// `old`'s stamps after a write of `written` that leaves the same session active: the
+    /// written files' folders stamped again, the rest kept; nil when the recent folders'
+    /// digests cannot be kept (a year folder came or went).
+    private func keptStamps(_ old: ActiveSessionHint, written: [String]?) -> [String: String]? {
+        let stamp = ActiveSessionHint.Stamper(store)
+        var stamps = old.stamps
+        if let written, old.stamps[stamp.directory] == stamp(stamp.directory) {
+            // The same year folders: the written ones are stamped again.
+            for path in written {
+                guard let slash = path.lastIndex(of: "/"), stamps[String(path[..<slash])] != nil else { return nil }
+                stamps[String(path[..<slash])] = stamp(String(path[..<slash]))
+            }
+            return stamps
+        }
+        guard let (fresh, shards) = try? ActiveSessionHint.directoryStamps(store) else { return nil }
+        let recent = ActiveSessionHint.recent(shards)
+        guard recent.allSatisfy({ old.stamps[$0 + "/*"] != nil }) else { return nil }
+        stamps = fresh
+        for shard in recent { stamps[shard + "/*"] = old.stamps[shard + "/*"] }
+        return stamps
     }
 
     /// After `ledger check`, given the facts of every session it found (`Session.tags`):

@@ -72,13 +72,13 @@ public struct WaterlineStore: Sendable {
         var session = session
         if session.isActive || wasActive?.session.id == session.id { session.applyFromNowOn(settings.rules) }
         session.recomputeDerived()
-        try sessions.save(session, new: new)
+        let written = try sessions.save(session, new: new)
         if session.isActive {
-            recordHint(Active(session: session, path: session.path))
+            recordHint(Active(session: session, path: session.path), written: written)
         } else if wasActive?.session.id == session.id {
-            recordHint(nil)
+            recordHint(nil, written: written)
         } else {
-            recordHint(wasActive)
+            recordHint(wasActive, written: written)
         }
         return session
     }

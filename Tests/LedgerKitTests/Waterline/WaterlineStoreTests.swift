@@ -1,5 +1,5 @@
 import Foundation
-import LedgerKit
+@testable import LedgerKit
 import LedgerTestSupport
 import Testing
 
@@ -92,6 +92,37 @@ import Testing
         #expect(active?.session.id == "now")
         #expect(notes.count == 1)
         #expect(try waterline.session("lastyear").endTime == old.entries[0].timestamp)
+    }
+
+    /// A write records the stamps of the folders it wrote and keeps those of the others as
+    /// they were checked: a session written by hand into an older year while a drink was being
+    /// logged (after the drink's check, before its hint) is noticed by the next command. Had
+    /// the write stamped every year folder again, the new file would hide behind the hint
+    /// until `check` (2019 is not among the two newest years, whose files are watched).
+    @Test func aWriteKeepsTheCheckedStampsOfTheFoldersItDidNotTouch() throws {
+        func session(_ id: String, on day: String, ended: Bool) -> Session {
+            var s = WaterlineFixture.session("D", id: id, endAfter: ended ? 30 : nil)
+            s.startTime = Timestamp(iso8601: day + "T22:00:00+02:00")!
+            s.entries[0].timestamp = Timestamp(iso8601: day + "T22:10:00+02:00")!
+            s.endTime = ended ? Timestamp(iso8601: day + "T22:30:00+02:00")! : nil
+            s.createdAt = s.startTime
+            return s
+        }
+        try writeBehindLedgersBack(session("y2019", on: "2019-06-01", ended: true))
+        try writeBehindLedgersBack(session("y2025", on: "2025-06-01", ended: true))
+        try start("now", at: 0)
+        let active = try #require(waterline.activeSession().active)
+        // Meanwhile, by hand: an active session in 2019.
+        let byHand = session("byhand", on: "2019-06-08", ended: false)
+        try writeBehindLedgersBack(byHand)
+        // The drink's write of its own session, and its hint, which looks written an hour from
+        // now: no file is racily clean, only the stamps can tell.
+        try store.withWriterLock { waterline.recordHint(active, written: [active.path]) }
+        var times = [timespec(tv_sec: time(nil) + 3600, tv_nsec: 0), timespec(tv_sec: time(nil) + 3600, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, hintPath, &times, 0) == 0)
+        let (found, notes) = try waterline.activeSession()
+        #expect(found?.session.id == "now" && notes.count == 1, "\(notes)")
+        #expect(try waterline.session("byhand").endTime == byHand.entries[0].timestamp)
     }
 
     @Test func twoActiveSessionsOfOneNightAreMergedOnFirstUse() throws {
