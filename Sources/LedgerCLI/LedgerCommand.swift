@@ -128,6 +128,7 @@ public enum LedgerCLI {
                     return 0
                 }
                 for line in lines { Console.error(line) }
+                if let line = misspelledRequiredOption(args, refusedIn: message) { Console.error(line) }
                 if let line = DashedText.suggestion(args, repoWords: repoWords) { Console.error(line) }
                 return code == .validationFailure ? 2 : code.rawValue
             }
@@ -142,6 +143,17 @@ public enum LedgerCLI {
         }
         context.stderr.flush()
         return status
+    }
+
+    /// "ledger: unknown option '--ratin' (did you mean '--rating'?)" when the parser's
+    /// `message` says a required option is missing and the line holds a word close to its
+    /// name: argument-parser names the option it lacks, not the misspelled one meant for it.
+    static func misspelledRequiredOption(_ arguments: [String], refusedIn message: String) -> String? {
+        guard let r = message.range(of: "Missing expected argument '--") else { return nil }
+        let name = "--" + message[r.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+        let given = arguments.prefix { $0 != "--" }.filter { $0.hasPrefix("--") }.map { String($0.prefix { $0 != "=" }) }
+        guard let typo = given.first(where: { $0 != name && Suggestion.closest(to: $0, among: [name]) != nil }) else { return nil }
+        return "ledger: unknown option '\(typo)' (did you mean '\(name)'?)"
     }
 
     /// The `ledger` executable's entry point.

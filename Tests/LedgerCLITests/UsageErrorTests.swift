@@ -120,6 +120,19 @@ import Testing
         #expect(Self.documents(ledger) == before, "nothing is written")
     }
 
+    /// A misspelled required option: argument-parser says the option is missing; the line
+    /// after names the word that was meant for it. A word far from it gets no such line.
+    @Test func aMisspelledRequiredOptionIsNamed() throws {
+        let (ledger, _, _, _) = try Self.ledger()
+        for words in [["brew", "save", "--ratin", "4"], ["brew", "save", "--raitng=4", "--json"]] {
+            let r = ledger.run(arguments: words)
+            let typo = words[2].prefix { $0 != "=" }
+            #expect(r.status == 2 && r.stderr.contains("ledger: unknown option '\(typo)' (did you mean '--rating'?)"), "\(words): \(r)")
+        }
+        let far = ledger.run("brew", "save", "--json")
+        #expect(far.status == 2 && far.stderr.contains("Missing expected argument '--rating") && !far.stderr.contains("did you mean"), "\(far)")
+    }
+
     @Test func settingsSetTakesExactlyOneValue() throws {
         let (ledger, _, _, _) = try Self.ledger()
         let none = ledger.run("waterline", "settings", "set", "warningThreshold")
