@@ -45,6 +45,31 @@ import Testing
         #expect(json?["message"]?.stringValue?.hasSuffix("(found \"\(hostile)\")") == true, "\(String(describing: json))")
     }
 
+    /// A field of one's own holding an integer beyond 2^53 (a barcode): an app's rewrite or
+    /// `--fix` wrote it back as another number (12345678901234567 became
+    /// 1.2345678901234568e+16) while `check` said "it is kept as it is". Now `check` names it
+    /// as an error, the app refuses the document, and the file keeps its bytes — the value
+    /// Python reads from it is the one typed.
+    @Test func anIntegerTooLargeToKeepExactlyIsRefusedNotChanged() throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Morning V60").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let path = "brew/recipes/\(id).json"
+        let text = try #require(ledger.read(path)).replacingOccurrences(of: "  \"name\": \"Morning V60\",", with: "  \"beanBarcode\": 12345678901234567,\n  \"name\": \"Morning V60\",")
+        try ledger.write(path, text)
+        let check = ledger.run("check")
+        #expect(check.status == 1 && check.stdout.split(separator: "\n").contains { $0.hasPrefix(path + ": ") && $0.contains(": error: number 12345678901234567 is too large to be kept exactly") }, "\(check)")
+        for words in [["brew", "recipe", "edit", id, "--temp", "93"], ["check", "--fix"]] {
+            #expect(ledger.run(arguments: words).status == 1, "\(words)")
+            #expect(ledger.read(path) == text, "\(words) left the file as it was")
+        }
+        let python = try Processes.run("/usr/bin/env", ["python3", "-c", "import json,sys; print(json.load(open(sys.argv[1]))['beanBarcode'])", ledger.root + "/" + path])
+        #expect(python.stdout == "12345678901234567\n", "\(python)")
+        // Written as a string, it is kept through a rewrite.
+        try ledger.write(path, text.replacingOccurrences(of: "12345678901234567", with: "\"12345678901234567\""))
+        #expect(ledger.run("brew", "recipe", "edit", id, "--temp", "93").status == 0)
+        #expect(ledger.read(path)?.contains("\"beanBarcode\": \"12345678901234567\"") == true)
+    }
+
     @Test func jsonReportHasTheSpecKeys() throws {
         let ledger = try TestLedger()
         try ledger.write("ledger.json", "{\n")

@@ -39,6 +39,26 @@ import Testing
         #expect(python == text)
     }
 
+    /// Integers beyond 2^53: one a double holds exactly is written back digit for digit, as
+    /// Python writes it; one it cannot hold is refused where it stands (a rewrite would change
+    /// it: 12345678901234567 read as 12345678901234568), never altered.
+    @Test func largeIntegersAreKeptDigitForDigitOrRefused() throws {
+        let text = "{\n  \"barcode\": 12345678901234568,\n  \"big\": -9007199254740992,\n  \"max\": 9223372036854774784\n}\n"
+        #expect(CanonicalJSON.string(try JSONParser.parse(text)) == text)
+        let script = "import json,sys; v=json.load(sys.stdin); sys.stdout.write(json.dumps(v, indent=2, sort_keys=True) + '\\n')"
+        #expect(try Processes.run("/usr/bin/env", ["python3", "-c", script], stdin: text).stdout == text)
+        #expect(CanonicalJSON.formatNumber(9007199254740992.0) == "9007199254740992")
+        for literal in ["12345678901234567", "-9007199254740993", "123456789012345678901"] {
+            do {
+                _ = try JSONParser.parse("{\"barcode\": \(literal)}")
+                Issue.record("\(literal) was taken")
+            } catch {
+                #expect(error.column == 13 && error.message.contains("number \(literal) is too large to be kept exactly") && error.message.contains("\"\(literal)\""), "\(error.message)")
+            }
+        }
+        #expect(try JSONParser.parse("[1234567890123456.5, 1e300, 0.1]") == .array([.number(1234567890123456.5), .number(1e300), .number(0.1)]))
+    }
+
     @Test func nonFiniteNumbersAreNeverWrittenAsInvalidJSON() throws {
         let value = JSONValue.object(["ratio": .number(.nan), "dose": .number(.infinity), "low": .number(-.infinity), "ok": .number(1.5)])
         let text = CanonicalJSON.string(value)

@@ -92,7 +92,7 @@ package enum CanonicalJSON {
 
     /// The canonical text of a number.
     package static func formatNumber(_ n: Double) -> String {
-        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+        if n == n.rounded(), abs(n) < 0x1p63 { return String(Int64(n)) }
         return "\(n)"
     }
 

@@ -341,15 +341,17 @@ private struct Parser {
                 i += 1
             }
         }
-        var simple = digits <= 15
+        var simple = digits <= 15, integer = true
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             simple = false
+            integer = false
             i += 1
             guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid number: expected a digit after '.'") }
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             simple = false
+            integer = false
             i += 1
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid number: expected a digit in the exponent") }
@@ -361,6 +363,12 @@ private struct Parser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         guard let v = Double(text), v.isFinite else { throw fail("number \(text) is out of range", at: start) }
+        // An integer a double cannot hold exactly (beyond 2^53) would be written back as
+        // another number by any rewrite; JSON readers that keep integers exact (Python, jq)
+        // would then see the value changed. Such a number is refused, not altered.
+        if integer, digits > 15, digits > 19 || String(UInt64(abs(v))) != String(decoding: UnsafeBufferPointer(rebasing: bytes[(negative ? start + 1 : start)..<i]), as: UTF8.self) {
+            throw fail("number \(text) is too large to be kept exactly (ledger holds numbers as 64-bit floating point, exact up to 9007199254740992); write it as a string: \"\(text)\"", at: start)
+        }
         return v
     }
 
