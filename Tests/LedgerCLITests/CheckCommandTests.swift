@@ -70,6 +70,35 @@ import Testing
         #expect(ledger.read(path)?.contains("\"beanBarcode\": \"12345678901234567\"") == true)
     }
 
+    /// Every value `--fix` rewrites is told: the six stale values of a session's state each on
+    /// a line (at most five were, and `--fix` rewrote the sixth unmentioned), and past ten a
+    /// line that counts the rest.
+    @Test func everyStaleValueIsToldOrCounted() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "start", "--time", "20:00").status == 0)
+        for time in ["20:10", "20:20", "20:30"] { #expect(ledger.run("waterline", "drink", "--preset", "beer", "--time", time).status == 0) }
+        #expect(ledger.run("waterline", "end", "--yes").status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: ledger.root + "/waterline/sessions/2026")
+        let path = "waterline/sessions/2026/" + (try #require(names.first))
+        let stored = try #require(ledger.read(path))
+        func staleLines(_ r: CommandResult) -> [String] { r.stdout.split(separator: "\n").map(String.init).filter { $0.contains("stale") } }
+        // Edited as a person would, with Python: the state's five numbers and its flag made wrong.
+        func edit(_ statement: String) throws {
+            let script = "import json,sys; p=sys.argv[1]; d=json.load(open(p)); \(statement); open(p,'w').write(json.dumps(d, indent=2, sort_keys=True) + '\\n')"
+            #expect(try Processes.run("/usr/bin/env", ["python3", "-c", script, ledger.root + "/" + path]).status == 0)
+        }
+        try edit("d['state'] = {k: (not v if isinstance(v, bool) else 9) for k, v in d['state'].items()}")
+        let six = ledger.run("check")
+        #expect(staleLines(six).count == 6 && staleLines(six).contains { $0.contains("/state/waterlineValue") }, "\(six)")
+        // And the summary's twelve numbers too: ten told, the rest counted.
+        try edit("d['computedSummary'] = {k: 99 for k in d['computedSummary']}")
+        let many = ledger.run("check")
+        let lines = staleLines(many)
+        #expect(lines.count == 11 && lines.last?.hasSuffix("/: warning: and 8 more derived values are stale [line 1, column 1]") == true, "\(many)")
+        #expect(ledger.run("check", "--fix").status == 0)
+        #expect(ledger.read(path) == stored, "--fix rewrote every one of them")
+    }
+
     @Test func jsonReportHasTheSpecKeys() throws {
         let ledger = try TestLedger()
         try ledger.write("ledger.json", "{\n")

@@ -168,16 +168,26 @@ package struct DocumentType: Sendable {
             // (a timestamp written with "Z", a defaulted field left out), or stale derived values.
             // A derived value is told once, as stored against its recompute (a removed `state`
             // is "missing; a recompute gives …", not also "ledger writes null").
-            let written = model.json
-            let stale = JSONDiff.differences(written, recomputed, limit: 5)
+            // Each list is told up to `shown` values, then counted in one line: a session whose
+            // hundreds of entries all differ is one problem, not a screenful — but nothing
+            // `--fix` rewrites goes unmentioned.
+            let written = model.json, shown = 10
+            let stale = JSONDiff.differences(written, recomputed, limit: .max)
             let derived = Set(stale.map(\.pointer))
-            for d in JSONDiff.differences(json, written, limit: 5) where !derived.contains(d.pointer) {
+            let normalised = JSONDiff.differences(json, written, limit: .max).filter { !derived.contains($0.pointer) }
+            for d in normalised.prefix(shown) {
                 issues.append(.warning(d.pointer, d.describe(as: "ledger writes"), fixable: true))
             }
-            for var d in stale {
+            if normalised.count > shown {
+                issues.append(.warning(.root, normalised.count - shown == 1 ? "and 1 more value differs from how ledger writes it" : "and \(normalised.count - shown) more values differ from how ledger writes them", fixable: true))
+            }
+            let refused = trusted ? "" : " (not fixed while this document has an error: the recompute would use the value refused)"
+            for var d in stale.prefix(shown) {
                 d.old = JSONDiff.value(at: d.pointer, in: json)  // as stored, not as read
-                issues.append(.warning(d.pointer, "derived value is stale: " + d.describe(as: "a recompute gives")
-                    + (trusted ? "" : " (not fixed while this document has an error: the recompute would use the value refused)"), fixable: trusted))
+                issues.append(.warning(d.pointer, "derived value is stale: " + d.describe(as: "a recompute gives") + refused, fixable: trusted))
+            }
+            if stale.count > shown {
+                issues.append(.warning(.root, (stale.count - shown == 1 ? "and 1 more derived value is stale" : "and \(stale.count - shown) more derived values are stale") + refused, fixable: trusted))
             }
         }
         inspection.issues = issues

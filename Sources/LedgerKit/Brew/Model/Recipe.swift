@@ -204,7 +204,7 @@ public struct Recipe: CollectionDocument, Equatable {
                     issues.append(.error(p.appending("water"), "step \(n) is a \(step.kind.rawValue) step without \"water\"; give the grams it adds"))
                 }
             } else if let w = step.water, w > 0 {
-                issues.append(.error(p.appending("water"), "step \(n) is an \(step.kind.rawValue) step but adds \(BrewFormat.number(w)) g of water; make it a \"pour\" step or remove \"water\""))
+                issues.append(.error(p.appending("water"), "step \(n) is \(step.kind == .instruction ? "an" : "a") \(step.kind.rawValue) step but adds \(BrewFormat.number(w)) g of water; make it a \"pour\" step or remove \"water\""))
             }
         }
         if defaultTargetYield > 0, !steps.isEmpty, !stepWaterMatchesYield {
