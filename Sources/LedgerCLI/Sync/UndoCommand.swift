@@ -31,9 +31,12 @@ struct UndoCommand: ParsableCommand {
         let plan = try Undo.plan(env.store, revision: commit)
         let what = Self.describe(plan)
         let nothing = plan.changes.isEmpty
-        if change.json, change.dryRun || nothing {
+        // Nothing to take back is a refusal (exit 1): with --json, the refusal's object.
+        let refusal = (plan.alreadyUndoneBy.map { "\(plan.target.id.short) was already taken back by \($0.short) (`ledger undo \($0.short)` brings it back)" }
+            ?? "that changes nothing in the documents as they are now") + "; nothing was changed"
+        if change.json, nothing { throw LedgerError.invalid(refusal) }
+        if change.json, change.dryRun {
             Output.json(Self.json(plan, commit: nil, dryRun: true))
-            if nothing { throw ExitCode(1) }
             return
         }
         if !change.json {
@@ -42,11 +45,7 @@ struct UndoCommand: ParsableCommand {
             for r in plan.resolutions { Console.print("  Merged with what changed since, \(r.document.path): " + (r.notes.isEmpty ? "merged both." : r.notes.joined(separator: "; ") + ".")) }
             for r in plan.reconciled { Console.print("  Adjusted: \(r).") }
         }
-        if nothing {
-            Console.error("ledger: " + (plan.alreadyUndoneBy.map { "\(plan.target.id.short) was already taken back by \($0.short) (`ledger undo \($0.short)` brings it back)" }
-                ?? "that changes nothing in the documents as they are now") + "; nothing was changed")
-            throw ExitCode(1)
-        }
+        if nothing { throw LedgerError.invalid(refusal) }
         if change.dryRun {
             Console.print(Style.dim("Dry run: nothing was changed."))
             return

@@ -101,6 +101,12 @@ package enum Undo {
         // The documents it would change must not hold uncommitted edits: the undo would have to
         // leave them out of the work tree, and the next sync would commit them over it.
         let changed = Set(try repo.diff(from: headTree, to: merged.tree).map(\.path))
+        // A purge record taken back would let the purged content back in: the next sync would
+        // accept the old history another device pushes, and this device would pull it.
+        if case .collection(let folder, _) = PurgeRecord.kind.location,
+           let record = changed.sorted().first(where: { $0.hasPrefix(folder + "/") }) {
+            throw LedgerError.invalid("the undo would take back the purge record \(record): a purge cannot be undone (what it removed is gone from every device that honoured it, and without the record the next sync would take the old history back in); nothing was changed")
+        }
         let dirty = try repo.workTreeChanges().map(\.path).filter(changed.contains).sorted()
         if !dirty.isEmpty {
             throw LedgerError.invalid("the undo would change \(dirty.count == 1 ? "a file that has" : "files that have") uncommitted changes (\(dirty.joined(separator: ", "))); commit them first with \(next: .sync(.sync)) (or put them back as they were), then undo again; nothing was changed")

@@ -191,6 +191,34 @@ import Testing
         Self.expectClean([a, phone])
     }
 
+    /// The sync that brought a purge in cannot be undone: taking back its record let the next
+    /// sync accept the old history a device that had not yet synced pushed, and the purged
+    /// moment came back on the remote and on this device. The undo is refused (exit 1, nothing
+    /// changed); a device still on the old history then honours the purge; nothing of it is in
+    /// any repository, as `git cat-file` shows.
+    @Test func theSyncThatBroughtAPurgeCannotBeUndone() throws {
+        let (fixture, laptop, note) = try Self.originWithNote("secret diary line")
+        let phone = try fixture.clone(now: "2026-11-21T09:10:00+01:00")
+        let tablet = try fixture.clone(now: "2026-11-21T09:10:00+01:00")
+        #expect(phone.run("moments", "add", "phone offline", env: Self.at("09:20:00")).status == 0)
+        let id = ((note as NSString).lastPathComponent as NSString).deletingPathExtension
+        #expect(laptop.run("purge", id, "--yes", env: Self.at("09:30:00")).status == 0)
+        #expect(phone.run("sync", env: Self.at("09:40:00")).status == 0)
+        let head = try GitCLI.run(["rev-parse", "HEAD"], in: phone.root).stdout
+        let undo = phone.run("undo", "--yes", env: Self.at("09:45:00"))
+        #expect(undo.status == 1 && undo.stderr.contains("a purge cannot be undone") && undo.stderr.contains("purges/"), "\(undo)")
+        #expect(try GitCLI.run(["rev-parse", "HEAD"], in: phone.root).stdout == head, "nothing was changed")
+        let json = phone.run("undo", "--yes", "--json", env: Self.at("09:46:00"))
+        #expect(json.status == 1 && json.json["outcome"] == .string("refused"), "\(json)")
+        #expect(phone.run("sync", env: Self.at("09:50:00")).status == 0)
+        let t = tablet.run("sync", env: Self.at("09:55:00"))
+        #expect(t.status == 0 && t.stdout.contains("purge"), "the tablet honours the purge: \(t)")
+        #expect(laptop.run("sync", env: Self.at("10:00:00")).status == 0)
+        for path in [fixture.remote, laptop.root, phone.root, tablet.root] {
+            #expect(try Self.objects(in: path, holding: "secret diary line").holding == 0, "\(path)")
+        }
+    }
+
     /// Waterline's account deletion from the history too (`ledger purge waterline`): every
     /// session, preset and setting of it in no object of any repository, its defaults back,
     /// the forget's instant recorded; a drink another device logged offline after the purge

@@ -70,6 +70,10 @@ import Testing
         #expect(log.stdout.contains("  to bring back what it took back: ledger undo \(undoCommit.prefix(7))"))
         let again = b.run("undo")
         #expect(again.status == 1 && again.stderr.contains("was already taken back by \(undoCommit.prefix(7))"), "\(again)")
+        // With --json, the refusal's object (it was the plan's, with "dryRun": true).
+        let againJSON = b.run("undo", "--yes", "--json")
+        #expect(againJSON.status == 1 && againJSON.json["outcome"] == .string("refused")
+                && againJSON.json["error"]?.stringValue?.contains("was already taken back by \(undoCommit.prefix(7))") == true, "\(againJSON)")
         HistoryScenario.ok(b.run("undo", String(undoCommit.prefix(7)), "--yes"))
         #expect(try Self.tree(b.root) == Self.tree(b.root, merge))
         #expect(b.run("waterline", "entries", "--json").json.arrayValue?.count == 4)
