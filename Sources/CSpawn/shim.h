@@ -75,6 +75,7 @@ static inline pid_t ledger_watch_group(int watch, int grace_ms) {
         return pid;
     }
     setpgid(0, 0);
+    prctl(PR_SET_NAME, "ledger-watcher"); /* what ps and top call it (its command line is ledger's) */
     struct sigaction ignore;
     ignore.sa_handler = SIG_IGN;
     ignore.sa_flags = 0;
