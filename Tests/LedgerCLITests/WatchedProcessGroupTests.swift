@@ -1,19 +1,13 @@
 import Foundation
+import LedgerTestSupport
 import ProcessRunner
 import Testing
 
 /// `ChildProcess.Group.watched` on its own, with the shell: what runs in the group, and that
 /// its watcher goes away. (A `ledger` killed while git works in such a group: MaintenanceTests.)
 @Suite struct WatchedProcessGroupTests {
-    /// The processes of process group `group` that have not ended (zombies aside), from /proc.
-    static func members(of group: pid_t) -> [pid_t] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 2 && fields[0] != "Z" && pid_t(fields[2]) == group ? pid : nil
-        }
-    }
+    /// The processes of process group `group` that have not ended.
+    static func members(of group: pid_t) -> [pid_t] { RunningProcess.all().filter { $0.group == group }.map(\.pid) }
 
     /// Waits (at most five seconds) until no process of `group` is left; whether none is.
     static func emptied(_ group: pid_t) -> Bool {

@@ -138,34 +138,17 @@ import Testing
         }
     }
 
-    /// A process git runs in a repository: its PID, process group and command line.
-    struct GitProcess: CustomStringConvertible {
-        var pid: pid_t, group: pid_t, command: String
-        var description: String { "\(pid) (group \(group)): \(command)" }
-    }
-
     /// The git processes working in `repository` (its work tree or git directory named on their
-    /// command line, in their environment as `GIT_DIR`, or their current directory), read
-    /// from /proc; and every process of the groups in `groups`, git or not.
-    static func processes(in repository: String, orIn groups: Set<pid_t> = []) -> [GitProcess] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> GitProcess? in
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            // "PID (comm) STATE PPID PGRP …"; a zombie is gone already (its parent reaps it).
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, fields[0] != "Z", let group = pid_t(fields[2]) else { return nil }
-            let argv = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")))
-                .map { String(decoding: $0, as: UTF8.self).split(separator: "\0").map(String.init) } ?? []
-            let command = argv.joined(separator: " ")
-            if groups.contains(group) { return GitProcess(pid: pid, group: group, command: command) }
-            guard argv.first.map({ ($0 as NSString).lastPathComponent == "git" }) == true else { return nil }
-            let environment = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")))
-                .map { String(decoding: $0, as: UTF8.self).split(separator: "\0").map(String.init) } ?? []
-            let cwd = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) ?? ""
-            let here = argv.contains { $0.hasPrefix("--git-dir=" + repository + "/.git") }
-                || environment.contains { $0.hasPrefix("GIT_DIR=" + repository + "/.git") }
+    /// command line, in their environment as `GIT_DIR`, or their current directory), and every
+    /// process of the groups in `groups`, git or not.
+    static func processes(in repository: String, orIn groups: Set<pid_t> = []) -> [RunningProcess] {
+        RunningProcess.all().filter { p in
+            if groups.contains(p.group) { return true }
+            guard p.arguments.first.map({ ($0 as NSString).lastPathComponent == "git" }) == true else { return false }
+            let cwd = p.directory
+            return p.arguments.contains { $0.hasPrefix("--git-dir=" + repository + "/.git") }
+                || p.environment.contains { $0.hasPrefix("GIT_DIR=" + repository + "/.git") }
                 || cwd == repository || cwd.hasPrefix(repository + "/")
-            return here ? GitProcess(pid: pid, group: group, command: command) : nil
         }
     }
 
@@ -177,7 +160,7 @@ import Testing
     }
 
     /// Ends `processes` with SIGKILL, by PID, and waits (bounded) until they are gone.
-    static func end(_ processes: [GitProcess], in repository: String) {
+    static func end(_ processes: [RunningProcess], in repository: String) {
         for p in processes { kill(p.pid, SIGKILL) }
         _ = waitFor({ Self.processes(in: repository, orIn: Set(processes.map(\.group))).isEmpty }, seconds: 10)
     }
@@ -225,10 +208,10 @@ import Testing
         // (Its output to a file: a pipe would keep the test waiting for whoever still holds it.)
         let gc = try BackgroundProcess(LedgerBinary.path, ["--repo", ledger.root, "gc"], environment: ledger.environment,
                                        log: ledger.directory.url("gc.log"), newProcessGroup: stop == .ctrlC)
-        var packing: [GitProcess] = []
+        var packing: [RunningProcess] = []
         let started = Self.waitFor({
             packing = Self.processes(in: ledger.root)
-            return packing.contains { $0.command.contains("pack-objects") }
+            return packing.contains { $0.arguments.contains("pack-objects") }
         }, seconds: 60)
         try #require(started, "git pack-objects never started: \(packing); \(gc.output)")
         stop.send(to: gc.pid)
@@ -236,7 +219,7 @@ import Testing
         // The groups git ran in (with the process that watches them; not this test's own group,
         // where git runs when it has none of its own), and git in the repository.
         let groups = Set(packing.map(\.group)).subtracting([getpgrp()])
-        var left: [GitProcess] = []
+        var left: [RunningProcess] = []
         let ended = Self.waitFor({
             left = Self.processes(in: ledger.root, orIn: groups)
             return left.isEmpty
@@ -257,8 +240,8 @@ import Testing
         let shell = try BackgroundProcess("/bin/sh", ["-c", "cd '\(copy)' && git -c gc.autoDetach=false gc -q; true"],
                                           environment: GitCLI.gitEnvironment, log: ledger.directory.url("git-gc.log"),
                                           newProcessGroup: stop == .ctrlC)
-        var plain: [GitProcess] = []
-        #expect(Self.waitFor({ Self.processes(in: copy).contains { $0.command.contains("pack-objects") } }, seconds: 60))
+        var plain: [RunningProcess] = []
+        #expect(Self.waitFor({ Self.processes(in: copy).contains { $0.arguments.contains("pack-objects") } }, seconds: 60))
         stop.send(to: shell.pid)
         _ = Self.waitFor({ !shell.isRunning }, seconds: 10)
         _ = Self.waitFor({
