@@ -99,6 +99,21 @@ import Testing
         #expect(ledger.read(path) == stored, "--fix rewrote every one of them")
     }
 
+    /// A hand-written taste tag that is one word of a tag (`sour`, as `brew save --tag` takes
+    /// it) is refused with the tag it names; a trailing comma is named where it stands.
+    @Test func handEditsAreToldWhatTheyMeant() throws {
+        let ledger = try TestLedger()
+        let id = try #require(ledger.run("brew", "save", "--rating", "3", "--tag", "sour", "--json").json["id"]?.stringValue)
+        let path = "brew/logs/2026/\(id).json"
+        let text = try #require(ledger.read(path))
+        try ledger.write(path, text.replacingOccurrences(of: "\"too-sour\"", with: "\"sour\""))
+        let tag = ledger.run("check")
+        #expect(tag.status == 1 && tag.stdout.contains("(did you mean 'too-sour'?)"), "\(tag)")
+        try ledger.write(path, text.replacingOccurrences(of: "\n}\n", with: ",\n}\n"))
+        let comma = ledger.run("check")
+        #expect(comma.status == 1 && comma.stdout.contains("a comma before '}': JSON allows no trailing comma"), "\(comma)")
+    }
+
     @Test func jsonReportHasTheSpecKeys() throws {
         let ledger = try TestLedger()
         try ledger.write("ledger.json", "{\n")

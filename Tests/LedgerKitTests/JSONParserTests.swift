@@ -10,7 +10,9 @@ import Testing
 
     @Test(arguments: [
         ("{\"a\": 1", 1, 8, "unexpected end of file"),
-        ("{\"a\": 1,}", 1, 9, "expected a member name"),
+        ("{\"a\": 1,}", 1, 8, "a comma before '}': JSON allows no trailing comma"),
+        ("[1, 2,\n]", 1, 6, "a comma before ']': JSON allows no trailing comma"),
+        ("{\"a\": 1, 2}", 1, 10, "expected a member name"),
         ("[1 2]", 1, 4, "expected ',' or ']'"),
         ("{\"a\": 01}", 1, 7, "leading zeros"),
         ("{\"a\": 1, \"a\": 2}", 1, 10, "duplicate member name \"a\""),

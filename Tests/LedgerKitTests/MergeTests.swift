@@ -32,7 +32,8 @@ import Testing
         let b = try #require(type.merge(base: base, ours: late, theirs: early))
         #expect(a.result?["colour"] == .string("red"))
         #expect(a.result == b.result)
-        #expect(a.notes == ["/colour changed on both machines; kept the later change (\"red\")"])
+        #expect(a.notes == ["/colour changed on both machines; kept the value of the version saved later, \"red\" (not \"green\")"])
+        #expect(b.notes == a.notes)
     }
 
     @Test func tiesOnUpdatedAtAreBrokenTheSameWayOnBothMachines() throws {

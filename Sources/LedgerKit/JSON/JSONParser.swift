@@ -166,7 +166,7 @@ private struct Parser {
             members.append(.init(key: key, value: value))
             skipWhitespace()
             guard i < bytes.count else { throw fail("unexpected end of file inside an object that starts at \(pos(start))") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: ",") { try comma(before: UInt8(ascii: "}")); continue }
             if bytes[i] == UInt8(ascii: "}") { i += 1; break }
             throw fail("unexpected \(describe(bytes[i])); expected ',' or '}' after an object member")
         }
@@ -179,6 +179,17 @@ private struct Parser {
         }
         if !sorted { members.sort { Bytes.precedes($0.key, $1.key) } }
         return .object(JSONObject(sortedMembers: members))
+    }
+
+    /// Takes the comma at `i`; refuses it, where it stands, when `close` follows it: a
+    /// trailing comma, which JavaScript and editors allow and JSON does not.
+    mutating func comma(before close: UInt8) throws(JSONSyntaxError) {
+        let at = i
+        i += 1
+        skipWhitespace()
+        if i < bytes.count, bytes[i] == close {
+            throw fail("a comma before '\(Character(Unicode.Scalar(close)))': JSON allows no trailing comma; remove it", at: at)
+        }
     }
 
     func pos(_ offset: Int) -> String {
@@ -201,7 +212,7 @@ private struct Parser {
             elements.append(try parseValue())
             skipWhitespace()
             guard i < bytes.count else { throw fail("unexpected end of file inside an array that starts at \(pos(start))") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: ",") { try comma(before: UInt8(ascii: "]")); continue }
             if bytes[i] == UInt8(ascii: "]") { i += 1; break }
             throw fail("unexpected \(describe(bytes[i])); expected ',' or ']' after an array element")
         }

@@ -37,7 +37,9 @@ package struct Merged<Document: StoredDocument>: Sendable {
 
 /// The shared rule for settings-like documents: a three-way merge per field, where a field
 /// changed on one side takes that change and a field changed differently on both sides takes
-/// the value of the side with the later `updatedAt` (SPEC §6).
+/// the value of the side with the later `updatedAt` (SPEC §6's "last write wins per field",
+/// as near as the documents allow: they record when they were saved, not when each field
+/// was; the note names the value kept and the one set aside).
 ///
 /// Ties on `updatedAt` go to the side whose canonical text sorts last, which does not depend
 /// on which machine runs the merge, so both machines reach the same result. Nested objects
@@ -52,15 +54,20 @@ package enum FieldwiseMerge {
         var merged = merge(base: b, ours: o, theirs: t, preferOurs: preferOurs, at: .root, conflicts: &conflicts)
         merged["updatedAt"] = max(ours.updatedAt, theirs.updatedAt).json
         merged["createdAt"] = min(ours.createdAt, theirs.createdAt).json
-        let winner = preferOurs ? ours : theirs
+        let (winner, loser) = preferOurs ? (ours, theirs) : (theirs, ours)
         var issues: [DocumentIssue] = []
         guard let result = D.decode(.object(merged), at: .root, issues: &issues), !result.validate().hasErrors else {
             return Merged(winner, notes: ["changes on both machines could not be combined field by field; kept the later version whole"])
         }
         let notes = conflicts.filter { $0.tokens != ["updatedAt"] && $0.tokens != ["createdAt"] }.map {
-            "\($0) changed on both machines; kept the later change (\(CanonicalJSON.compact(value(at: $0, in: winner.json) ?? .null)))"
+            "\($0) changed on both machines; kept the value of the version saved later, \(shown($0, in: winner)) (not \(shown($0, in: loser)))"
         }
         return Merged(result, notes: notes)
+    }
+
+    /// The value at `pointer` in `document`, as JSON text, for a merge's note.
+    static func shown<D: StoredDocument>(_ pointer: JSONPointer, in document: D) -> String {
+        CanonicalJSON.compact(value(at: pointer, in: document.json) ?? .null)
     }
 
     /// Merges JSON objects field by field; `conflicts` receives the fields changed on both sides.

@@ -75,6 +75,7 @@ package enum Suggestion {
     /// The candidate closest to `word` (case-insensitive edit distance), when it is close
     /// enough to be a plausible typo: at most 2 edits, or a third of the word for long ones.
     package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let candidates = Array(candidates)
         let w = Array(word.lowercased().unicodeScalars)
         var best: (String, Int)?
         for c in candidates {
@@ -82,7 +83,10 @@ package enum Suggestion {
             if d < (best?.1 ?? .max) { best = (c, d) }
         }
         guard let (c, d) = best else { return nil }
-        return d <= max(2, w.count / 3) && d < max(w.count, 1) ? c : nil
+        if d <= max(2, w.count / 3) && d < max(w.count, 1) { return c }
+        // A word of a hyphenated name (`sour` for `too-sour`), when only one has it.
+        let holding = candidates.filter { $0.lowercased().split(separator: "-").contains { $0.unicodeScalars.elementsEqual(w) } }
+        return holding.count == 1 ? holding[0] : nil
     }
 
     /// " (did you mean 'x'?)" or "".

@@ -33,8 +33,9 @@ package enum SessionMerge {
         object["updatedAt"] = max(ours.updatedAt, theirs.updatedAt).json
         var ignored: [DocumentIssue] = []
         var merged = Session.decode(.object(object), at: .root, issues: &ignored) ?? (preferOurs ? ours : theirs)
+        let later = preferOurs ? ours : theirs, earlier = preferOurs ? theirs : ours
         for p in conflicts where !["createdAt", "updatedAt"].contains(p.tokens.first ?? "") {
-            notes.append("\(p) changed on both machines; kept the later change")
+            notes.append("\(p) changed on both machines; kept the value of the version saved later, \(FieldwiseMerge.shown(p, in: later)) (not \(FieldwiseMerge.shown(p, in: earlier)))")
         }
 
         let (entries, entryNotes) = mergeEntries(base: base?.entries, ours: ours.entries, theirs: theirs.entries)
@@ -258,7 +259,7 @@ extension WaterlineSettings {
             if oursChanged, theirsChanged {
                 pair = FieldwiseMerge.oursWins(ours, theirs) ? o : t
                 let shown = CanonicalJSON.formatNumber(pair.defaultWaterAmount ?? pair.units.defaultWaterAmount) + " " + pair.units.rawValue
-                note = "/units and /defaultWaterAmount changed on both machines; kept the later change together (\(shown))"
+                note = "/units and /defaultWaterAmount changed on both machines; kept those of the version saved later, together (\(shown))"
             } else {
                 pair = oursChanged ? o : t
             }

@@ -33,7 +33,7 @@ import Testing
         let later = Self.changed(at: "10:10") { $0.units = .ml; $0.defaultWaterAmount = 250 }
         let m = Self.merge(Self.twelveOunces, later).document
         #expect(m.units == .ml && m.defaultWaterAmount == 250)
-        #expect(Self.merge(Self.twelveOunces, later).notes.contains { $0.contains("kept the later change together (250 ml)") })
+        #expect(Self.merge(Self.twelveOunces, later).notes.contains { $0.contains("kept those of the version saved later, together (250 ml)") })
     }
 
     @Test func aPairChangedOnOneSideIsTakenWholeWhateverTheOtherSideDidLater() {
