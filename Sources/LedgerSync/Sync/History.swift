@@ -10,16 +10,14 @@ package struct TreeChange: Sendable {
 extension Repository {
     /// Each file that differs between the trees `old` (nil: empty) and `new`, told. With
     /// `otherParent` — a merge's other parent — only what the merge made itself is told: the
-    /// files both sides changed since they parted (`base`, their common ancestor's tree; nil
-    /// when they have none), merged (`DocumentStories.tellMerge`) — also where the merge kept
-    /// one side's version whole (an edit that beat a deletion, a setting changed on both) — and
-    /// the files it created (a recipe's conflicted copy, a conflict file); files taken whole
-    /// from one side that the other did not change are that side's commits' story, unless
-    /// `includeTaken` (a preview tells all it would change).
-    package func tellChanges(from old: ObjectID?, to new: ObjectID, otherParent: ObjectID? = nil, base: ObjectID? = nil, includeTaken: Bool = false,
-                             matching filter: HistoryFilter? = nil) throws -> [TreeChange] {
+    /// files both sides changed, merged (`DocumentStories.tellMerge`) — also those of
+    /// `resolved` (`changedOnBothSides`), where the merge kept one side's version whole (an
+    /// edit that beat a deletion, a setting changed on both) — and the files it created (a
+    /// recipe's conflicted copy, a conflict file); files taken whole from one side are that
+    /// side's commits' story, unless `includeTaken` (a preview tells all it would change).
+    package func tellChanges(from old: ObjectID?, to new: ObjectID, otherParent: ObjectID? = nil, resolved: [String: FileChange] = [:],
+                             includeTaken: Bool = false, matching filter: HistoryFilter? = nil) throws -> [TreeChange] {
         var out: [TreeChange] = []
-        let resolved = try otherParent.map { try changedOnBothSides(base: base, ours: old, theirs: $0) } ?? [:]
         var changes = try diff(from: old, to: new)
         let changed = Set(changes.map(\.path))
         changes += resolved.filter { !changed.contains($0.key) }.map { PathChange($0.key, $0.value) }.sorted { $0.path < $1.path }
@@ -46,8 +44,8 @@ extension Repository {
         return out
     }
 
-    /// The files `ours` and `theirs` (trees; nil: empty) both changed since `base`, each to a
-    /// version of its own — what a merge of the two resolves — with how each differs from
+    /// The files `ours` and `theirs` (trees; nil: empty) both changed since `base` (their
+    /// common ancestor's tree; nil when they have none), each to a version of its own — what a merge of the two resolves — with how each differs from
     /// `base` on the side of `ours` (added, modified, deleted). Only the files that differ
     /// between the two sides are looked at.
     package func changedOnBothSides(base: ObjectID?, ours: ObjectID?, theirs: ObjectID) throws -> [String: FileChange] {
@@ -157,10 +155,13 @@ package enum History {
             // changes below say whether it is about the filter's files.
             if let filter = query.filter, info.parents.count < 2, try !touches(repo, filter, parent, info.tree) { return true }
             let other = try info.parents.count > 1 ? repo.treeOf(commit: info.parents[1]) : nil
-            let base = try info.parents.count > 1 ? repo.mergeBase(info.parents[0], info.parents[1]).map { try repo.treeOf(commit: $0) } : nil
+            let resolved = try other.map { other in
+                let base = try repo.mergeBase(info.parents[0], info.parents[1]).map { try repo.treeOf(commit: $0) }
+                return try repo.changedOnBothSides(base: base, ours: parent, theirs: other)
+            } ?? [:]
             let kind = kind(info)
             // An undo bringing back kept work merges it: what it brings back is its story.
-            let changes = try repo.tellChanges(from: parent, to: info.tree, otherParent: other, base: base, includeTaken: kind == .undo,
+            let changes = try repo.tellChanges(from: parent, to: info.tree, otherParent: other, resolved: resolved, includeTaken: kind == .undo,
                                                matching: query.filter)
             if query.filter != nil, changes.isEmpty { return true }
             out.append(HistoryEntry(commit: info, kind: kind, device: device, undoes: undoes(info.message), changes: changes))

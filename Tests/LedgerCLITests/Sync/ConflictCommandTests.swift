@@ -321,8 +321,8 @@ import Testing
 
     /// A file that is not JSON changed on both devices, the phone's sync the merge: the
     /// conflict file holds the laptop's own text, as plain git has it in the laptop's commit.
-    /// On the laptop that is mine (listed so, `pathHolds` "mine"), and `--keep mine` keeps it;
-    /// on the phone the same file is theirs.
+    /// On the laptop that is mine (listed so, `pathHolds` "mine"), also after the phone took its
+    /// merge back and brought it back, and `--keep mine` keeps it; on the phone it is theirs.
     @Test func aConflictFileHoldingThisDevicesOwnTextIsMine() throws {
         let s = try HistoryScenario()
         let (a, b) = (s.a, s.b)
@@ -345,6 +345,13 @@ import Testing
         #expect(a.run("conflicts").stdout.contains("\(conflictFile) — this device's version of notes.txt (notes.txt), kept beside it by the other device's merge"))
         #expect(b.run("conflicts", "--json").json.arrayValue?.first?["pathHolds"] == .string("theirs"))
         #expect(b.run("conflicts").stdout.contains("\(conflictFile) — the other device's version of notes.txt"))
+        // The phone takes its merge back and brings it back: the same sides on both devices.
+        try Self.undo(b, try Self.undo(b))
+        HistoryScenario.ok(b.run("sync"))
+        HistoryScenario.ok(a.run("sync"))
+        #expect(a.read(conflictFile) == laptopText && a.read("notes.txt") == "base\nphone line\n")
+        #expect(a.run("conflicts", "--json").json.arrayValue?.first?["pathHolds"] == .string("mine"))
+        #expect(b.run("conflicts", "--json").json.arrayValue?.first?["pathHolds"] == .string("theirs"))
 
         let kept = a.run("resolve", conflictFile, "--keep", "mine")
         HistoryScenario.ok(kept)
