@@ -155,7 +155,7 @@ package enum History {
             // changes below say whether it is about the filter's files.
             if let filter = query.filter, info.parents.count < 2, try !touches(repo, filter, parent, info.tree) { return true }
             let other = try info.parents.count > 1 ? repo.treeOf(commit: info.parents[1]) : nil
-            let resolved = try other.map { other in
+            let resolved = try other.map { other -> [String: FileChange] in
                 let base = try repo.mergeBase(info.parents[0], info.parents[1]).map { try repo.treeOf(commit: $0) }
                 return try repo.changedOnBothSides(base: base, ours: parent, theirs: other)
             } ?? [:]
