@@ -35,6 +35,27 @@ import Testing
         #expect(ledger.run("hydrate", "plan", "--date", "2026-11-20").status == 0)
     }
 
+    /// A file `check` rejects is left exactly as it is: not reformatted, not moved.
+    @Test(arguments: [
+        ("hydrate/days/2026/2026-11-20.json", "[1,2]\n", "must be an object (found an array)"),
+        ("hydrate/days/2025/2026-11-20.json", CheckFixSafetyTests.day("2026-11-21"), "does not match the file name"),
+    ])
+    func aFileCheckRejectsIsNotRewritten(_ path: String, _ text: String, _ error: String) throws {
+        let ledger = try TestLedger()
+        try ledger.write(path, text)
+        let check = ledger.run("check", "--json", path)
+        #expect(check.status == 1, "\(check)")
+        let problems = check.json["problems"]?.arrayValue ?? []
+        #expect(problems.contains { $0["message"]?.stringValue?.contains(error) == true }, "\(check)")
+        #expect(problems.contains { $0["message"]?.stringValue?.contains("not fixed while this file has an error") == true }, "\(check)")
+        #expect(!problems.contains { $0["fixable"] == .bool(true) }, "\(check)")
+        let fix = ledger.run("check", "--fix")
+        #expect(fix.status == 1, "\(fix)")
+        #expect(!fix.stdout.contains("fixed \(path)"), "\(fix)")
+        #expect(ledger.read(path) == text)
+        #expect(ledger.run("check").status == 1)
+    }
+
     @Test func afterAMoveTheRemainingProblemsNameTheNewPath() throws {
         let ledger = try TestLedger()
         let old = "hydrate/days/2025/2026-11-20.json", new = "hydrate/days/2026/2026-11-20.json"

@@ -156,11 +156,16 @@ extension CheckReport {
         try f.write("notes/items/n4.json", "{}")
         try f.write("notes/misc/n5.json", "{}")
         try f.write("notes/items/2026/.n6.json.swp", "editor junk")
+        try f.write("notes/items/2026/n7.JSON", "{}")
         let r = try f.check()
         #expect(r.messages("notes/items/2026/n1.json") == ["notes/items/2026/n1.json: /: error: is a directory, but its name is that of a document"])
         #expect(r.messages("notes/items/2026/n2.json") == ["notes/items/2026/n2.json: /: error: is a symbolic link; ledger documents must be regular files inside the ledger (it is not followed)"])
         #expect(r.messages("notes/items/2026/Bad_Name.json").first?.contains("is not a valid document id") == true)
         #expect(r.messages("notes/items/2026/n3.txt").first?.contains("documents are .json files") == true)
+        // A document's name with its extension in capitals is an error: the apps refuse it.
+        #expect(r.messages("notes/items/2026/n7.JSON") == [
+            "notes/items/2026/n7.JSON: /: error: the extension \".JSON\" is not \".json\": documents are .json files, in lower case (notes/items/<YYYY>/<id>.json); rename the file to n7.json",
+        ])
         #expect(r.messages("notes/items/n4.json").first?.contains("test.note documents are notes/items/<YYYY>/<id>.json") == true)
         #expect(r.messages("notes/misc/n5.json").first?.contains("is not a ledger document") == true)
         #expect(r.messages("notes/items/2026/.n6.json.swp").isEmpty)

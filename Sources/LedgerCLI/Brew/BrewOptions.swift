@@ -73,9 +73,6 @@ enum BrewArguments {
         OptionProblem(text: "must be one of \(all.joined(separator: ", ")) (found \"\(text)\")\(Suggestion.didYouMean(text, among: all))")
     }
 
-    /// The longest step timer a flag may set, seconds (a day).
-    static let maximumTimerSeconds = 86_400
-
     /// A timer: `45`, `0:45` or `1:30` (seconds, or minutes:seconds), from 0 to a day.
     static func seconds(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -88,7 +85,7 @@ enum BrewArguments {
             else { return nil }
             seconds = m * 60 + s
         }
-        return (0...maximumTimerSeconds).contains(seconds) ? seconds : nil
+        return BrewLimits.timerSeconds.contains(seconds) ? seconds : nil
     }
 
     /// Grams of water for a step, from 0 to the largest yield.

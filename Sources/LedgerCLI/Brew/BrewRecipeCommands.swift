@@ -136,7 +136,7 @@ extension BrewCommand.RecipeCommand {
             abstract: "Change a custom recipe, by flags or in $EDITOR; an edit that would make it invalid is not saved.",
             discussion: """
                 Steps are numbered from 1 as `recipe show` lists them. Timers take seconds or M:SS \
-                (`--step-timer 3=0:40`), or `none`. A recipe is valid when every timer is 0 or more and \
+                (`--step-timer 3=0:40`), or `none`. A recipe is valid when every timer is from 0 s to 24 h and \
                 its steps' water adds up to the target yield within ±1 g; `--scale-steps` scales the \
                 water of the steps to a new --yield.
                 """)

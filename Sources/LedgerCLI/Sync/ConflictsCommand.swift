@@ -28,7 +28,7 @@ struct ConflictsCommand: ParsableCommand {
         let listed = conflicts.map { c -> (ConflictStore.Conflict, JSONValue?) in
             let origin = Self.origin(c, in: repo)
             let base = origin?.base.flatMap { try? JSONParser.parse($0) }
-            return (c.seen(from: origin?.own.flatMap { try? JSONParser.parse($0) }), c.kind == .copy ? ConflictStore.recipeFields(base) : base)
+            return (c.seen(from: origin?.own), c.kind == .copy ? ConflictStore.recipeFields(base) : base)
         }
         if output.json {
             Output.json(.array(listed.map { Self.json($0.0, base: $0.1) }))
@@ -140,7 +140,7 @@ struct ResolveCommand: ParsableCommand {
         do {
             let repo = try? Repository.open(env.store.root)
             done = try ConflictStore(env.store).resolve(ref, keep: choice, now: env.now, ids: env.ids) { c in
-                ConflictsCommand.origin(c, in: repo)?.own.flatMap { try? JSONParser.parse($0) }
+                ConflictsCommand.origin(c, in: repo)?.own
             }
         } catch let e as LedgerError where e.code == .notFound {
             // One that was there: which commit took it away, and how to bring it back.

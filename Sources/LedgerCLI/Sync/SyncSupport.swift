@@ -94,6 +94,7 @@ extension SyncReport {
             "outcome": .string(outcome.rawValue), "remote": .string(remote), "url": .string(url), "branch": .string(branch),
             "device": .object(["id": .string(device.id), "name": .string(device.name)]),
             "committed": .array(localChanges.map(\.json)), "pulled": .array(pulled.map(\.json)), "pushed": .array(pushed.map(\.json)),
+            "pulledKept": .array(pulledKept.map(\.json)),
             "conflicts": .array(conflictFiles.map(JSONValue.string)),
             "problems": .array(problems.map(\.json)), "pushAttempts": .number(Double(pushAttempts)),
             "pulledCommits": .number(Double(pulledCommits)), "pushedCommits": .number(Double(pushedCommits)),
@@ -138,7 +139,7 @@ extension SyncReport {
             Console.print("  change here, from \(target):")
             HistoryFormat.printChanges(preview.documents, indent: "    ")
         } else if pulledCommits > 0 {
-            Console.print("  bring in \(Self.changingNoFile(pulledCommits, "from \(target)"))")
+            Console.print("  bring in \(pulledSentence(from: target))")
         }
         for r in reconciled { Console.print("  adjust: \(r).") }
         for p in purges { Console.print("  \(p).") }
@@ -165,7 +166,7 @@ extension SyncReport {
             Console.print("Pulled \(Output.plural(pulled.count, "change")) from \(target):")
             Self.printChanges(pulled)
         } else if pulledCommits > 0 {
-            Console.print("Pulled \(Self.changingNoFile(pulledCommits, "from \(target)"))")
+            Console.print("Pulled \(pulledSentence(from: target))")
         }
         for r in resolutions {
             Console.print("Resolved \(r.document.path): " + (r.notes.isEmpty ? "merged both versions." : r.notes.joined(separator: "; ") + "."))
@@ -187,6 +188,18 @@ extension SyncReport {
         case .offline: Console.print("Not synced: \(localChanges.isEmpty ? "" : "your changes are committed here and safe; ")run `ledger sync` again when \(remote) can be reached.")
         case .rejected: Console.print("Not synced: \(remote) refused the push\(localChanges.isEmpty ? "" : "; your changes are committed here and safe").")
         }
+    }
+
+    /// Commits pulled that change no file here: they change only what this device changed
+    /// too, and the merge keeps this device's version ("1 commit from origin (URL); it changes
+    /// only what this device changed too — deleted brew/recipes/….json — and the merge keeps
+    /// this device's version, so no file changes here."), or together they change nothing.
+    func pulledSentence(from target: String) -> String {
+        guard !pulledKept.isEmpty else { return Self.changingNoFile(pulledCommits, "from \(target)") }
+        let told = pulledKept.prefix(10).map { "\($0.change == .modified ? "changed" : $0.change.rawValue) \($0.path)" }
+            + (pulledKept.count > 10 ? ["and \(pulledKept.count - 10) more"] : [])
+        return "\(Output.plural(pulledCommits, "commit")) from \(target); \(pulledCommits == 1 ? "it changes" : "they change") only what this device "
+            + "changed too — \(told.joined(separator: ", ")) — and the merge keeps this device's version, so no file changes here."
     }
 
     /// Commits exchanged that, together, change no file (one adds what another takes back, or

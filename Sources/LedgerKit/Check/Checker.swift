@@ -603,8 +603,19 @@ private struct Run {
         if !Bytes.equal(body, CanonicalJSON.encode(json)) {
             issues.append(.warning(.root, "is not in canonical format (sorted keys, 2-space indentation, one array element per line, final newline)", fixable: true))
         }
-        // What `--fix` would write, which must not be a file `check` rejects: a document
-        // written compactly may grow past the size limit in canonical form.
+        // What `--fix` would write, which must not be a file `check` rejects: a document with
+        // an error is left as it is (its formatting, BOM and folder too, as its stale derived
+        // values are), and a document written compactly may grow past the size limit in
+        // canonical form.
+        if issues.contains(where: { $0.severity == .error && !$0.fixable }) {
+            issues = issues.map { i in
+                guard i.fixable else { return i }
+                var left = i
+                left.fixable = false
+                left.sentence = i.sentence + " (not fixed while this file has an error: `--fix` writes only files `check` accepts)"
+                return left
+            }
+        }
         let target = issues.contains(where: \.fixable) ? CanonicalJSON.encode(inspection.normalized ?? json) : nil
         if let target, target.count > LedgerStore.maximumDocumentBytes {
             issues = issues.map { var i = $0; i.fixable = false; return i }

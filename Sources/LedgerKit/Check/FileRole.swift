@@ -74,12 +74,16 @@ enum FileRole: Sendable {
             for (level, shard) in rest.dropLast().enumerated() where !DocumentKind.isShardName(shard, level: level) {
                 return misplaced(t)
             }
-            guard name.hasSuffix(".json") else {
+            guard CollectionFiles.isMisnamed(name) || name.hasSuffix(".json") else {
                 return .stray(.warning(.root, "is not a document: documents are .json files (\(shape(t)))"))
             }
+            // A misnamed document is an error: the apps refuse it rather than overlook it.
             let id = String(name.dropLast(5))
             guard DocumentID.isValid(id) else {
-                return .stray(.error(.root, "the file name \"\(id)\" is not a valid document id: \(DocumentID.rule)"))
+                return .stray(.error(.root, "the file name \"\(id)\" is not a valid document id: \(DocumentID.rule); rename the file to <id>.json, after the id inside it"))
+            }
+            guard name.hasSuffix(".json") else {
+                return .stray(.error(.root, "the extension \"\(name.suffix(5))\" is not \".json\": documents are .json files, in lower case (\(shape(t))); rename the file to \(id).json"))
             }
             return .document(t, id: id)
         }

@@ -37,6 +37,10 @@ package struct ConflictStore: Sendable {
         /// copy), parsed; nil when absent or not JSON.
         package var mine: JSONValue?
         package var theirs: JSONValue?
+        /// The same two as stored (nil: absent): a file of the user's own, or a document that
+        /// is not JSON, has only these.
+        package var mineBytes: [UInt8]?
+        package var theirsBytes: [UInt8]?
         /// Where the two differ (for a copy, its id, name and timestamps aside).
         package var fields: [FieldChange]
         /// Whether the conflict file or the copy is this device's own version and the one in
@@ -46,16 +50,24 @@ package struct ConflictStore: Sendable {
         package var reversed = false
 
         /// This conflict seen from the device whose own version of the document, before the
-        /// conflict came, was `own` (nil: unknown): when that is the version beside (the
-        /// conflict file's, the copy's) and not the one in place, mine and theirs trade places,
-        /// as git's ours and theirs are always the side of the repository running git.
-        package func seen(from own: JSONValue?) -> Conflict {
-            let key: (JSONValue?) -> JSONValue? = { kind == .copy ? ConflictStore.recipeFields($0) : $0 }
-            guard !reversed, let own, mine != nil, theirs != nil, key(own) == key(theirs), key(own) != key(mine) else { return self }
+        /// conflict came, was `own` (its bytes as stored; nil: unknown): when that is the
+        /// version beside (the conflict file's, the copy's) and not the one in place, mine and
+        /// theirs trade places, as git's ours and theirs are always the side of the repository
+        /// running git. Any file compares so — a text file, a document that is not valid JSON.
+        package func seen(from own: [UInt8]?) -> Conflict {
+            guard !reversed, let own, let mineBytes, let theirsBytes, same(own, theirsBytes), !same(own, mineBytes) else { return self }
             var c = self
-            (c.mine, c.theirs, c.reversed) = (theirs, mine, true)
+            (c.mine, c.theirs, c.mineBytes, c.theirsBytes, c.reversed) = (theirs, mine, theirsBytes, mineBytes, true)
             c.fields = fields.map { FieldChange(pointer: $0.pointer, old: $0.new, new: $0.old) }
             return c
+        }
+
+        /// Whether two versions are the same: byte for byte, or as JSON (a copy: its recipe
+        /// fields, without the id, name and timestamps that make it a copy).
+        func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+            guard a != b else { return true }
+            guard let x = try? JSONParser.parse(a), let y = try? JSONParser.parse(b) else { return false }
+            return kind == .copy ? ConflictStore.recipeFields(x) == ConflictStore.recipeFields(y) : x == y
         }
 
         /// The id a person may name it by: the copy's id, or the document's.
@@ -79,19 +91,21 @@ package struct ConflictStore: Sendable {
         }
         for path in try candidates ?? conflictFiles() {
             let original = Self.originalPath(of: path)
-            let mine = try? store.read(original).flatMap { try JSONParser.parse($0) }
-            let theirs = try? store.read(path).flatMap { try JSONParser.parse($0) }
-            let subject = DocumentStories.tell(path: original, old: nil, new: try? store.read(original)).subject
-            out.append(Conflict(kind: .file, path: path, documentPath: original, subject: subject, mine: mine ?? nil, theirs: theirs ?? nil,
-                                fields: (mine ?? nil) != nil && (theirs ?? nil) != nil ? FieldChange.between(mine ?? nil, theirs ?? nil) : []))
+            let (mineBytes, theirsBytes) = ((try? store.read(original)) ?? nil, (try? store.read(path)) ?? nil)
+            let mine = mineBytes.flatMap { try? JSONParser.parse($0) }, theirs = theirsBytes.flatMap { try? JSONParser.parse($0) }
+            let subject = DocumentStories.tell(path: original, old: nil, new: mineBytes).subject
+            out.append(Conflict(kind: .file, path: path, documentPath: original, subject: subject, mine: mine, theirs: theirs,
+                                mineBytes: mineBytes, theirsBytes: theirsBytes,
+                                fields: mine != nil && theirs != nil ? FieldChange.between(mine, theirs) : []))
         }
         let recipes = try BrewStore(store).recipeEntries()
         for copy in recipes {
             guard let path = copy.path, let base = Recipe.conflictedCopyBase(copy.name) else { continue }
             let original = recipes.first { $0.path != nil && $0.name.lowercased() == base.lowercased() }
-            let theirs = try store.read(path).flatMap { try? JSONParser.parse($0) }
-            let mine = try original?.path.flatMap { try store.read($0) }.flatMap { try? JSONParser.parse($0) }
+            let (mineBytes, theirsBytes) = (try original?.path.flatMap { try store.read($0) }, try store.read(path))
+            let mine = mineBytes.flatMap { try? JSONParser.parse($0) }, theirs = theirsBytes.flatMap { try? JSONParser.parse($0) }
             out.append(Conflict(kind: .copy, path: path, documentPath: original?.path, subject: "recipe \(base)", mine: mine, theirs: theirs,
+                                mineBytes: mineBytes, theirsBytes: theirsBytes,
                                 fields: mine != nil && theirs != nil ? FieldChange.between(Self.recipeFields(mine), Self.recipeFields(theirs)) : []))
         }
         return out.sorted { $0.path < $1.path }
@@ -126,11 +140,14 @@ package struct ConflictStore: Sendable {
     /// writer lock; what it writes is validated first and written atomically; the next sync
     /// commits it.
     package func resolve(_ reference: String, keep: Keep, now: Timestamp, ids: any IDSource,
-                         own: (Conflict) -> JSONValue? = { _ in nil }) throws -> Resolved {
+                         own: (Conflict) -> [UInt8]? = { _ in nil }) throws -> Resolved {
         try store.withWriterLock {
             let conflict = try find(reference)
-            // Below, "mine" is the version in place and "theirs" the one beside.
-            switch (conflict.kind, conflict.seen(from: own(conflict)).reversed ? keep.reversed : keep) {
+            // Below, "mine" is the version in place and "theirs" the one beside; `inPlace` is
+            // what the person calls keeping the version in place.
+            let reversed = conflict.seen(from: own(conflict)).reversed
+            let inPlace: Keep = reversed ? .theirs : .mine
+            switch (conflict.kind, reversed ? keep.reversed : keep) {
             case (_, .mine):
                 try store.remove(conflict.path)
                 return Resolved(conflict: conflict, written: [], removed: [conflict.path])
@@ -138,7 +155,7 @@ package struct ConflictStore: Sendable {
                 guard let original = conflict.documentPath, let bytes = try store.read(conflict.path) else {
                     throw LedgerError.notFound("\(conflict.path) is gone")
                 }
-                try write(bytes, at: original, from: conflict.path)
+                try write(bytes, at: original, from: conflict.path, inPlace: inPlace)
                 try store.remove(conflict.path)
                 return Resolved(conflict: conflict, written: [original], removed: [conflict.path])
             case (.copy, .theirs):
@@ -166,7 +183,7 @@ package struct ConflictStore: Sendable {
                 guard let original = conflict.documentPath, case .document(let type) = PathRole(path: original), type.kind == Recipe.kind else {
                     throw LedgerError.invalidArgument("keeping both is for recipes, which can stand side by side; \(conflict.subject) has one version: keep mine or theirs")
                 }
-                var other = try decodeValid(Recipe.self, conflict.theirs, path: conflict.path)
+                var other = try decodeValid(Recipe.self, conflict.theirs, path: conflict.path, inPlace: inPlace)
                 let brew = BrewStore(store)
                 other.id = try brew.newID(in: brew.recipeRepository, ids)
                 other.name = try brew.copyName(of: other.name)
@@ -240,34 +257,34 @@ package struct ConflictStore: Sendable {
         try store.load(Recipe.self, at: path) ?? { throw LedgerError.notFound("\(path) is gone") }()
     }
 
-    func decodeValid<D: StoredDocument>(_: D.Type, _ json: JSONValue?, path: String) throws -> D {
+    func decodeValid<D: StoredDocument>(_: D.Type, _ json: JSONValue?, path: String, inPlace: Keep) throws -> D {
         var issues: [DocumentIssue] = []
         guard let json, let d = D.decode(json, at: .root, issues: &issues), !issues.hasErrors, !d.validate().hasErrors else {
-            throw LedgerError.invalid("\(path) is not a valid \(D.kind.name.replacingOccurrences(of: ".", with: " ")), so it cannot be kept as one; edit it until it is valid, or keep mine")
+            throw LedgerError.invalid("\(path) is not a valid \(D.kind.name.replacingOccurrences(of: ".", with: " ")), so it cannot be kept as one; edit it until it is valid, or keep \(inPlace.rawValue)")
         }
         return d
     }
 
     /// The other version written in the document's place: a document must be valid of its
     /// kind (it is written as ledger writes it, derived values recomputed); any other file is
-    /// written as it is.
-    func write(_ bytes: [UInt8], at path: String, from conflictPath: String) throws {
+    /// written as it is. A refusal names `inPlace`, the choice that keeps the document as it is.
+    func write(_ bytes: [UInt8], at path: String, from conflictPath: String, inPlace: Keep) throws {
         guard case .document(let type) = PathRole(path: path) else {
             try store.write(path, bytes: bytes)
             return
         }
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch {
-            throw LedgerError.invalid("\(conflictPath) is not valid JSON (\(error)), so it cannot replace \(path); edit it until it is valid, or keep mine")
+            throw LedgerError.invalid("\(conflictPath) is not valid JSON (\(error)), so it cannot replace \(path); edit it until it is valid, or keep \(inPlace.rawValue)")
         }
         let inspection = type.inspect(json)
         let errors = inspection.issues.filter { $0.severity == .error }
         guard errors.isEmpty, let normalized = inspection.normalized else {
-            throw LedgerError.invalid("\(conflictPath) is not a valid \(type.kind.name.replacingOccurrences(of: ".", with: " ")), so it cannot replace \(path); edit it until it is valid, or keep mine:",
+            throw LedgerError.invalid("\(conflictPath) is not a valid \(type.kind.name.replacingOccurrences(of: ".", with: " ")), so it cannot replace \(path); edit it until it is valid, or keep \(inPlace.rawValue):",
                                       problems: errors.map { Problem(conflictPath, $0) })
         }
         if inspection.id != nil, inspection.id != Conflict.stem(path) {
-            throw LedgerError.invalid("\(conflictPath) holds another document (id \(inspection.id ?? "")) than \(path); it cannot replace it: keep mine, or move it to a file of its own")
+            throw LedgerError.invalid("\(conflictPath) holds another document (id \(inspection.id ?? "")) than \(path); it cannot replace it: keep \(inPlace.rawValue), or move it to a file of its own")
         }
         try store.write(path, normalized)
     }

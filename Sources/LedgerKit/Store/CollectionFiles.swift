@@ -53,16 +53,42 @@ package struct CollectionFiles: Sendable {
     }
 
     /// The documents in one shard directory (relative path), in no particular order.
-    package func files(in shard: String) throws -> [File] {
-        try (FileSystem.list(shard, under: store.root) ?? []).compactMap { e in
-            guard e.type == .file, let id = DocumentID.inFileName(e.name) else { return nil }
-            return File(id: id, path: shard + "/" + e.name)
-        }
-    }
+    package func files(in shard: String) throws -> [File] { try listing(in: shard).files }
 
     /// Every document of the collection, in no particular order.
-    package func files() throws -> [File] {
-        try shards().flatMap { try files(in: $0) }
+    package func files() throws -> [File] { try listing().files }
+
+    /// The documents in one shard directory (relative path), and the paths of the files
+    /// there that look like documents yet are left out (`isMisnamed`), in no particular order.
+    package func listing(in shard: String) throws -> (files: [File], misnamed: [String]) {
+        var files: [File] = [], misnamed: [String] = []
+        for e in try FileSystem.list(shard, under: store.root) ?? [] where e.type == .file {
+            if let id = DocumentID.inFileName(e.name) {
+                files.append(File(id: id, path: shard + "/" + e.name))
+            } else if Self.isMisnamed(e.name) {
+                misnamed.append(shard + "/" + e.name)
+            }
+        }
+        return (files, misnamed)
+    }
+
+    /// `listing(in:)` of every shard.
+    package func listing() throws -> (files: [File], misnamed: [String]) {
+        var files: [File] = [], misnamed: [String] = []
+        for shard in try shards() {
+            let l = try listing(in: shard)
+            files += l.files
+            misnamed += l.misnamed
+        }
+        return (files, misnamed)
+    }
+
+    /// Whether a file named `name` in a shard directory, not `<id>.json`, still looks like a
+    /// document: a JSON file (`.json` in any case) whose name is no valid id, or whose
+    /// extension is not in lower case — a hand-renamed document, which `check` reports as an
+    /// error. Hidden files and a sync's conflict copies are not.
+    package static func isMisnamed(_ name: String) -> Bool {
+        !name.hasPrefix(".") && name.lowercased().hasSuffix(".json") && !name.contains(FileRole.conflictMarker)
     }
 
     /// The shard directory where a document dated `date` belongs.

@@ -84,11 +84,18 @@ extension WaterlineStore {
     /// device ended a night and started another while a second device kept logging into the
     /// first: the caller makes them one with `SessionMerge.reconcile`, as a sync does. A file
     /// too large to be a document is skipped when its first lines show it has ended, as one
-    /// that cannot be parsed but says `"isActive": false` is; `check` reports both.
+    /// that cannot be parsed but says `"isActive": false` is; `check` reports both. A file
+    /// that looks like a session but is misnamed (`CollectionFiles.isMisnamed`: `My_Night.json`,
+    /// `<id>.JSON`) is refused, naming it and the fix, as a session whose id is not its file
+    /// name is: passing it by could leave two sessions active.
     func scanForActive() throws -> [Active] {
+        let listing = try sessions.files.listing()
+        if let path = listing.misnamed.min(), case .stray(let issue) = FileRole.classify(path, type: .file, in: LedgerSchema.standard) {
+            throw LedgerStore.invalidDocument(path, [issue])
+        }
         var out: [Active] = []
         var ended: [(path: String, end: Timestamp)] = []
-        for (_, path) in try sessions.index().sorted(by: { $0.path < $1.path }) {
+        for path in listing.files.map(\.path).sorted() {
             guard let bytes = try readSession(path) else { continue }
             if MemberPeek.mayHave("isActive", "true", in: bytes) {
                 let s = try LedgerStore.decode(Session.self, from: bytes, path: path)

@@ -9,21 +9,26 @@ package struct TreeChange: Sendable {
 
 extension Repository {
     /// Each file that differs between the trees `old` (nil: empty) and `new`, told. With
-    /// `otherParent` — a merge's other parent — only what the merge made itself is told: files
-    /// that differ from both parents, merged (`DocumentStories.tellMerge`) or created by it (a
+    /// `otherParent` — a merge's other parent — only what the merge made itself is told: the
+    /// files both sides changed, merged (`DocumentStories.tellMerge`) — also those of
+    /// `resolved` (`changedOnBothSides`), where the merge kept one side's version whole (an
+    /// edit that beat a deletion, a setting changed on both) — and the files it created (a
     /// recipe's conflicted copy, a conflict file); files taken whole from one side are that
     /// side's commits' story, unless `includeTaken` (a preview tells all it would change).
-    package func tellChanges(from old: ObjectID?, to new: ObjectID, otherParent: ObjectID? = nil, includeTaken: Bool = false,
-                             matching filter: HistoryFilter? = nil) throws -> [TreeChange] {
+    package func tellChanges(from old: ObjectID?, to new: ObjectID, otherParent: ObjectID? = nil, resolved: [String: FileChange] = [:],
+                             includeTaken: Bool = false, matching filter: HistoryFilter? = nil) throws -> [TreeChange] {
         var out: [TreeChange] = []
-        for change in try diff(from: old, to: new) where filter?.matches(change.path) ?? true {
+        var changes = try diff(from: old, to: new)
+        let changed = Set(changes.map(\.path))
+        changes += resolved.filter { !changed.contains($0.key) }.map { PathChange($0.key, $0.value) }.sorted { $0.path < $1.path }
+        for change in changes where filter?.matches(change.path) ?? true {
             let path = change.path
             let before = try old.flatMap { try file(at: path, inTree: $0) }
             let after = try file(at: path, inTree: new)
             let story: DocumentStory
             if let otherParent {
                 let other = try entry(at: path, inTree: otherParent)
-                if other?.id == (try entry(at: path, inTree: new))?.id {
+                if resolved[path] == nil, other?.id == (try entry(at: path, inTree: new))?.id {
                     guard includeTaken else { continue }
                     story = DocumentStories.tell(path: path, old: before, new: after)
                 } else {
@@ -35,6 +40,21 @@ extension Repository {
                 story = DocumentStories.tell(path: path, old: before, new: after)
             }
             out.append(TreeChange(document: DocumentChange(change), story: story))
+        }
+        return out
+    }
+
+    /// The files `ours` and `theirs` (trees; nil: empty) both changed since `base` (their
+    /// common ancestor's tree; nil when they have none), each to a version of its own — what a merge of the two resolves — with how each differs from
+    /// `base` on the side of `ours` (added, modified, deleted). Only the files that differ
+    /// between the two sides are looked at.
+    package func changedOnBothSides(base: ObjectID?, ours: ObjectID?, theirs: ObjectID) throws -> [String: FileChange] {
+        var out: [String: FileChange] = [:]
+        for c in try diff(from: ours, to: theirs) {
+            let was = try base.flatMap { try entry(at: c.path, inTree: $0)?.id }
+            let mine = try ours.flatMap { try entry(at: c.path, inTree: $0)?.id }
+            guard was != mine, was != (try entry(at: c.path, inTree: theirs))?.id else { continue }
+            out[c.path] = was == nil ? .added : mine == nil ? .deleted : .modified
         }
         return out
     }
@@ -131,11 +151,18 @@ package enum History {
             let device = Self.device(in: info.message)
             if let wanted = query.device, (device ?? info.authorName).lowercased() != wanted.lowercased() { return true }
             let parent = try info.parents.first.map { try repo.treeOf(commit: $0) }
-            if let filter = query.filter, try !touches(repo, filter, parent, info.tree) { return true }
+            // A merge may resolve a document by keeping its first parent's version: its
+            // changes below say whether it is about the filter's files.
+            if let filter = query.filter, info.parents.count < 2, try !touches(repo, filter, parent, info.tree) { return true }
             let other = try info.parents.count > 1 ? repo.treeOf(commit: info.parents[1]) : nil
+            let resolved = try other.map { other -> [String: FileChange] in
+                let base = try repo.mergeBase(info.parents[0], info.parents[1]).map { try repo.treeOf(commit: $0) }
+                return try repo.changedOnBothSides(base: base, ours: parent, theirs: other)
+            } ?? [:]
             let kind = kind(info)
             // An undo bringing back kept work merges it: what it brings back is its story.
-            let changes = try repo.tellChanges(from: parent, to: info.tree, otherParent: other, includeTaken: kind == .undo, matching: query.filter)
+            let changes = try repo.tellChanges(from: parent, to: info.tree, otherParent: other, resolved: resolved, includeTaken: kind == .undo,
+                                               matching: query.filter)
             if query.filter != nil, changes.isEmpty { return true }
             out.append(HistoryEntry(commit: info, kind: kind, device: device, undoes: undoes(info.message), changes: changes))
             return true

@@ -297,12 +297,17 @@ private struct Run {
     }
 
     /// The branch's commit at the end, and what came from the remote since `committed` (the
-    /// branch after the local commit): the files it changed here, and its commits.
+    /// branch after the local commit): the files it changed here, its commits, and the files
+    /// they changed that the merge kept as this device had them.
     mutating func recordPulled(committed: ObjectID?) throws {
         report.head = head
         guard let committed, let head, committed != head else { return }
         report.pulled = try repo.diff(from: repo.treeOf(commit: committed), to: repo.treeOf(commit: head)).map(DocumentChange.init)
         report.pulledCommits = try upstream.map { try repo.aheadBehind(committed, $0).behind } ?? 0
+        guard let upstream else { return }
+        let here = Set(report.pulled.map(\.path))
+        let parted = try repo.mergeBase(committed, upstream).map { try repo.treeOf(commit: $0) }
+        report.pulledKept = try repo.diff(from: parted, to: repo.treeOf(commit: upstream)).filter { !here.contains($0.path) }.map(DocumentChange.init)
     }
 
     /// What the push would send: the files, and the commits the remote lacks.

@@ -105,6 +105,10 @@ public struct SyncReport: Sendable {
     public var localChanges: [DocumentChange] = []
     /// Files the remote's commits changed here (including the results of resolutions).
     public var pulled: [DocumentChange] = []
+    /// Files the remote's commits changed since the two devices parted that this device
+    /// changed too, where the merge kept this device's version (so `pulled` leaves them out),
+    /// each as the remote's commits changed it.
+    public var pulledKept: [DocumentChange] = []
     /// Files this push changed on the remote.
     public var pushed: [DocumentChange] = []
     /// How many commits the sync brought in from the remote, and sent to it: commits are

@@ -124,6 +124,30 @@ import Testing
         #expect(ledger.run("brew", "plan", id).status == 0)
     }
 
+    /// A timer over 24 h, which the flag refuses, is refused in the file too: by `check` and
+    /// by the commands that use the recipe; the schema says the same.
+    @Test func aHandEditedTimerOverADayIsInvalidAsTheFlagSays() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let path = "brew/recipes/\(id).json"
+        var json = try #require(ledger.document(path)?.objectValue)
+        var steps = try #require(json["steps"]?.arrayValue)
+        var wait = try #require(steps[5].objectValue)
+        wait["timerSeconds"] = .number(100_000)
+        steps[5] = .object(wait)
+        json["steps"] = .array(steps)
+        try ledger.write(path, CanonicalJSON.string(.object(json)))
+        let check = ledger.run("check")
+        #expect(check.status == 1, "\(check)")
+        #expect(check.stdout.contains("\(path): /steps/5/timerSeconds: error: the step's timer is 100000 s"), "\(check)")
+        #expect(ledger.run("brew", "plan", id).status == 1)
+        #expect(ledger.run("brew", "recipe", "edit", id, "--step-timer", "6=100000").status == 2)
+        let schema = ledger.run("schema", "brew.recipe").json
+        let timer = schema["$defs"]?["step"]?["properties"]?["timerSeconds"] ?? schema["properties"]?["steps"]?["items"]?["properties"]?["timerSeconds"]
+        #expect(timer?["maximum"] == .number(86_400), "\(schema)")
+        #expect(ledger.run("brew", "recipe", "edit", id, "--step-timer", "6=86400").status == 0)
+        #expect(ledger.run("check").status == 0)
+    }
+
     @Test func editorEditsAreValidatedBeforeSaving() throws {
         let (ledger, id) = try ledgerWithCopy()
         let path = "brew/recipes/\(id).json"

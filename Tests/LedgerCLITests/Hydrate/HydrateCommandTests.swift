@@ -49,6 +49,33 @@ import Testing
         #expect(ledger.run("status", "--json", env: Self.at("13:30")).json["hydrate"]?["completed"] == .number(3))
     }
 
+    /// A derived count of the wrong shape is stale, not an error (as Waterline's): the app
+    /// reads the day, `check` counts it fixable, `--fix` and the next write recompute it.
+    @Test(arguments: ["\"2\"", "1.5", "null", "true"])
+    func aDerivedCountOfTheWrongShapeIsStale(_ stored: String) throws {
+        let ledger = try Self.ledger()
+        for time in ["09:04", "10:10"] { #expect(ledger.run("hydrate", "drank", env: Self.at(time)).status == 0) }
+        let text = try #require(ledger.read(Self.dayPath))
+        #expect(text.contains("\"total\": 8") && text.contains("\"completed\": 2"))
+        try ledger.write(Self.dayPath, text.replacingOccurrences(of: "\"total\": 8", with: "\"total\": \(stored)"))
+        let status = ledger.run("hydrate", "status", "--json", env: Self.at("10:30"))
+        #expect(status.status == 0, "\(status)")
+        #expect(status.json["completed"] == .number(2) && status.json["total"] == .number(8))
+        let check = ledger.run("check", "--json")
+        #expect(check.status == 0, "\(check)")
+        let problems = check.json["problems"]?.arrayValue ?? []
+        #expect(problems.map { $0["pointer"] } == [.string("/total")], "\(check)")
+        #expect(problems.first?["message"]?.stringValue?.hasPrefix("derived value is stale") == true, "\(check)")
+        #expect(problems.first?["fixable"] == .bool(true), "\(check)")
+        #expect(ledger.run("check", "--fix").status == 0)
+        #expect(ledger.document(Self.dayPath)?["total"] == .number(8))
+        #expect(ledger.run("check").stdout.contains("no problems"))
+        // The next write recomputes it too.
+        try ledger.write(Self.dayPath, text.replacingOccurrences(of: "\"completed\": 2", with: "\"completed\": \(stored)"))
+        #expect(ledger.run("hydrate", "drank", env: Self.at("11:05")).status == 0)
+        #expect(ledger.document(Self.dayPath)?["completed"] == .number(3))
+    }
+
     @Test func aBadDateIsAUsageError() throws {
         let ledger = try Self.ledger()
         let r = ledger.run("hydrate", "status", "--date", "21/11/2026")

@@ -319,6 +319,79 @@ import Testing
         #expect(ConflictStore.recipeFields(a.document(recipe)) == ConflictStore.recipeFields(own))
     }
 
+    /// A file that is not JSON changed on both devices, the phone's sync the merge: the
+    /// conflict file holds the laptop's own text, as plain git has it in the laptop's commit.
+    /// On the laptop that is mine (listed so, `pathHolds` "mine"), also after the phone took its
+    /// merge back and brought it back, and `--keep mine` keeps it; on the phone it is theirs.
+    @Test func aConflictFileHoldingThisDevicesOwnTextIsMine() throws {
+        let s = try HistoryScenario()
+        let (a, b) = (s.a, s.b)
+        try a.write("notes.txt", "base\n")
+        HistoryScenario.ok(a.run("sync"))
+        HistoryScenario.ok(b.run("sync"))
+        try a.write("notes.txt", "base\nlaptop line\n")
+        try b.write("notes.txt", "base\nphone line\n")
+        HistoryScenario.ok(a.run("sync"))
+        let laptopCommit = try a.revParse("HEAD")
+        HistoryScenario.ok(b.run("sync"))
+        HistoryScenario.ok(a.run("sync"))
+        let conflictFile = try #require(try FileManager.default.contentsOfDirectory(atPath: a.root).first { $0.hasPrefix("notes.conflict-") })
+        let laptopText = try GitCLI.run(["show", "\(laptopCommit):notes.txt"], in: a.root).stdout
+        #expect(laptopText == "base\nlaptop line\n" && a.read(conflictFile) == laptopText, "the laptop's own text, beside")
+        #expect(a.read("notes.txt") == "base\nphone line\n")
+
+        let onLaptop = try #require(a.run("conflicts", "--json").json.arrayValue?.first)
+        #expect(onLaptop["path"]?.stringValue == conflictFile && onLaptop["pathHolds"] == .string("mine"), "\(onLaptop)")
+        #expect(a.run("conflicts").stdout.contains("\(conflictFile) — this device's version of notes.txt (notes.txt), kept beside it by the other device's merge"))
+        #expect(b.run("conflicts", "--json").json.arrayValue?.first?["pathHolds"] == .string("theirs"))
+        #expect(b.run("conflicts").stdout.contains("\(conflictFile) — the other device's version of notes.txt"))
+        // The phone takes its merge back and brings it back: the same sides on both devices.
+        try Self.undo(b, try Self.undo(b))
+        HistoryScenario.ok(b.run("sync"))
+        HistoryScenario.ok(a.run("sync"))
+        #expect(a.read(conflictFile) == laptopText && a.read("notes.txt") == "base\nphone line\n")
+        #expect(a.run("conflicts", "--json").json.arrayValue?.first?["pathHolds"] == .string("mine"))
+        #expect(b.run("conflicts", "--json").json.arrayValue?.first?["pathHolds"] == .string("theirs"))
+
+        let kept = a.run("resolve", conflictFile, "--keep", "mine")
+        HistoryScenario.ok(kept)
+        #expect(kept.stdout.contains("Kept mine for notes.txt: wrote notes.txt; removed \(conflictFile)"), "\(kept)")
+        #expect(a.read("notes.txt") == laptopText && a.read(conflictFile) == nil)
+        HistoryScenario.ok(b.run("resolve", conflictFile, "--keep", "mine"))
+        #expect(b.read("notes.txt") == "base\nphone line\n" && b.read(conflictFile) == nil)
+    }
+
+    /// A preset made invalid JSON by hand on the laptop and pushed with plain git, changed
+    /// validly on the phone: the phone's merge keeps its own and puts the laptop's beside it.
+    /// On the laptop that is its own version (mine); `--keep theirs` keeps the phone's valid
+    /// one, `--keep mine` would put the laptop's invalid one back and is refused, naming theirs.
+    @Test func anInvalidDocumentOfThisDeviceBesideItIsMine() throws {
+        let s = try HistoryScenario()
+        let (a, b) = (s.a, s.b)
+        let path = "waterline/presets/beer.json"
+        let valid = try #require(b.read(path))
+        try a.write(path, "{\"id\": \"beer\",\n  \"name\": \n}\n")
+        #expect(try GitCLI.run(["commit", "-qam", "by hand"], in: a.root).status == 0)
+        let laptopCommit = try a.revParse("HEAD")
+        #expect(try GitCLI.run(["push", "-q", "origin", "main"], in: a.root).status == 0)
+        try b.write(path, valid.replacingOccurrences(of: "\"name\": \"", with: "\"name\": \"Pint of "))
+        HistoryScenario.ok(b.run("sync"))
+        HistoryScenario.ok(a.run("sync"))
+        let item = try #require(a.run("conflicts", "--json").json.arrayValue?.first)
+        let conflictFile = try #require(item["path"]?.stringValue)
+        let laptopText = try GitCLI.run(["show", "\(laptopCommit):\(path)"], in: a.root).stdout
+        #expect(a.read(conflictFile) == laptopText, "the laptop's own version, beside")
+        #expect(item["pathHolds"] == .string("mine") && item["document"]?.stringValue == path, "\(item)")
+        #expect(a.run("conflicts").stdout.contains("— this device's version of \(path)"))
+        #expect(b.run("conflicts", "--json").json.arrayValue?.first?["pathHolds"] == .string("theirs"))
+
+        let refused = a.run("resolve", conflictFile, "--keep", "mine")
+        #expect(refused.status == 1 && refused.stderr.contains("so it cannot replace \(path); edit it until it is valid, or keep theirs"), "\(refused)")
+        #expect(a.read(conflictFile) == laptopText)
+        HistoryScenario.ok(a.run("resolve", conflictFile, "--keep", "theirs"))
+        #expect(a.document(path)?["name"]?.stringValue?.hasPrefix("Pint of ") == true && a.read(conflictFile) == nil)
+    }
+
     /// docs/sync.md: `git pull --rebase` "reaches the same result as a merge"; the device that
     /// pulls that fork afterwards sees its own edit as mine too.
     @Test func afterAPlainRebasingPullTheOtherDeviceSeesItsOwnEditAsMine() throws {

@@ -61,6 +61,87 @@ import Testing
         #expect(notes["changes"]?.arrayValue?.first?["fields"] == .array([.object(["pointer": .string("/mood"), "old": .string("ok"), "new": .string("good")])]))
     }
 
+    /// The paths a merge's message names as resolved (`resolved PATH: …` lines), as plain git
+    /// shows the message (`git log -1 --format=%B`).
+    static func resolvedInMessage(_ l: TestLedger, _ commit: String = "HEAD") throws -> Set<String> {
+        let message = try GitCLI.run(["log", "-1", "--format=%B", commit], in: l.root).stdout
+        return Set(message.split(separator: "\n").compactMap { line in
+            line.hasPrefix("resolved ") ? line.dropFirst("resolved ".count).split(separator: ":").first.map(String.init) : nil
+        })
+    }
+
+    /// A recipe deleted on the laptop and edited on the phone: the phone's merge keeps the edit,
+    /// so its documents are as the phone had them. Its sync says what the pulled commit changed
+    /// (not "it changes no file"), and its log tells the merge resolved the recipe, as the
+    /// commit message plain git shows says.
+    @Test func aMergeThatKeptThisDevicesEditTellsWhatItResolved() throws {
+        let s = try HistoryScenario()
+        let (a, b) = (s.a, s.b)
+        let id = a.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Morning V60").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let recipe = "brew/recipes/\(id).json"
+        HistoryScenario.ok(a.run("sync"))
+        HistoryScenario.ok(b.run("sync"))
+        HistoryScenario.ok(a.run("brew", "recipe", "delete", id, "--yes"))
+        HistoryScenario.ok(b.run("brew", "recipe", "edit", id, "--temp", "92"))
+        HistoryScenario.ok(a.run("sync"))
+        let sync = b.run("sync")
+        HistoryScenario.ok(sync)
+        #expect(!sync.stdout.contains("changes no file"), "\(sync)")
+        #expect(sync.stdout.contains("Pulled 1 commit from origin"))
+        #expect(sync.stdout.contains("; it changes only what this device changed too — deleted \(recipe) — and the merge keeps this device's version, so no file changes here."), "\(sync)")
+        #expect(sync.stdout.contains("Resolved \(recipe): edited on this machine but deleted on the other; kept the edit."))
+        // Plain git: the pulled commit deleted the recipe; the merge left the phone's tree as it was.
+        let pulled = try GitCLI.run(["diff", "--name-status", "HEAD^1...HEAD^2"], in: b.root).stdout
+        #expect(pulled == "D\t\(recipe)\n", "\(pulled)")
+        let (tree, before) = (try b.revParse("HEAD^{tree}"), try b.revParse("HEAD^1^{tree}"))
+        #expect(tree == before)
+        let json = b.run("log", "--limit", "1", "--json").json.arrayValue?.first
+        #expect(json?["kind"]?.stringValue == "merge")
+        #expect(b.run("sync", "--json").json["pulledKept"] == .array([]), "nothing more to pull")
+
+        let merge = try #require(json?["changes"]?.arrayValue)
+        #expect(Set(merge.compactMap { $0["path"]?.stringValue }) == (try Self.resolvedInMessage(b)), "\(merge)")
+        let told = try #require(merge.first)
+        #expect(told["path"]?.stringValue == recipe && told["merged"] == .bool(true) && told["change"]?.stringValue == "modified", "\(told)")
+        #expect(told["details"] == .array([.string("deleted on one device and changed on the other: the change kept")]))
+        let text = b.run("log", "--limit", "1").stdout
+        #expect(text.contains("phone  merge\n  BrewGuide: recipe Morning V60 — merged: deleted on one device and changed on the other: the change kept\n"), "\(text)")
+        #expect(!text.contains("nothing to resolve"))
+        // The recipe's own history has the merge, as git's full history of the file has it (its
+        // default simplification drops the merge, which kept the first parent's version).
+        let history = b.run("log", id, "--json").json.arrayValue?.compactMap { $0["commit"]?.stringValue } ?? []
+        let gitHistory = try GitCLI.run(["log", "--full-history", "--format=%H", "--", recipe], in: b.root).stdout.split(separator: "\n").map(String.init)
+        #expect(history.first == (try b.revParse("HEAD")) && Set(history) == Set(gitHistory), "\(history) \(gitHistory)")
+        // On the laptop, which pulls the merge, the same commit tells the same.
+        HistoryScenario.ok(a.run("sync"))
+        let onLaptop = a.run("log", "--json").json.arrayValue?.first { $0["kind"]?.stringValue == "merge" }
+        #expect(onLaptop?["changes"]?.arrayValue?.compactMap { $0["path"]?.stringValue } == [recipe])
+    }
+
+    /// The Waterline settings changed on both devices (a warning at 3 drinks on the laptop, at 4
+    /// on the phone): the merge that resolved them says so, in the log as in its message.
+    @Test func aSettingChangedOnBothDevicesIsToldByTheMerge() throws {
+        let s = try HistoryScenario()
+        let (a, b) = (s.a, s.b)
+        HistoryScenario.ok(a.run("waterline", "settings", "set", "warningThreshold", "3"))
+        HistoryScenario.ok(b.run("waterline", "settings", "set", "warningThreshold", "4"))
+        HistoryScenario.ok(a.run("sync"))
+        let sync = b.run("sync")
+        HistoryScenario.ok(sync)
+        #expect(!sync.stdout.contains("changes no file"), "\(sync)")
+        let resolved = try Self.resolvedInMessage(b)
+        #expect(resolved.contains("waterline/settings.json"), "\(resolved)")
+        let merge = try #require(b.run("log", "--limit", "1", "--json").json.arrayValue?.first)
+        #expect(merge["kind"]?.stringValue == "merge")
+        let changes = merge["changes"]?.arrayValue ?? []
+        #expect(Set(changes.compactMap { $0["path"]?.stringValue }) == resolved, "\(changes)")
+        #expect(changes.allSatisfy { $0["merged"] == .bool(true) })
+        let text = b.run("log", "--limit", "1").stdout
+        #expect(text.contains("  Waterline: ") && text.contains("— merged: ") && !text.contains("nothing to resolve"), "\(text)")
+        let waterline = b.run("log", "waterline", "--limit", "1", "--json").json.arrayValue?.first
+        #expect(waterline?["commit"] == merge["commit"])
+    }
+
     @Test func filtersByAppDocumentPathDeviceDateAndCount() throws {
         let s = try HistoryScenario()
         try s.build()

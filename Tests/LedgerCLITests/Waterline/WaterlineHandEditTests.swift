@@ -145,6 +145,35 @@ import Testing
         #expect(ledger.run("check").status == 0)
     }
 
+    /// An active session renamed by hand (a name that is no id, an extension in capitals) is
+    /// an error for `check` and is refused by the commands, naming it and the fix: passing it
+    /// by would let a second session start. The rename changes the folder the device-local
+    /// hint watches, so the command after it looks again.
+    @Test(arguments: ["My_Session.json", "ID.JSON", "ID.Json"])
+    func aMisnamedSessionFileIsRefusedNotOverlooked(_ name: String) throws {
+        let (ledger, path) = try night()
+        let id = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        #expect(ledger.run("waterline", "status", env: at(31)).status == 0)  // the hint names the session
+        let renamed = "waterline/sessions/2026/" + name.replacingOccurrences(of: "ID", with: id)
+        try FileManager.default.moveItem(atPath: ledger.root + "/" + path, toPath: ledger.root + "/" + renamed)
+        let check = ledger.run("check")
+        #expect(check.status == 1, "\(check)")
+        #expect(check.stdout.contains("\(renamed): /: error: "), "\(check)")
+        #expect(check.stdout.contains(name.hasPrefix("ID") ? "rename the file to \(id).json" : "is not a valid document id"), "\(check)")
+        for args in [["status"], ["start"], ["drink"], ["water"], ["end", "--yes"]] {
+            let r = ledger.run(arguments: ["waterline"] + args, env: at(35))
+            #expect(r.status == 1, "\(args): \(r)")
+            #expect(r.stderr.contains("\(renamed) is invalid; fix it by hand"), "\(args): \(r)")
+            #expect(r.stderr.contains("rename the file to"), "\(args): \(r)")
+        }
+        #expect(ledger.files(under: "waterline/sessions").count == 1, "no second session was started")
+        // Renamed back, the night goes on.
+        try FileManager.default.moveItem(atPath: ledger.root + "/" + renamed, toPath: ledger.root + "/" + path)
+        #expect(ledger.run("waterline", "drink", env: at(40)).status == 0)
+        #expect(ledger.run("waterline", "status", "--json", env: at(41)).json["totalAlcoholCount"] == .number(3))
+        #expect(ledger.run("check").status == 0)
+    }
+
     @Test func twoActiveSessionsAreReportedThenMergedByTheNextCommand() throws {
         let (ledger, path) = try night()
         // A second active session of the same night, as a sync from another device would bring.
@@ -289,9 +318,8 @@ extension WaterlineHandEditTests {
         #expect(before.json["problems"]?.arrayValue?.contains { $0["fixable"] == .bool(true) } == false, "\(before)")
         #expect(other.run("check", "--fix").status == 1)
         #expect(other.document(session)?["computedSummary"]?["durationMinutes"] == duration)
-        // Once the error is fixed, --fix recomputes (the first --fix wrote the estimate as
-        // canonical JSON writes it).
-        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"standardDrinkEstimate\": 1e+300", with: "\"standardDrinkEstimate\": 1.5") }
+        // Once the error is fixed, --fix recomputes (the first --fix left the file as it was).
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"standardDrinkEstimate\": 1e300", with: "\"standardDrinkEstimate\": 1.5") }
         #expect(ledger.run("check", "--fix").status == 0)
         #expect(ledger.document(path)?["state"]?["totalStandardDrinks"] == .number(3))
     }

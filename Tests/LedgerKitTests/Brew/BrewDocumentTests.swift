@@ -22,8 +22,19 @@ import Testing
         let e = r.validate()
         #expect(e.count == 1)
         #expect(e.first?.pointer == "/steps/2/timerSeconds")
-        #expect(e.first?.message.contains("timers must be 0 or more") == true)
+        #expect(e.first?.message.contains("timers must be from 0 s to 86400 s (24 h)") == true)
         r.steps[2].timerSeconds = 0
+        #expect(r.validate().isEmpty)
+    }
+
+    /// "a timer that is not 0 s to 24 h" is a value no recipe can have.
+    @Test func timersOverADayAreRefusedWithTheirPointer() {
+        var r = custom()
+        r.steps[5].timerSeconds = 86_401
+        let e = r.validate()
+        #expect(e.map(\.pointer) == ["/steps/5/timerSeconds"])
+        #expect(e.first?.message.contains("the step's timer is 86401 s") == true)
+        r.steps[5].timerSeconds = 86_400
         #expect(r.validate().isEmpty)
     }
 

@@ -10,6 +10,8 @@ public enum BrewLimits {
     public static let yield = 0.5...10_000.0
     /// Water temperature, °C: above 0, at most 100.
     public static let maximumTemperature = 100.0
+    /// A step's timer, whole seconds: from 0 to a day.
+    public static let timerSeconds = 0...86_400
 
     /// Why `grams` cannot be a dose ("must be at least 0.05 g … (found 0.04)"), or nil.
     public static func doseProblem(_ grams: Double) -> String? {

@@ -66,8 +66,8 @@ public struct RecipeStep: JSONModel, Equatable {
         .optional("water", \.water, .atLeast(0) {
             "the step pours \(BrewFormat.number($0)) g; water must be 0 g or more"
         }),
-        .optional("timerSeconds", \.timerSeconds, .atLeast(0) {
-            "the step's timer is \($0) s; timers must be 0 or more (remove the field for a step without a timer)"
+        .optional("timerSeconds", \.timerSeconds, .within(BrewLimits.timerSeconds) {
+            "the step's timer is \($0) s; timers must be from 0 s to 86400 s (24 h) (remove the field for a step without a timer)"
         }),
     ]
 
@@ -78,7 +78,7 @@ public struct RecipeStep: JSONModel, Equatable {
 ///
 /// The built-in starter (`Recipe.starter`) is never stored; custom recipes live in
 /// `brew/recipes/<id>.json`. A recipe is usable only when `validate()` finds no error: every
-/// timer is ≥ 0 and the water of its steps adds up to the target yield within ±1 g.
+/// timer is from 0 s to 24 h and the water of its steps adds up to the target yield within ±1 g.
 public struct Recipe: CollectionDocument, Equatable {
     package static let kind = DocumentKind("brew.recipe", app: .brew, .collection("brew/recipes", .none))
 
@@ -185,7 +185,7 @@ public struct Recipe: CollectionDocument, Equatable {
 
     public func validate() -> [DocumentIssue] { Self.ruleIssues(self, at: .root) + relationIssues() }
 
-    /// The recipe rules (every timer ≥ 0, the steps' water equal to the target yield ±1 g, …)
+    /// The recipe rules (every timer from 0 s to 24 h, the steps' water equal to the target yield ±1 g, …)
     /// without the reserved-id rule of stored recipes, so that the starter passes them too.
     public func ruleIssues() -> [DocumentIssue] {
         Self.ruleIssues(self, at: .root).filter { !(isStarter && $0.pointer == .root.appending("id")) } + relationIssues()

@@ -38,7 +38,7 @@ public struct HydrationConfirmation: JSONModel, Equatable {
 /// confirmed; a day without a document had no confirmation.
 ///
 /// `completed` and `total` are derived ("3 out of 8"), stored for readers and recomputed on
-/// every write. Two machines' versions merge by uniting their confirmations (a confirmation
+/// every write; a stored one of the wrong shape is not an error, only stale. Two machines' versions merge by uniting their confirmations (a confirmation
 /// removed on one side and untouched on the other stays removed) and merging the schedule
 /// field by field.
 public struct HydrationDay: CollectionDocument, Equatable {
@@ -52,10 +52,20 @@ public struct HydrationDay: CollectionDocument, Equatable {
     public var timeZone = "UTC"
     /// Every confirmation, in time order.
     public var confirmations: [HydrationConfirmation] = []
-    /// Derived: reminders confirmed.
-    public var completed = 0
-    /// Derived: reminders in the day.
-    public var total = 0
+    /// Derived: reminders confirmed (0 while the stored value is not a whole number).
+    public var completed: Int {
+        get { Self.count(storedCompleted) }
+        set { storedCompleted = .number(Double(newValue)) }
+    }
+    /// Derived: reminders in the day (0 while the stored value is not a whole number).
+    public var total: Int {
+        get { Self.count(storedTotal) }
+        set { storedTotal = .number(Double(newValue)) }
+    }
+    /// `completed` and `total` as stored: a derived value of the wrong shape (`"8"`) is not
+    /// an error, only stale, as Waterline's are — `check --fix` and the next write recompute it.
+    package var storedCompleted = JSONValue.number(0)
+    package var storedTotal = JSONValue.number(0)
     public var createdAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     public var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     package var unknownFields = JSONObject()
@@ -79,11 +89,17 @@ public struct HydrationDay: CollectionDocument, Equatable {
         .required("schedule", \.schedule),
         .required("timeZone", \.timeZone),
         .defaulted("confirmations", \.confirmations, []),
-        .defaulted("completed", \.completed, 0),
-        .defaulted("total", \.total, 0),
+        .defaulted("completed", \.storedCompleted, .number(0)),
+        .defaulted("total", \.storedTotal, .number(0)),
         .required("createdAt", \.createdAt),
         .required("updatedAt", \.updatedAt),
     ]
+
+    /// A stored count, or 0 when it is not a whole number.
+    private static func count(_ stored: JSONValue) -> Int {
+        guard case .number(let n) = stored, let i = Int(exactly: n) else { return 0 }
+        return i
+    }
 
     /// The day, when the id is a date.
     public var date: LocalDate? { LocalDate(id) }

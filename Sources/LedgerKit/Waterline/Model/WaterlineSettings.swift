@@ -180,8 +180,12 @@ extension WaterlineSettings {
             show: { String($0.warningThreshold) }),
         Key(name: "defaultWaterAmount", help: "the amount `water` logs, in your units (or 250ml, 8oz)",
             apply: { s, text in
-                let volume = Volume(parsing: text)
-                let amount = volume.map { s.units.kept($0.amount, from: $0.unit ?? s.units) } ?? 0
+                guard let volume = Volume(parsing: text) else {
+                    // A number out of range gets the range; anything else, the form.
+                    throw LedgerError.invalidArgument("defaultWaterAmount must be " + (NumberText.decimal(text) != nil ? WaterMeta.limit : "an amount like 250, 250ml or 8oz, in decimals")
+                                                      + " (found \"\(text)\")")
+                }
+                let amount = s.units.kept(volume.amount, from: volume.unit ?? s.units)
                 guard WaterMeta.withinLimit(amount, s.units) else {
                     throw LedgerError.invalidArgument("defaultWaterAmount must be \(WaterMeta.limit) (found \"\(text)\")")
                 }
