@@ -11,9 +11,12 @@ import Synchronization
 /// device, ours (a terminal for the editor), or a file. It starts with default signal
 /// handling, no blocked signal and none of our other descriptors (`ledger_spawn`, in C:
 /// between fork and exec only async-signal-safe calls may run). Ended by its PID; unless told
-/// otherwise it also dies with the thread that started it, so no child outlives ledger.
+/// otherwise it also dies with the thread that started it, so no child outlives ledger — and
+/// in a watched process group (`Group.watched`), neither does anything the child starts.
 package final class ChildProcess {
     package let handle: Handle
+    /// The watcher of the child's process group, for `Group.watched`.
+    private var watcher: GroupWatcher?
     /// Our end of the child's standard input (-1 once closed).
     private var input: Int32
     /// Our end of the child's standard output.
@@ -26,6 +29,20 @@ package final class ChildProcess {
     package enum Output: Sendable { case pipe, null, inherited, appending(String) }
     /// Where the child's standard error goes: kept for `errorText`, or like its output.
     package enum Errors: Sendable { case kept, null, inherited, likeOutput }
+    /// The process group the child runs in.
+    package enum Group: Sendable {
+        /// Ours: the terminal's signals (Ctrl-C) reach it with us.
+        case ours
+        /// One of its own, which it leads (`killpg(pid, …)` then reaches what it starts).
+        case own
+        /// One of its own, led by a `GroupWatcher`: when we die (`kill -9` included) or give
+        /// the child up (`terminate`), the watcher ends the whole group — the programs the child
+        /// started too, which the parent-death signal does not reach. The child then has no
+        /// parent-death signal of its own (the watcher asks it to stop first, with SIGTERM).
+        /// Not for a child that may ask on the terminal: a group other than the terminal's
+        /// foreground one is stopped when it reads it.
+        case watched
+    }
 
     /// The PID and, once reaped, the exit status; shared with the stall watchdog's thread.
     package final class Handle: Sendable {
@@ -100,16 +117,27 @@ package final class ChildProcess {
     /// Starts `executable` (a path) with `arguments` and exactly `environment`, in `directory`
     /// when given. `diesWithThread`: SIGKILL when the thread that started it ends (false for a
     /// server a test keeps across threads). `keepsSignals`: the child keeps the calling
-    /// thread's signal mask and ignored signals instead of the defaults. `newProcessGroup`: it
-    /// leads a process group of its own (`killpg(pid, …)` then reaches what it starts).
+    /// thread's signal mask and ignored signals instead of the defaults. `group`: the process
+    /// group it runs in.
     package init(_ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
                  input: Input = .pipe, output: Output = .pipe, errors: Errors = .kept, diesWithThread: Bool = true,
-                 keepsSignals: Bool = false, newProcessGroup: Bool = false) throws(ProcessError) {
+                 keepsSignals: Bool = false, group: Group = .ours) throws(ProcessError) {
         var opened: [Int32] = []
         func fail(_ what: String) -> ProcessError {
             let e = ProcessError("\(what): \(String(cString: strerror(errno)))")
             for fd in opened { close(fd) }
             return e
+        }
+        let watcher: GroupWatcher?
+        if case .watched = group {
+            do { watcher = try GroupWatcher() } catch { throw ProcessError("cannot start the watcher of a process group: \(error)") }
+        } else {
+            watcher = nil
+        }
+        let processGroup: pid_t = switch group {
+        case .ours: -1
+        case .own: 0
+        case .watched: watcher!.pid
         }
         /// `path` opened close-on-exec for the child (its descriptor, closed here once it runs).
         func openForChild(_ path: String, _ flags: Int32) throws(ProcessError) -> Int32 {
@@ -162,8 +190,8 @@ package final class ChildProcess {
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
         let pid = argv.withUnsafeBufferPointer { a in
             envp.withUnsafeBufferPointer { e in
-                ledger_spawn(executable, a.baseAddress, e.baseAddress, directory, childIn, childOut, childErr, diesWithThread ? 1 : 0,
-                             keepsSignals ? 1 : 0, newProcessGroup ? 1 : 0)
+                ledger_spawn(executable, a.baseAddress, e.baseAddress, directory, childIn, childOut, childErr,
+                             diesWithThread && watcher == nil ? 1 : 0, keepsSignals ? 1 : 0, processGroup)
             }
         }
         // The child's ends are the child's now.
@@ -172,12 +200,14 @@ package final class ChildProcess {
             if toChild[1] >= 0 { close(toChild[1]) }
             if fromChild[0] >= 0 { close(fromChild[0]) }
             if errorFile >= 0 { close(errorFile) }
+            watcher?.release()
             throw ProcessError("cannot start \(executable): \(String(cString: strerror(-pid)))")
         }
         handle = Handle(pid)
         self.input = toChild[1]
         self.output = fromChild[0]
         self.errors = errorFile
+        self.watcher = watcher
     }
 
     deinit {
@@ -217,13 +247,27 @@ package final class ChildProcess {
 
     /// Waits for the child to exit; its exit status (128 + N for signal N).
     @discardableResult
-    package func wait() -> Int32 { handle.reap(blocking: true) ?? 128 + SIGKILL }
+    package func wait() -> Int32 {
+        let status = handle.reap(blocking: true) ?? 128 + SIGKILL
+        watcher?.release()
+        watcher = nil
+        return status
+    }
 
     /// Ends the child unless it has exited: its input closed, SIGTERM, SIGKILL after two
-    /// seconds; then reaps it.
+    /// seconds; then reaps it. In a watched group the watcher does it, to the whole group.
     package func terminate() {
-        guard handle.reap(blocking: false) == nil else { return }
+        guard handle.reap(blocking: false) == nil else {
+            wait()
+            return
+        }
         closeInput()
+        if let watcher {
+            watcher.abandon()
+            self.watcher = nil
+            wait()
+            return
+        }
         handle.send(SIGTERM)
         for _ in 0..<100 {
             if handle.reap(blocking: false) != nil { return }
@@ -274,7 +318,8 @@ package final class ChildProcess {
         return (status, String(decoding: out, as: UTF8.self), child.errorText)
     }
 
-    private static func pipe(_ fds: inout [Int32]) -> Bool {
+    /// A pipe, both ends close-on-exec.
+    static func pipe(_ fds: inout [Int32]) -> Bool {
         guard Glibc.pipe(&fds) == 0 else { return false }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return true

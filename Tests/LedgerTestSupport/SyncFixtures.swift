@@ -113,7 +113,7 @@ package final class BackgroundProcess: @unchecked Sendable {
                  log: String, newProcessGroup: Bool = false) throws {
         child = try ChildProcess(executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment,
                                  directory: directory, input: .null, output: .appending(log), errors: .likeOutput, diesWithThread: false,
-                                 newProcessGroup: newProcessGroup)
+                                 group: newProcessGroup ? .own : .ours)
         pid = child.handle.pid
         self.log = log
     }

@@ -35,12 +35,14 @@ package struct GitTool: Sendable {
         var errors: String
     }
 
-    /// Runs `git ARGUMENTS` with stdin and stdout on /dev/null, and waits for it. git is
-    /// killed when ledger is (`ChildProcess`): a killed `ledger gc` leaves no `git gc` working
-    /// in the repository without its locks.
+    /// Runs `git ARGUMENTS` with stdin and stdout on /dev/null, and waits for it. git and
+    /// every program it starts (`git gc`'s `repack`, its `pack-objects`) run in a watched
+    /// process group (`ChildProcess.Group.watched`), ended when ledger dies (`kill -9`
+    /// included): a killed `ledger gc` or `ledger sync` leaves no git working in the
+    /// repository without its locks.
     func run(_ arguments: [String]) throws -> Outcome {
         do {
-            let git = try ChildProcess(executable, arguments, environment: environment, input: .null, output: .null)
+            let git = try ChildProcess(executable, arguments, environment: environment, input: .null, output: .null, group: .watched)
             let status = git.wait()
             return Outcome(status: status, errors: git.errorText)
         } catch {

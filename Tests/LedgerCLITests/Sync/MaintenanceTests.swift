@@ -124,47 +124,133 @@ import Testing
         #expect(ledger.run("gc", "--auto", "--json").json["maintenance"] == .array([]))
     }
 
-    /// A `ledger gc` killed with SIGKILL (its process alone, as `kill -9 PID` does) takes its
-    /// `git gc` with it, which would otherwise go on working in the repository without the
-    /// locks ledger held for it. Plain `git gc` started by a shell that is killed goes on.
-    @Test func aKilledGcLeavesNoGitGcRunning() throws {
-        let ledger = try TestLedger()
-        // Enough to pack that git gc takes a while: 32 MiB that does not compress.
-        let big = ledger.root + "/big.bin"
-        var random = SplitMix64(seed: 1)
-        _ = FileManager.default.createFile(atPath: big, contents: Data((0..<(4 << 20)).flatMap { _ in withUnsafeBytes(of: random.next()) { Array($0) } }))
-        try GitCLI.run(["add", "big.bin"], in: ledger.root)
-        try GitCLI.run(["commit", "-q", "-m", "big"], in: ledger.root)
-        func gitGc(in repository: String) -> [pid_t] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }.filter { pid in
-                let argv = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.split(separator: "\0").map(String.init) ?? []
-                return argv.first.map { ($0 as NSString).lastPathComponent == "git" } == true && argv.contains("gc")
-                    && (argv.contains("--git-dir=" + repository + "/.git") || (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) == repository)
+    /// How a `ledger gc` is stopped: `kill -9 PID`, `kill PID` (SIGTERM), or Ctrl-C on a
+    /// terminal (SIGINT to the foreground process group, which ledger leads here).
+    enum Stop: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case kill9, term, ctrlC
+        var testDescription: String { rawValue }
+        func send(to pid: pid_t) {
+            switch self {
+            case .kill9: kill(pid, SIGKILL)
+            case .term: kill(pid, SIGTERM)
+            case .ctrlC: kill(-pid, SIGINT)
             }
         }
-        func waitFor(_ condition: () -> Bool, seconds: Double) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !condition(), Date() < deadline { usleep(10_000) }
-            return condition()
-        }
-        // (Its output to a file: a pipe would keep the test waiting for whoever still holds it.)
-        let gc = try BackgroundProcess(LedgerBinary.path, ["--repo", ledger.root, "gc"], environment: ledger.environment, log: ledger.directory.url("gc.log"))
-        #expect(waitFor({ !gitGc(in: ledger.root).isEmpty }, seconds: 20), "git gc never started")
-        kill(gc.pid, SIGKILL)
-        _ = waitFor({ !gc.isRunning }, seconds: 5)
-        #expect(waitFor({ gitGc(in: ledger.root).isEmpty }, seconds: 0.3), "git gc is still running after ledger gc was killed: \(gitGc(in: ledger.root))")
+    }
 
-        // Plain git, for the comparison (in a clone: the killed gc left its gc.pid here): a
-        // shell running `git gc`, killed the same way.
+    /// The git processes working in `repository` (its work tree or git directory named on their
+    /// command line, in their environment as `GIT_DIR`, or their current directory), and every
+    /// process of the groups in `groups`, git or not.
+    static func processes(in repository: String, orIn groups: Set<pid_t> = []) -> [RunningProcess] {
+        RunningProcess.all().filter { p in
+            if groups.contains(p.group) { return true }
+            guard p.arguments.first.map({ ($0 as NSString).lastPathComponent == "git" }) == true else { return false }
+            let cwd = p.directory
+            return p.arguments.contains { $0.hasPrefix("--git-dir=" + repository + "/.git") }
+                || p.environment.contains { $0.hasPrefix("GIT_DIR=" + repository + "/.git") }
+                || cwd == repository || cwd.hasPrefix(repository + "/")
+        }
+    }
+
+    /// Waits (at most `seconds`) until `condition` holds; whether it does.
+    static func waitFor(_ condition: () -> Bool, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition(), Date() < deadline { usleep(20_000) }
+        return condition()
+    }
+
+    /// Ends `processes` with SIGKILL, by PID, and waits (bounded) until they are gone.
+    static func end(_ processes: [RunningProcess], in repository: String) {
+        for p in processes { kill(p.pid, SIGKILL) }
+        _ = waitFor({ Self.processes(in: repository, orIn: Set(processes.map(\.group))).isEmpty }, seconds: 10)
+    }
+
+    /// Puts 3,000 moments of 8 KiB each, alike but not the same, in `repository` as loose
+    /// objects (on a branch of their own: the work tree stays as it is), and has git look hard
+    /// for deltas between them (`pack.window`, one thread): `git gc` then takes minutes in
+    /// `pack-objects`. `git fast-import` writes them in a few seconds (as one pack, which
+    /// `git unpack-objects` turns into loose objects: a repack reuses a pack's objects as they
+    /// are).
+    static func fillWithSlowObjects(_ repository: String, scratch: String) throws {
+        var stream = "commit refs/heads/history\ncommitter Me <me@example.com> 1763000000 +0100\ndata 8\nhistory\n"
+        for i in 0..<3000 {
+            let month = String(format: "%02d", i % 12 + 1), id = String(format: "m%09d", i)
+            let stamp = "2025-\(month)-\(String(format: "%02d", i % 28 + 1))T12:00:00+01:00"
+            let payload = (0..<200).map { "line \($0) of moment \(i): \(i * 31 + $0) \($0 * i % 97)" }.joined(separator: "\\n")
+            let body = "{\n  \"createdAt\": \"\(stamp)\",\n  \"experienceType\": \"note\",\n  \"id\": \"\(id)\",\n  \"momentType\": \"now\",\n"
+                + "  \"payload\": \"\(payload)\",\n  \"timestamp\": \"\(stamp)\",\n  \"updatedAt\": \"\(stamp)\"\n}\n"
+            stream += "M 100644 inline moments/experiences/2025/\(month)/\(id).json\ndata \(body.utf8.count)\n\(body)\n"
+        }
+        let imported = try Processes.run("/usr/bin/git", ["fast-import", "--quiet"], environment: GitCLI.gitEnvironment,
+                                         currentDirectory: repository, stdin: stream)
+        try #require(imported.status == 0, "\(imported)")
+        let packs = repository + "/.git/objects/pack"
+        let pack = try #require(try FileManager.default.contentsOfDirectory(atPath: packs).first { $0.hasSuffix(".pack") })
+        try FileManager.default.moveItem(atPath: packs + "/" + pack, toPath: scratch)
+        try FileManager.default.removeItem(atPath: packs + "/" + pack.dropLast(5) + ".idx")
+        let unpacked = try Processes.run("/bin/sh", ["-c", "git unpack-objects -q < '\(scratch)'"], environment: GitCLI.gitEnvironment,
+                                         currentDirectory: repository)
+        try #require(unpacked.status == 0, "\(unpacked)")
+        for (key, value) in [("pack.window", "1000"), ("pack.threads", "1")] { try GitCLI.run(["config", key, value], in: repository) }
+    }
+
+    /// A `ledger gc` stopped while git packs (`kill -9`, SIGTERM, Ctrl-C) takes all of git with
+    /// it — `git gc`, its `git repack` and that one's `git pack-objects`, which the parent-death
+    /// signal of `git gc` does not reach — within a bounded wait, so that no git works on in the
+    /// repository without ledger's locks; the repository is whole after (`git fsck --full`) and
+    /// the next `ledger gc` packs it. Plain `git gc` run by a shell that is killed goes on.
+    @Test(arguments: Stop.allCases) func aStoppedGcLeavesNoGitRunning(_ stop: Stop) throws {
+        let ledger = try TestLedger()
+        try Self.fillWithSlowObjects(ledger.root, scratch: ledger.directory.url("objects.pack"))
         let copy = ledger.directory.url("copy")
-        try GitCLI.run(["clone", "-q", ledger.root, copy], in: ledger.directory.path)
-        let shell = try BackgroundProcess("/bin/sh", ["-c", "cd '\(copy)' && git gc --aggressive -q; true"], environment: GitCLI.gitEnvironment,
-                                          log: ledger.directory.url("git-gc.log"))
-        #expect(waitFor({ !gitGc(in: copy).isEmpty }, seconds: 20))
-        kill(shell.pid, SIGKILL)
-        _ = waitFor({ !shell.isRunning }, seconds: 5)
-        let orphans = gitGc(in: copy)
-        print("a killed ledger gc left 0 git gc running; a killed shell running git gc left \(orphans.count)")
-        for pid in orphans { kill(pid, SIGKILL) }
+        try FileManager.default.copyItem(atPath: ledger.root, toPath: copy)
+
+        // (Its output to a file: a pipe would keep the test waiting for whoever still holds it.)
+        let gc = try BackgroundProcess(LedgerBinary.path, ["--repo", ledger.root, "gc"], environment: ledger.environment,
+                                       log: ledger.directory.url("gc.log"), newProcessGroup: stop == .ctrlC)
+        var packing: [RunningProcess] = []
+        let started = Self.waitFor({
+            packing = Self.processes(in: ledger.root)
+            return packing.contains { $0.arguments.contains("pack-objects") }
+        }, seconds: 60)
+        try #require(started, "git pack-objects never started: \(packing); \(gc.output)")
+        stop.send(to: gc.pid)
+        #expect(Self.waitFor({ !gc.isRunning }, seconds: 10))
+        // The groups git ran in (with the process that watches them; not this test's own group,
+        // where git runs when it has none of its own), and git in the repository.
+        let groups = Set(packing.map(\.group)).subtracting([getpgrp()])
+        var left: [RunningProcess] = []
+        let ended = Self.waitFor({
+            left = Self.processes(in: ledger.root, orIn: groups)
+            return left.isEmpty
+        }, seconds: 10)
+        #expect(ended, "still running after ledger gc was stopped (\(stop)): \(left)")
+        Self.end(left, in: ledger.root)
+
+        // What git left is what git tolerates: the repository is whole, and packs again.
+        let fsck = try GitCLI.run(["fsck", "--full", "--no-progress", "--no-dangling"], in: ledger.root)
+        #expect(fsck.status == 0 && fsck.stdout.isEmpty, "\(fsck)")
+        for key in ["pack.window", "pack.threads"] { try GitCLI.run(["config", "--unset", key], in: ledger.root) }
+        let again = ledger.run("gc")
+        #expect(again.status == 0, "\(again)")
+        #expect(try RepositoryFiles.countObjects(ledger.root)["count"] == 0)
+        #expect(try GitCLI.fsck(ledger.root) == nil)
+
+        // Plain git, for the comparison: a shell running `git gc` in the copy, stopped the same way.
+        let shell = try BackgroundProcess("/bin/sh", ["-c", "cd '\(copy)' && git -c gc.autoDetach=false gc -q; true"],
+                                          environment: GitCLI.gitEnvironment, log: ledger.directory.url("git-gc.log"),
+                                          newProcessGroup: stop == .ctrlC)
+        var plain: [RunningProcess] = []
+        #expect(Self.waitFor({ Self.processes(in: copy).contains { $0.arguments.contains("pack-objects") } }, seconds: 60))
+        stop.send(to: shell.pid)
+        _ = Self.waitFor({ !shell.isRunning }, seconds: 10)
+        _ = Self.waitFor({
+            plain = Self.processes(in: copy)
+            return plain.isEmpty
+        }, seconds: 2)
+        print("ledger gc stopped (\(stop)) left \(left.count) git processes; a shell running git gc, stopped the same way, left \(plain.count)")
+        // A terminal's Ctrl-C reaches all of plain git (its foreground group); a signal to the shell alone does not.
+        #expect(stop == .ctrlC ? plain.isEmpty : !plain.isEmpty, "\(plain)")
+        Self.end(plain, in: copy)
     }
 }
