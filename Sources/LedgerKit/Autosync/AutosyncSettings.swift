@@ -70,7 +70,8 @@ public struct AutosyncSettings: Sendable, Equatable {
         func clean(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
         if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return clean(seconds / 3600) + "h" }
         if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return clean(seconds / 60) + "m" }
-        if seconds < 1, seconds > 0 { return clean((seconds * 1000).rounded()) + "ms" }
+        // Milliseconds to the microsecond: 1.5ms is shown as it was set, not as 2ms.
+        if seconds < 1, seconds > 0 { return clean((seconds * 1_000_000).rounded() / 1000) + "ms" }
         return clean(seconds) + "s"
     }
 

@@ -99,6 +99,8 @@ import Testing
         try s.set("notify-after", "45m")
         #expect(s.debounce == 0.3 && s.interval == 7200 && s.notifyAfter == 2700)
         #expect(s.text("debounce") == "300ms" && s.text("interval") == "2h" && s.text("notify-after") == "45m")
+        try s.set("debounce", "1.5ms")
+        #expect(s.debounce == 0.0015 && s.text("debounce") == "1.5ms", "shown as set, not rounded to 2ms")
         #expect(throws: LedgerError.self) { try s.set("interval", "0s") }
         #expect(throws: LedgerError.self) { try s.set("interval", "soon") }
         #expect(throws: LedgerError.self) { try s.set("quiet-hours", "25:00-07:00") }
