@@ -377,7 +377,7 @@ private struct Parser {
         // An integer a double cannot hold exactly (beyond 2^53) would be written back as
         // another number by any rewrite; JSON readers that keep integers exact (Python, jq)
         // would then see the value changed. Such a number is refused, not altered.
-        if integer, digits > 15, digits > 19 || String(UInt64(abs(v))) != String(decoding: UnsafeBufferPointer(rebasing: bytes[(negative ? start + 1 : start)..<i]), as: UTF8.self) {
+        if integer, digits > 15, digits > 19 || String(UInt64(abs(v))) != text.drop(while: { $0 == "-" }) {
             throw fail("number \(text) is too large to be kept exactly (ledger holds numbers as 64-bit floating point, exact up to 9007199254740992); write it as a string: \"\(text)\"", at: start)
         }
         return v
