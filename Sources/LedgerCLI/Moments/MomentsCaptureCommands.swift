@@ -27,7 +27,7 @@ extension MomentsCommand {
         @Option(help: ArgumentHelp("A link (http or https).", valueName: "url"))
         var link: String?
 
-        @Option(help: ArgumentHelp("A photo file to copy into the ledger.", valueName: "path"))
+        @Option(help: ArgumentHelp("A photo file to copy into the ledger.", valueName: "path"), completion: .file())
         var photo: String?
 
         @Option(help: ArgumentHelp("When it happened, if not now: 15:30, 2026-11-18T15:30 or a timestamp with its offset.", valueName: "when"), transform: ClockText.parse)
