@@ -107,7 +107,12 @@ import Testing
          ("ledger waterline drink --preset mez", []),
          // A path is completed from the file system (no fallback of the shell does it).
          ("ledger moments add --photo IMG", [s.photo]),
-         ("ledger check IMG", [s.photo])]
+         ("ledger check IMG", [s.photo]),
+         // Fixed sets of words.
+         ("ledger moments add --moment to", ["today"]),
+         ("ledger autosync settings s", ["set"]),
+         ("ledger autosync settings --json set inter", ["interval"]),
+         ("ledger autosync settings set interval 1", [])]
     }
 
     /// bash: the completion is installed without a fallback to file names, so the arguments

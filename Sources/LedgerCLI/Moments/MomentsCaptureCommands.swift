@@ -15,7 +15,7 @@ extension MomentsCommand {
         @Argument(help: ArgumentHelp("The note: what you appreciate (several words are joined with spaces).", valueName: "text"))
         var text: [String] = []
 
-        @Option(help: ArgumentHelp("The moment it is for: now, today or week.", valueName: "moment"), transform: MomentChoice.parse)
+        @Option(help: ArgumentHelp("The moment it is for: now, today or week.", valueName: "moment"), completion: .list(["now", "today", "week"]), transform: MomentChoice.parse)
         var moment = Self.defaultMoment
 
         /// The moment an experience is for unless --moment says: now.
