@@ -175,6 +175,8 @@ import Testing
         #expect(synced >= end && synced < end.addingTimeInterval(60), "\(autosync.record())")
         #expect(try Self.remoteTree(fixture)["waterline/quiet.json"] != nil, "\(p.output)")
         #expect(p.output.components(separatedBy: "synced with origin").count == 2, "\(p.output)")
+        // Changed files counted in `ledger sync`'s words, not a bare number.
+        #expect(p.output.contains("synced with origin: 1 change committed, 1 change pushed\n"), "\(p.output)")
 
         let once = a.run("autosync", "--once", env: ["LEDGER_NOW": "2026-11-22T06:30:00+01:00"])
         #expect(once.status == 0 && once.stdout == "Quiet hours (23:00-07:00) until 2026-11-22 07:00: nothing synced.\n", "\(once)")
