@@ -116,7 +116,7 @@ extension MomentsCommand {
                 + "unchanged copy does not bring it back. Git keeps it in the history until you remove it "
                 + "for good with `ledger purge ID`, on every device (docs/deleting.md).")
 
-        @Argument(help: ArgumentHelp("The experience: its id, a 4-character prefix or more, or its file's path.", valueName: "ref"))
+        @Argument(help: ArgumentHelp("The experience: its id, a 4-character prefix or more, or its file's path.", valueName: "ref"), completion: .file())
         var reference: String
 
         @OptionGroup var output: JSONOption
@@ -125,7 +125,8 @@ extension MomentsCommand {
 
         func run() throws {
             let env = try global.environment()
-            let deleted = try MomentsStore(env.store).delete(reference)
+            // The path `add` printed, also absolute or from where you stand (a TAB-completed file).
+            let deleted = try MomentsStore(env.store).delete(CLIContext.current.pathInLedger(reference, root: env.store.root) ?? reference)
             if output.json {
                 Output.json(.object(["id": .string(deleted.id), "path": .string(deleted.path), "experience": deleted.experience?.json ?? .null,
                                      "photo": deleted.photo.map(JSONValue.string) ?? .null]))
