@@ -28,7 +28,12 @@ import Testing
             let add = ledger.run("waterline", "presets", "add", "Mezcal", "--type", "liquor")
             try #require(add.status == 0, "\(add)")
             other = try TestLedger()
+            try FileManager.default.createDirectory(atPath: tmp.path + "/pictures", withIntermediateDirectories: true)
+            try Data([0xFF, 0xD8, 0xFF]).write(to: URL(fileURLWithPath: other.root + "/" + photo))
         }
+
+        /// A file in the directory the shells run in, for the arguments that take a path.
+        let photo = "IMG_0412.JPEG"
 
         /// The environment of a shell started for the test: the installed `ledger` first on the
         /// PATH, the other ledger as `$LEDGER_REPO`, private home and configuration directories.
@@ -99,7 +104,29 @@ import Testing
         [("ledger wat", ["waterline"]),
          ("ledger waterline drink --pre", ["--preset"]),
          ("ledger waterline drink --repo \(s.ledger.root) --preset mez", ["mezcal"]),
-         ("ledger waterline drink --preset mez", [])]
+         ("ledger waterline drink --preset mez", []),
+         // A path is completed from the file system (no fallback of the shell does it).
+         ("ledger moments add --photo IMG", [s.photo]),
+         ("ledger check IMG", [s.photo]),
+         // Fixed sets of words.
+         ("ledger moments add --moment to", ["today"]),
+         ("ledger autosync settings s", ["set"]),
+         ("ledger autosync settings --json set inter", ["interval"]),
+         ("ledger autosync settings set interval 1", [])]
+    }
+
+    /// bash: the completion is installed without a fallback to file names, so the arguments
+    /// that take a path complete them themselves — files, or directories for a ledger.
+    @Test func bashCompletesFilesAndDirectoriesWhereAPathIsAsked() throws {
+        let s = try Setup()
+        let photo = s.other.root + "/" + s.photo
+        for line in ["ledger moments add --photo \(s.other.root)/IMG", "ledger check \(s.other.root)/IMG", "ledger purge \(s.other.root)/IMG"] {
+            #expect(try s.bash(line) == [photo], "\(line)")
+        }
+        for line in ["ledger status --repo \(s.tmp.path)/pic", "ledger init \(s.tmp.path)/pic", "ledger clone URL \(s.tmp.path)/pic"] {
+            #expect(try s.bash(line) == [s.tmp.path + "/pictures"], "\(line)")
+        }
+        #expect(try s.bash("ledger status --repo \(s.other.root)/IMG") == [], "directories only")
     }
 
     @Test(.enabled(if: zsh != nil, "zsh is not installed (Debian package zsh; make test-deps installs it)"))

@@ -143,6 +143,17 @@ import Testing
         #expect(ledger.run("waterline", "settings", "set", "warningThreshold", "3", "--repo", ledger.root).status == 0)
     }
 
+    /// As for `waterline settings set`: a value starting with a dash gets the setting's own
+    /// message, and an unknown option is named.
+    @Test func autosyncSettingsSetTakesAValueStartingWithADash() throws {
+        let (ledger, _, _, _) = try Self.ledger()
+        let negative = ledger.run("autosync", "settings", "set", "debounce", "-1")
+        #expect(negative.status == 2 && negative.stderr == "ledger: debounce must be a duration like 300ms, 5s, 15m or 2h, at least 0s and at most a week (found \"-1\")\n", "\(negative)")
+        let option = ledger.run("autosync", "settings", "--jsn")
+        #expect(option.status == 2 && option.stderr.contains("has no option --jsn"), "\(option)")
+        #expect(ledger.run("autosync", "settings", "set", "debounce", "2s", "--json").json["debounce"]?.stringValue == "2s")
+    }
+
     @Test(arguments: [
         // Rules about the data, not the value: exit status 1.
         (["waterline", "drink", "--time", "20:00"], "before session"),

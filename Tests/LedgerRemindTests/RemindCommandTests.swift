@@ -212,7 +212,7 @@ import Testing
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify)")
 
         let uninstall = try ledger.runBinary("remind", "uninstall", env: ["XDG_CONFIG_HOME": config])
-        #expect(uninstall.stdout == "Removed \(unitPath).\n", "\(uninstall)")
+        #expect(uninstall.stdout == "Removed \(unitPath) (reminders for \(ledger.root)).\n", "\(uninstall)")
         #expect(!FileManager.default.fileExists(atPath: unitPath))
         let again = try ledger.runBinary("remind", "uninstall", env: ["XDG_CONFIG_HOME": config])
         #expect(again.status == 0 && again.stdout == "ledger-remind.service is not installed (there is no \(unitPath)).\n", "\(again)")

@@ -38,6 +38,17 @@ import Testing
         #expect(ReminderUnit.quoted(path) == word)
     }
 
+    /// The ledger an installed unit serves is read back from its `ExecStart=` line, whatever
+    /// quoting its path needed (install and doctor name it when it is another ledger's).
+    @Test(arguments: ["/home/sam/ledger", "/home/sam/My Ledger", "/home/sam/100%", "/home/sam/$HOME", "/home/sam/a\"b\\c", "/home/sam/it's x", "/home/sam/a;b"])
+    func theLedgerAnInstalledUnitServesIsReadBack(ledger: String) throws {
+        let dir = TemporaryDirectory("ledger-unit")
+        #expect(ReminderUnit.installedLedger(in: dir.path, kind: .autosync) == nil)
+        try ReminderUnit(executable: "/opt/my tools/ledger", ledger: ledger, kind: .autosync).install(in: dir.path)
+        #expect(ReminderUnit.installedLedger(in: dir.path, kind: .autosync) == ledger)
+        #expect(ReminderUnit.installedLedger(in: dir.path, kind: .reminders) == nil)
+    }
+
     @Test func systemdAnalyzeVerifyAcceptsTheWrittenUnit() throws {
         let analyze = try Processes.require("systemd-analyze", package: "systemd")
         let dir = TemporaryDirectory("ledger-unit")

@@ -126,8 +126,23 @@ extension AutosyncCommand {
             abstract: "Show this device's autosync settings, or change one: `settings set KEY VALUE`.",
             discussion: "Keys: " + AutosyncSettings.keys.map { "\($0.key) — \($0.help)" }.joined(separator: "; ") + ".")
 
-        @Argument(help: ArgumentHelp("set KEY VALUE to change a setting", valueName: "set KEY VALUE"))
+        // Everything that is not one of ledger's own options, so that a value starting with a
+        // dash (-1) reaches the setting's check instead of being taken for a flag.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("set KEY VALUE to change a setting", valueName: "set KEY VALUE"),
+                  completion: .custom { words, index, _ in Self.completions(words[..<min(index, words.count)]) })
         var words: [String] = []
+
+        /// What TAB offers after `settings`: `set`, then the keys.
+        static func completions(_ typed: ArraySlice<String>) -> [String] {
+            guard let at = typed.lastIndex(of: "settings") else { return [] }
+            var words = Array(typed[(at + 1)...])
+            if let repo = words.firstIndex(of: "--repo") { words.removeSubrange(repo..<min(repo + 2, words.count)) }
+            switch words.filter({ !$0.hasPrefix("-") }) {
+            case []: return ["set"]
+            case ["set"]: return AutosyncSettings.keys.map(\.key)
+            default: return []
+            }
+        }
 
         @OptionGroup var output: JSONOption
         @OptionGroup var global: GlobalOptions
@@ -135,6 +150,9 @@ extension AutosyncCommand {
         func run() throws {
             let autosync = AutosyncStore(try global.store())
             if !words.isEmpty {
+                if let option = words.enumerated().first(where: { $0.element.hasPrefix("-") && !(words.count == 3 && $0.offset == 2) })?.element {
+                    throw LedgerError.usage("`ledger autosync settings` has no option \(option)")
+                }
                 guard words.count == 3, words[0] == "set" else {
                     throw LedgerError.usage("`ledger autosync settings` takes nothing, or `set KEY VALUE` (keys: " + AutosyncSettings.keys.map(\.key).joined(separator: ", ") + ")")
                 }

@@ -76,13 +76,14 @@ struct AutosyncRound {
         }
     }
 
-    /// One line about a sync that ran: "synced: 1 committed, 2 pulled, 1 pushed".
+    /// One line about a sync that ran, counting changed files as `ledger sync` does:
+    /// "synced with origin: 1 change committed, 2 changes pulled, 1 change pushed".
     static func summary(_ report: SyncReport) -> String {
         guard report.outcome == .synced else { return "up to date with \(report.remote)" }
         var parts: [String] = []
-        if !report.localChanges.isEmpty { parts.append("\(report.localChanges.count) committed") }
+        if !report.localChanges.isEmpty { parts.append("\(Output.plural(report.localChanges.count, "change")) committed") }
         for (files, commits, verb) in [(report.pulled.count, report.pulledCommits, "pulled"), (report.pushed.count, report.pushedCommits, "pushed")] {
-            if files > 0 { parts.append("\(files) \(verb)") } else if commits > 0 { parts.append("\(Output.plural(commits, "commit")) \(verb), changing no file") }
+            if files > 0 { parts.append("\(Output.plural(files, "change")) \(verb)") } else if commits > 0 { parts.append("\(Output.plural(commits, "commit")) \(verb), changing no file") }
         }
         if let left = conflicts(report) { parts.append(left + " to look at") }
         return "synced with \(report.remote): " + (parts.isEmpty ? "in step" : parts.joined(separator: ", "))

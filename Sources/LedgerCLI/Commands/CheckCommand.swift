@@ -27,7 +27,7 @@ struct CheckCommand: ParsableCommand {
             folder.
             """)
 
-    @Argument(help: ArgumentHelp("Files or directories to check (default: the whole ledger).", valueName: "path"))
+    @Argument(help: ArgumentHelp("Files or directories to check (default: the whole ledger).", valueName: "path"), completion: .file())
     var paths: [String] = []
 
     @Flag(help: "Rewrite what can be fixed without guessing, and report the rest.")

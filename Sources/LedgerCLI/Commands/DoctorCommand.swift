@@ -38,7 +38,7 @@ struct DoctorCommand: ParsableCommand {
         findings.append(pathFinding(executable: executable))
         findings += SetupDoctor.findings(root: root, transport: try SyncEnvironment.transport(), ledgerExecutable: executable,
                                          probeRemote: !offline)
-        findings += unitFindings()
+        findings += unitFindings(root: root)
         findings.append(clockFinding())
         findings.append(diskFinding(root))
         let problems = findings.filter { $0.status >= .warning }
@@ -73,8 +73,9 @@ struct DoctorCommand: ParsableCommand {
                             fix: "make install   (from the source tree; PREFIX=~/.local for your own bin)")
     }
 
-    /// Each `ledger-*` systemd user unit installed (reminders, autosync): running, or how to start it.
-    func unitFindings() -> [SetupFinding] {
+    /// Each `ledger-*` systemd user unit installed (reminders, autosync): running, or how to
+    /// start it; and, when it serves another ledger than `root` (one per device), which.
+    func unitFindings(root: String) -> [SetupFinding] {
         let env = CLIContext.current.environment
         guard let dir = try? ReminderUnit.directory(environment: env),
               let names = try? FileManager.default.contentsOfDirectory(atPath: dir).filter({ $0.hasPrefix("ledger") && ($0.hasSuffix(".service") || $0.hasSuffix(".timer")) }).sorted(),
@@ -83,15 +84,21 @@ struct DoctorCommand: ParsableCommand {
             return [SetupFinding("units", .info, "no reminder or autosync unit is installed", fix: "ledger remind install")]
         }
         let reachable = Systemctl.reachesUserManager()
+        let real = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
         return names.map { name in
+            var elsewhere = ""
+            if let kind = [ReminderUnit.Kind.reminders, .autosync].first(where: { $0.fileName == name }),
+               let served = ReminderUnit.installedLedger(in: dir, kind: kind), served != real {
+                elsewhere = "; it serves \(served), not this ledger (one per device: `ledger \(kind.subcommand) install` moves it here)"
+            }
             guard reachable else {
-                return SetupFinding(name, .warning, "\(name) is installed in \(dir), but systemd's user manager cannot be reached to say whether it runs",
+                return SetupFinding(name, .warning, "\(name) is installed in \(dir), but systemd's user manager cannot be reached to say whether it runs\(elsewhere)",
                                     fix: "systemctl --user status \(name)   (in your desktop session)")
             }
             if Systemctl.run("systemctl --user is-active --quiet \(name)", quiet: true) {
-                return SetupFinding(name, .ok, "\(name) is running")
+                return SetupFinding(name, .ok, "\(name) is running\(elsewhere)")
             }
-            return SetupFinding(name, .warning, "\(name) is installed but not running", fix: "systemctl --user enable --now \(name)")
+            return SetupFinding(name, .warning, "\(name) is installed but not running\(elsewhere)", fix: "systemctl --user enable --now \(name)")
         }
     }
 

@@ -9,7 +9,7 @@ struct InitCommand: ParsableCommand {
         abstract: "Create a ledger: a git repository on branch main with each app's defaults.",
         discussion: "Running it again on an existing ledger restores its setup (merge driver, .gitattributes) and changes nothing else.")
 
-    @Argument(help: ArgumentHelp("Where to create it (default: the ledger chosen by --repo, $LEDGER_REPO or $XDG_DATA_HOME/ledger).", valueName: "path"))
+    @Argument(help: ArgumentHelp("Where to create it (default: the ledger chosen by --repo, $LEDGER_REPO or $XDG_DATA_HOME/ledger).", valueName: "path"), completion: .directory)
     var path: String?
 
     @Option(help: ArgumentHelp("The git remote to sync with, saved as origin.", valueName: "url"))

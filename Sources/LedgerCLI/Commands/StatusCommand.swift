@@ -9,6 +9,16 @@ struct AppStatus: Sendable {
     var summary: String
     /// The same facts for `--json`.
     var json: JSONObject
+
+    /// The line of an app whose documents cannot be read: the file to fix and, for `--json`,
+    /// the sentence and `check`'s problems — the other apps' lines are still shown.
+    static func invalid(_ app: AppID, _ e: LedgerError) -> AppStatus {
+        let file = e.problems.first?.path ?? "a \(app.title) document"
+        var sentence = e.commandLineMessage
+        if sentence.hasSuffix(":") { sentence.removeLast() }  // the problems follow in their own field
+        return AppStatus(app: app, summary: "\(file) is invalid; see `ledger check`",
+                         json: ["error": .string(sentence), "problems": .array(e.problems.map(\.json))])
+    }
 }
 
 /// Each app's contribution to `ledger status`.

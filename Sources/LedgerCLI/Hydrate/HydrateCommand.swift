@@ -19,8 +19,10 @@ struct HydrateCommand: ParsableCommand {
         let view: HydrateStore.View
         do {
             view = try HydrateStore(env.store).view(nil, at: env.now, timeZone: env.clock.timeZone)
-        } catch LedgerError.Code.invalid {
-            return AppStatus(app: .hydrate, summary: "a document is invalid (run `ledger check hydrate`)", json: ["valid": .bool(false)])
+        } catch let e as LedgerError where e.code == .invalid {
+            var line = AppStatus.invalid(.hydrate, e)
+            line.json["valid"] = .bool(false)
+            return line
         }
         let day = view.day
         let progress = day.progress(at: env.now)

@@ -15,7 +15,7 @@ extension MomentsCommand {
         @Argument(help: ArgumentHelp("The note: what you appreciate (several words are joined with spaces).", valueName: "text"))
         var text: [String] = []
 
-        @Option(help: ArgumentHelp("The moment it is for: now, today or week.", valueName: "moment"), transform: MomentChoice.parse)
+        @Option(help: ArgumentHelp("The moment it is for: now, today or week.", valueName: "moment"), completion: .list(["now", "today", "week"]), transform: MomentChoice.parse)
         var moment = Self.defaultMoment
 
         /// The moment an experience is for unless --moment says: now.
@@ -27,7 +27,7 @@ extension MomentsCommand {
         @Option(help: ArgumentHelp("A link (http or https).", valueName: "url"))
         var link: String?
 
-        @Option(help: ArgumentHelp("A photo file to copy into the ledger.", valueName: "path"))
+        @Option(help: ArgumentHelp("A photo file to copy into the ledger.", valueName: "path"), completion: .file())
         var photo: String?
 
         @Option(help: ArgumentHelp("When it happened, if not now: 15:30, 2026-11-18T15:30 or a timestamp with its offset.", valueName: "when"), transform: ClockText.parse)
@@ -116,7 +116,7 @@ extension MomentsCommand {
                 + "unchanged copy does not bring it back. Git keeps it in the history until you remove it "
                 + "for good with `ledger purge ID`, on every device (docs/deleting.md).")
 
-        @Argument(help: ArgumentHelp("The experience: its id, a 4-character prefix or more, or its file's path.", valueName: "ref"))
+        @Argument(help: ArgumentHelp("The experience: its id, a 4-character prefix or more, or its file's path.", valueName: "ref"), completion: .file())
         var reference: String
 
         @OptionGroup var output: JSONOption
@@ -125,7 +125,8 @@ extension MomentsCommand {
 
         func run() throws {
             let env = try global.environment()
-            let deleted = try MomentsStore(env.store).delete(reference)
+            // The path `add` printed, also absolute or from where you stand (a TAB-completed file).
+            let deleted = try MomentsStore(env.store).delete(CLIContext.current.pathInLedger(reference, root: env.store.root) ?? reference)
             if output.json {
                 Output.json(.object(["id": .string(deleted.id), "path": .string(deleted.path), "experience": deleted.experience?.json ?? .null,
                                      "photo": deleted.photo.map(JSONValue.string) ?? .null]))

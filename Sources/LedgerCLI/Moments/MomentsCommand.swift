@@ -21,8 +21,7 @@ struct MomentsCommand: ParsableCommand {
         do {
             experiences = try MomentsStore(env.store).experiences(in: week)
         } catch let e as LedgerError where e.code == .invalid {
-            return AppStatus(app: .moments, summary: "an experience of this week needs a look: run `ledger check`",
-                             json: ["error": .string(e.commandLineMessage)])
+            return .invalid(.moments, e)
         }
         let todayCount = experiences.count { today.contains($0.timestamp) }
         var parts: [String] = []

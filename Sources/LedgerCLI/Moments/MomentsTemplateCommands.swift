@@ -28,7 +28,9 @@ extension MomentsCommand {
         static func change(to text: String, _ global: GlobalOptions) throws -> MomentsSettings {
             let problems = SentenceTemplate.problems(text)
             if !problems.isEmpty {
-                throw LedgerError.usage(problems.joined(separator: "; ") + " (found \"\(text)\")")
+                // A template over the limit is not echoed: its length is said already.
+                let found = text.count > SentenceTemplate.maximumLength ? "" : " (found \"\(text)\")"
+                throw LedgerError.usage(problems.joined(separator: "; ") + found)
             }
             let env = try global.environment()
             return try MomentsStore(env.store).setTemplate(text, at: env.now)

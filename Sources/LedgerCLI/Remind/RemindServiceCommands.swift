@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LedgerKit
+import LedgerSync
 import ProcessRunner
 #if os(Linux)
 import LedgerRemind
@@ -74,13 +75,21 @@ enum UserService {
         let ctx = CLIContext.current
         let unit: ReminderUnit
         let path: String
+        let replaced: String?
         do {
             unit = try ReminderUnit.resolving(executable: try RemindCommand.Install.ledgerExecutable(), ledger: ledger, kind: kind)
-            path = try unit.install(in: try ReminderUnit.directory(environment: ctx.environment))
+            let directory = try ReminderUnit.directory(environment: ctx.environment)
+            replaced = ReminderUnit.installedLedger(in: directory, kind: kind).flatMap { $0 == unit.ledger ? nil : $0 }
+            path = try unit.install(in: directory)
         } catch let error as RemindError {
             throw LedgerError.failure(error.message)
         }
-        Console.print("Wrote \(path) (\(kind == .reminders ? "reminders" : "autosync") for \(unit.ledger)).")
+        Console.print("Wrote \(path) (\(kind.title) for \(unit.ledger)).")
+        if let replaced {
+            // One unit per device: saying so, since the other ledger stops without a word otherwise.
+            Console.print(Style.yellow("It replaces the \(kind.title) service of \(replaced)") + ": one runs per device, so that ledger \(kind.lostWhenReplaced) "
+                + "(`ledger \(kind.subcommand) install --repo \(SetupDoctor.shellQuoted(replaced))` moves it back).")
+        }
         if Systemctl.reachesUserManager() {
             guard Systemctl.run(kind.startCommand) else {
                 throw LedgerError.failure("`\(kind.startCommand)` failed (see its message above); the unit is written")
@@ -104,11 +113,15 @@ enum UserService {
         if Systemctl.reachesUserManager(), FileSystem.exists(directory + "/" + kind.fileName) {
             _ = Systemctl.run(kind.stopCommand)
         }
+        let served = ReminderUnit.installedLedger(in: directory, kind: kind)
         let removed = try ReminderUnit.uninstall(from: directory, kind: kind)
         if removed.isEmpty {
             Console.print("\(kind.fileName) is not installed (there is no \(directory)/\(kind.fileName)).")
         }
-        for path in removed { Console.print("Removed \(path).") }
+        for path in removed {
+            let serving = served.map { " (\(kind.title) for \($0))" } ?? ""
+            Console.print("Removed \(path)\(path.hasSuffix("/" + kind.fileName) ? serving : "").")
+        }
     }
 }
 #endif

@@ -139,6 +139,16 @@ public struct CLIContext: Sendable {
         if !p.hasPrefix("/") { p = currentDirectory + "/" + p }
         return URL(fileURLWithPath: p).standardizedFileURL.path
     }
+
+    /// `text`, a path typed on the command line, relative to the ledger at `root` when it
+    /// names a place inside it: an absolute path (there or not), or one relative to the
+    /// current directory that is there; nil otherwise (a path relative to the ledger itself,
+    /// typed from elsewhere, is the caller's to read).
+    func pathInLedger(_ text: String, root: String) -> String? {
+        let absolute = absolutePath(text)
+        guard absolute.hasPrefix(root + "/"), text.hasPrefix("/") || FileSystem.exists(absolute) else { return nil }
+        return String(absolute.dropFirst(root.count + 1))
+    }
 }
 
 /// Writing to the current command's streams.

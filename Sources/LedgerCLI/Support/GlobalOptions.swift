@@ -5,7 +5,7 @@ import LedgerSync
 
 /// Options every command takes.
 public struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The ledger to use (default: $LEDGER_REPO, else the ledger you are in, else $XDG_DATA_HOME/ledger).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The ledger to use (default: $LEDGER_REPO, else the ledger you are in, else $XDG_DATA_HOME/ledger).", valueName: "path"), completion: .directory)
     var repo: String?
 
     public init() {}

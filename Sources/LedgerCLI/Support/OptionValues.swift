@@ -91,15 +91,13 @@ struct ConfirmedChangeOptions: ParsableArguments {
     var yes: Bool { confirmation.yes }
     var json: Bool { output.json }
 
-    func validate() throws {
-        if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what it would change, or --yes to go ahead") }
-    }
-
     /// Runs `body`, the command; with `--json`, a refusal or a failure still prints one JSON
     /// value on stdout — `{"outcome": "refused"|"offline"|"failed", "error", "problems"}`, as
     /// `sync --json` does — before it exits as it would, the sentence on stderr.
     func reporting(_ body: () throws -> Void) throws {
         do {
+            // Here, not in `validate()`: this refusal too is printed as JSON.
+            if json, !dryRun, !yes { throw LedgerError.usage("--json prints no question: add --dry-run to see what it would change, or --yes to go ahead") }
             try body()
         } catch where json && !(error is ExitCode) {
             Output.json(SyncCommand.failureJSON(error))

@@ -16,7 +16,7 @@ struct CloneCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The remote's URL or path.", valueName: "url"))
     var url: String
 
-    @Argument(help: ArgumentHelp("Where to put the ledger (default: the ledger chosen by --repo, $LEDGER_REPO or $XDG_DATA_HOME/ledger).", valueName: "path"))
+    @Argument(help: ArgumentHelp("Where to put the ledger (default: the ledger chosen by --repo, $LEDGER_REPO or $XDG_DATA_HOME/ledger).", valueName: "path"), completion: .directory)
     var path: String?
 
     @OptionGroup var global: GlobalOptions

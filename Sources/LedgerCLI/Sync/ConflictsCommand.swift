@@ -121,7 +121,7 @@ struct ResolveCommand: ParsableCommand {
             the next `ledger sync` commits it.
             """)
 
-    @Argument(help: ArgumentHelp("The conflict file, conflicted copy or document (a path), or an id.", valueName: "path|id"))
+    @Argument(help: ArgumentHelp("The conflict file, conflicted copy or document (a path), or an id.", valueName: "path|id"), completion: .file())
     var reference: String
 
     @Option(help: ArgumentHelp("Which version to keep.", valueName: "mine|theirs|both"))

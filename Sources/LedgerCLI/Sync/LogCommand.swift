@@ -17,7 +17,7 @@ struct LogCommand: ParsableCommand {
             document's id. --limit defaults to 20 (0: every commit).
             """)
 
-    @Argument(help: ArgumentHelp("Only the history of an app, a file or folder, or a document (its id).", valueName: "app|path|id"))
+    @Argument(help: ArgumentHelp("Only the history of an app, a file or folder, or a document (its id).", valueName: "app|path|id"), completion: .file())
     var target: String?
 
     @Option(help: ArgumentHelp("Only commits made on or after DATE (2026-11-21, 2026-11-21T22:00, or a timestamp with its offset).", valueName: "date"))
@@ -40,6 +40,11 @@ struct LogCommand: ParsableCommand {
         var query = History.Query(since: try since.map { try Self.date($0, clock: env.clock) }, device: device, limit: limit == 0 ? nil : limit)
         if let target { query.filter = try Self.filter(target, store: env.store, repo: repo) }  // nil for the whole ledger
         let entries = try History.read(repo, query)
+        // Nothing even without --since and --device: the target may name nothing at all.
+        if entries.isEmpty, let target, let filter = query.filter,
+           try since == nil && device == nil || History.read(repo, History.Query(filter: filter, limit: 1)).isEmpty {
+            try Self.refuseUnknown(target, store: env.store)
+        }
         if output.json {
             Output.json(.array(entries.map(Self.json)))
             return
@@ -76,6 +81,26 @@ struct LogCommand: ParsableCommand {
         case .id(let id):
             let paths = try repo.headCommit().map { try HistoryFilter.documents(withID: id, in: repo, tree: repo.treeOf(commit: $0)) } ?? []
             return paths.isEmpty ? HistoryFilter(fileNames: [id + ".json"]) : HistoryFilter(paths: paths)
+        }
+    }
+
+    /// For a `target` no commit ever touched: nothing when it is in the ledger now (not
+    /// committed yet), else the error that names it — a typo is not "no commits match".
+    static func refuseUnknown(_ target: String, store: LedgerStore) throws {
+        switch try PurgeCommand.target(target, store: store) {
+        case nil, .app: return
+        case .path(let path):
+            if path.hasPrefix("/") { throw LedgerError.usage("\(target) is not inside the ledger at \(store.root)") }
+            if FileSystem.exists(store.absolute(path)) { return }
+            throw LedgerError.notFound("\(target) names no file or folder of this ledger, now or in its history")
+        case .id(let id):
+            let apps = Forgetting.apps.map(\.rawValue), name = id + ".json"
+            for dir in LedgerSchema.standard.appDirectories.sorted() {
+                let files = FileManager.default.enumerator(atPath: store.absolute(dir))
+                while let file = files?.nextObject() as? String { if file == name || file.hasSuffix("/" + name) { return } }
+            }
+            throw LedgerError.notFound("\"\(target)\" names no app (\(apps.joined(separator: ", "))), file, folder or document id of this ledger, "
+                + "now or in its history" + Suggestion.didYouMean(target, among: apps))
         }
     }
 

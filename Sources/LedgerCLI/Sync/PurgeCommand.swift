@@ -18,7 +18,7 @@ struct PurgeCommand: ParsableCommand {
             answers for scripts.
             """)
 
-    @Argument(help: ArgumentHelp("What to purge: an app (waterline, brew, hydrate, moments), a file or folder of the ledger, or a document's id.", valueName: "path|id|app"))
+    @Argument(help: ArgumentHelp("What to purge: an app (waterline, brew, hydrate, moments), a file or folder of the ledger, or a document's id.", valueName: "path|id|app"), completion: .file())
     var target: String
 
     @OptionGroup var change: ConfirmedChangeOptions
@@ -77,11 +77,8 @@ struct PurgeCommand: ParsableCommand {
     /// nil for the ledger's root itself.
     static func target(_ text: String, store: LedgerStore) throws -> Purge.Target? {
         if let app = ForgetCommand.app(named: text) { return .app(app) }
-        let absolute = CLIContext.current.absolutePath(text)
-        if absolute == store.root { return nil }
-        if absolute.hasPrefix(store.root + "/"), FileSystem.exists(absolute) || text.hasPrefix("/") {
-            return .path(String(absolute.dropFirst(store.root.count + 1)))
-        }
+        if CLIContext.current.absolutePath(text) == store.root { return nil }
+        if let path = CLIContext.current.pathInLedger(text, root: store.root) { return .path(path) }
         if text.contains("/") || text.hasSuffix(".json") {
             return .path(text.hasSuffix("/") ? String(text.dropLast()) : text)
         }

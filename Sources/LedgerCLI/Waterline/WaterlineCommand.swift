@@ -23,9 +23,7 @@ struct WaterlineCommand: ParsableCommand {
         do {
             return try statusLine(env)
         } catch let e as LedgerError where e.code == .invalid {
-            let file = e.problems.first?.path ?? "a Waterline document"
-            return AppStatus(app: .waterline, summary: "\(file) is invalid; see `ledger check`",
-                             json: ["error": .string(e.commandLineMessage), "problems": .array(e.problems.map(\.json))])
+            return .invalid(.waterline, e)
         }
     }
 

@@ -84,7 +84,11 @@ extension WaterlineStore {
     /// device ended a night and started another while a second device kept logging into the
     /// first: the caller makes them one with `SessionMerge.reconcile`, as a sync does. A file
     /// too large to be a document is skipped when its first lines show it has ended, as one
-    /// that cannot be parsed but says `"isActive": false` is; `check` reports both. A file
+    /// that cannot be parsed but says `"isActive": false` is; `check` reports both. One that
+    /// cannot be read and may be active (a hand edit broke its syntax) in the folder of the
+    /// newest year or the year before — where the active session, the newest, is — is refused
+    /// with its problems as `check` prints them: passing it by would say no session is active,
+    /// and send the user to `start`, which refuses it. A file
     /// that looks like a session but is misnamed (`CollectionFiles.isMisnamed`: `My_Night.json`,
     /// `<id>.JSON`) is refused, naming it and the fix, as a session whose id is not its file
     /// name is: passing it by could leave two sessions active.
@@ -95,13 +99,26 @@ extension WaterlineStore {
         }
         var out: [Active] = []
         var ended: [(path: String, end: Timestamp)] = []
-        for path in listing.files.map(\.path).sorted() {
+        let paths = listing.files.map(\.path).sorted()
+        // The year of a session's folder (its start's); the active session is the newest one.
+        let year = { (path: String) in Int(path.split(separator: "/").dropLast().last ?? "") ?? 0 }
+        let newestYear = paths.map(year).max() ?? 0
+        for path in paths {
             guard let bytes = try readSession(path) else { continue }
             if MemberPeek.mayHave("isActive", "true", in: bytes) {
                 let s = try LedgerStore.decode(Session.self, from: bytes, path: path)
                 if s.isActive { out.append(Active(session: s, path: path)) } else if let end = s.endTime { ended.append((path, end)) }
-            } else if let end = Self.endTime(in: bytes) ?? (try? LedgerStore.decode(Session.self, from: bytes, path: path))?.endTime {
+            } else if let end = Self.endTime(in: bytes) {
                 ended.append((path, end))
+            } else {
+                // In the folder of the newest year or the year before, passed by unread only
+                // when it says it has ended: otherwise it may be the active session, and is
+                // refused with its problems, as an oversize one is. Older years are passed by
+                // (`check` reports them).
+                let session = MemberPeek.mayHave("isActive", "false", in: bytes) || year(path) < newestYear - 1
+                    ? try? LedgerStore.decode(Session.self, from: bytes, path: path)
+                    : try LedgerStore.decode(Session.self, from: bytes, path: path)
+                if let end = session?.endTime { ended.append((path, end)) }
             }
         }
         guard let earliest = out.map(\.session.startTime).min() else { return out }

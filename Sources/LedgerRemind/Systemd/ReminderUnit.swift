@@ -17,7 +17,11 @@ public struct ReminderUnit: Sendable, Hashable {
         /// The unit's file name.
         public var fileName: String { self == .reminders ? "ledger-remind.service" : "ledger-autosync.service" }
         /// The `ledger` subcommand it runs.
-        var subcommand: String { self == .reminders ? "remind" : "autosync" }
+        public var subcommand: String { self == .reminders ? "remind" : "autosync" }
+        /// What the unit is, in a sentence: "reminders", "autosync".
+        public var title: String { self == .reminders ? "reminders" : "autosync" }
+        /// What a ledger whose unit another one's replaced no longer does.
+        public var lostWhenReplaced: String { self == .reminders ? "no longer reminds you" : "no longer syncs by itself" }
         var summary: String {
             self == .reminders ? "ledger reminders (Water Reminder and Waterline notifications)" : "ledger autosync (syncs the ledger by itself)"
         }
@@ -72,6 +76,36 @@ public struct ReminderUnit: Sendable, Hashable {
         }
         text = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         return "\"" + text + "\""
+    }
+
+    /// The ledger the unit of `kind` installed in `directory` serves (the word after `--repo`
+    /// on its `ExecStart=` line, as `text` writes it), or nil when none is installed or the
+    /// line is not ours.
+    public static func installedLedger(in directory: String, kind: Kind) -> String? {
+        guard let text = try? String(contentsOfFile: directory + "/" + kind.fileName, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ExecStart=") }) else { return nil }
+        let words = unquoted(line.dropFirst("ExecStart=".count))
+        guard let i = words.firstIndex(of: "--repo"), i + 1 < words.count else { return nil }
+        return words[i + 1]
+    }
+
+    /// The words of an `ExecStart=` value `quoted` wrote: double-quoted ones with their
+    /// backslash escapes undone, `%%` and `$$` single again.
+    static func unquoted(_ value: Substring) -> [String] {
+        var words: [String] = [], word = "", inQuotes = false, escaped = false, started = false
+        for c in value {
+            if escaped { word.append(c); escaped = false; continue }
+            switch c {
+            case "\\" where inQuotes: escaped = true
+            case "\"": inQuotes.toggle(); started = true
+            case " " where !inQuotes, "\t" where !inQuotes:
+                if started || !word.isEmpty { words.append(word) }
+                word = ""; started = false
+            default: word.append(c)
+            }
+        }
+        if started || !word.isEmpty { words.append(word) }
+        return words.map { $0.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$") }
     }
 
     /// The directory of the user's own units: `$XDG_CONFIG_HOME/systemd/user`, else

@@ -393,7 +393,9 @@ import Testing
         let status = ledger.run("hydrate", "status")
         #expect(status.status == 1)
         #expect(status.stderr.contains("hydrate/schedule.json is invalid"), "\(status)")
-        #expect(ledger.run("status").stdout.contains("Water Reminder  a document is invalid"))
+        #expect(ledger.run("status").stdout.contains("Water Reminder  hydrate/schedule.json is invalid; see `ledger check`"))
+        let json = ledger.run("status", "--json").json["hydrate"]
+        #expect(json?["valid"] == .bool(false) && json?["problems"]?.arrayValue?.first?["pointer"] == .string("/startTime"), "\(String(describing: json))")
     }
 
     @Test func aHandAddedConfirmationCountsAfterCheckFix() throws {

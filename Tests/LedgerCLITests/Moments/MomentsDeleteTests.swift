@@ -24,6 +24,25 @@ import Testing
         #expect(ledger.run("check").status == 0)
     }
 
+    /// The path as a shell gives it — absolute, or relative to where you stand inside the
+    /// ledger (what TAB completes) — names the experience as the ledger-relative one does.
+    @Test func aMomentIsDeletedByItsAbsolutePathOrOneFromHere() throws {
+        let ledger = try TestLedger()
+        var paths: [String] = []
+        for text in ["tea", "cake"] {
+            let r = ledger.run("moments", "add", text, "--json")
+            paths.append(try #require(r.json["path"]?.stringValue, "\(r)"))
+        }
+        let absolute = ledger.run("moments", "delete", ledger.root + "/" + paths[0], cwd: "/")
+        #expect(absolute.status == 0 && absolute.stdout.contains("(\(paths[0])): tea"), "\(absolute)")
+        let folder = ledger.root + "/moments/experiences/2026/11"
+        let here = ledger.run("moments", "delete", String(paths[1].split(separator: "/").last!), cwd: folder)
+        #expect(here.status == 0 && here.stdout.contains("(\(paths[1])): cake"), "\(here)")
+        #expect(MomentsFixture.experiences(ledger).isEmpty)
+        let gone = ledger.run("moments", "delete", ledger.root + "/" + paths[0])
+        #expect(gone.status == 1 && gone.stderr.contains("there is no moment with id"), "\(gone)")
+    }
+
     @Test(arguments: [
         (["moments", "delete", "zzzzzzzzzz"], Int32(1), "there is no moment with id \"zzzzzzzzzz\""),
         (["moments", "delete", "z"], 2, "give its whole id or at least 4 characters of it"),

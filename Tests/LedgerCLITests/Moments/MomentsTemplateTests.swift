@@ -40,6 +40,14 @@ import Testing
         #expect(ledger.read("moments/settings.json") == before)
     }
 
+    /// One sentence, saying the length once, without echoing the long text back.
+    @Test func aTooLongTemplateIsRefusedSayingItsLengthOnce() throws {
+        let ledger = try TestLedger()
+        let r = ledger.run("moments", "template", "set", String(repeating: "x", count: 300) + " [experience] [moment]")
+        #expect(r.status == 2)
+        #expect(r.stderr == "ledger: the template is one sentence of at most 200 characters (found 322)\n", "\(r)")
+    }
+
     @Test func aHandEditedTemplateIsCheckedToo() throws {
         let ledger = try TestLedger()
         try ledger.write("moments/settings.json", #"{"sentenceTemplate": "Thanks for [experience]", "createdAt": "2026-11-21T22:00:00+01:00", "updatedAt": "2026-11-21T22:00:00+01:00"}"#)

@@ -283,7 +283,12 @@ import Testing
         #expect(ledger.run("moments", "month", "--date", "2026-12-01").status == 0)
         let status = ledger.run("status")
         #expect(status.status == 0)
-        #expect(status.stdout.contains("DotLife Moments an experience of this week needs a look: run `ledger check`"), "\(status)")
+        #expect(status.stdout.contains("DotLife Moments moments/experiences/2026/11/bad.json is invalid; see `ledger check`"), "\(status)")
+        // --json: the sentence (no colon left dangling) and check's problems, as Waterline's.
+        let json = ledger.run("status", "--json").json["moments"]
+        #expect(json?["error"] == .string("moments/experiences/2026/11/bad.json is invalid; fix it by hand and run `ledger check`"), "\(String(describing: json))")
+        let problem = json?["problems"]?.arrayValue?.first
+        #expect(problem?["path"] == .string("moments/experiences/2026/11/bad.json") && problem?["pointer"] == .string("/payload"), "\(String(describing: json))")
     }
 
     /// `today` decodes only the files whose `timestamp` (peeked from canonical JSON) is today:

@@ -175,6 +175,8 @@ import Testing
         #expect(synced >= end && synced < end.addingTimeInterval(60), "\(autosync.record())")
         #expect(try Self.remoteTree(fixture)["waterline/quiet.json"] != nil, "\(p.output)")
         #expect(p.output.components(separatedBy: "synced with origin").count == 2, "\(p.output)")
+        // Changed files counted in `ledger sync`'s words, not a bare number.
+        #expect(p.output.contains("synced with origin: 1 change committed, 1 change pushed\n"), "\(p.output)")
 
         let once = a.run("autosync", "--once", env: ["LEDGER_NOW": "2026-11-22T06:30:00+01:00"])
         #expect(once.status == 0 && once.stdout == "Quiet hours (23:00-07:00) until 2026-11-22 07:00: nothing synced.\n", "\(once)")
@@ -205,7 +207,37 @@ import Testing
         let verify = try ledger.verifyUserUnit(unitPath, analyze: analyze)
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify)")
         let uninstall = try ledger.runBinary("autosync", "uninstall", env: ["XDG_CONFIG_HOME": config])
-        #expect(uninstall.stdout == "Removed \(unitPath).\n", "\(uninstall)")
+        #expect(uninstall.stdout == "Removed \(unitPath) (autosync for \(ledger.root)).\n", "\(uninstall)")
         #expect(!FileManager.default.fileExists(atPath: unitPath))
+    }
+
+    /// One autosync unit per device: installing it for a second ledger says that the first one
+    /// no longer syncs by itself, and how to move it back; doctor in the first ledger and
+    /// uninstall from anywhere name the ledger the unit serves.
+    @Test func installingForAnotherLedgerSaysWhichOneItReplaces() throws {
+        let first = try TestLedger(), second = try TestLedger()
+        let spaced = first.directory.url("my ledger")
+        #expect(first.run("init", spaced).status == 0)
+        let env = ["XDG_CONFIG_HOME": first.directory.url("config")]
+        let unitPath = first.directory.url("config") + "/systemd/user/ledger-autosync.service"
+        #expect(first.run("autosync", "install", env: env).stdout.contains("It replaces") == false)
+        let again = first.run("autosync", "install", env: env)
+        #expect(again.status == 0 && !again.stdout.contains("It replaces"), "the same ledger: \(again)")
+        let moved = second.run("autosync", "install", env: env)
+        #expect(moved.status == 0, "\(moved)")
+        #expect(moved.stdout.contains("Wrote \(unitPath) (autosync for \(second.root)).\nIt replaces the autosync service of \(first.root): one runs per device, "
+                                      + "so that ledger no longer syncs by itself (`ledger autosync install --repo \(first.root)` moves it back).\n"), "\(moved)")
+        #expect(try String(contentsOfFile: unitPath, encoding: .utf8).contains("autosync --repo \(second.root)\n"))
+        let doctor = first.run("doctor", "--offline", "--json", env: env)
+        let unit = doctor.json["findings"]?.arrayValue?.first { $0["check"]?.stringValue == "ledger-autosync.service" }
+        #expect(unit?["message"]?.stringValue?.hasSuffix("; it serves \(second.root), not this ledger (one per device: `ledger autosync install` moves it here)") == true, "\(doctor)")
+        let own = second.run("doctor", "--offline", "--json", env: env).json["findings"]?.arrayValue?.first { $0["check"]?.stringValue == "ledger-autosync.service" }
+        #expect(own?["message"]?.stringValue?.contains("serves") == false, "\(String(describing: own))")
+        // A path the shell must quote is quoted in the command that moves it back.
+        #expect(first.run("autosync", "install", "--repo", spaced, env: env).status == 0)
+        let back = first.run("autosync", "install", env: env)
+        #expect(back.stdout.contains("(`ledger autosync install --repo '\(spaced)'` moves it back)"), "\(back)")
+        let uninstall = second.run("autosync", "uninstall", env: env)
+        #expect(uninstall.stdout == "Removed \(unitPath) (autosync for \(first.root)).\n", "\(uninstall)")
     }
 }

@@ -182,4 +182,29 @@ import Testing
         #expect(s.b.run("log", "--since", "someday").status == 2)
         #expect(s.b.run("log", "Not An Id!").status == 2)
     }
+
+    /// A word that names nothing — a typo of an app, a path that never was, a directory
+    /// outside the ledger — is an error naming it, as git refuses `git log waterlin`; what is
+    /// there but has no commit (yet, or of that device) is "No commits match."
+    @Test func aTargetThatNamesNothingIsAnErrorNotAnEmptyHistory() throws {
+        let ledger = try TestLedger()
+        let outside = TemporaryDirectory("ledger-log-outside")
+        #expect(try GitCLI.run(["log", "waterlin"], in: ledger.root).status != 0)
+        let typo = ledger.run("log", "waterlin")
+        #expect(typo.status == 1 && typo.stdout.isEmpty, "\(typo)")
+        #expect(typo.stderr == "ledger: \"waterlin\" names no app (waterline, brew, hydrate, moments), file, folder or document id of this ledger, "
+                + "now or in its history (did you mean 'waterline'?)\n", "\(typo)")
+        #expect(ledger.run("log", "--json", "moment").status == 1)
+        let never = ledger.run("log", "moments/nothere")
+        #expect(never.status == 1 && never.stderr.contains("moments/nothere names no file or folder of this ledger"), "\(never)")
+        let away = ledger.run("log", outside.path)
+        #expect(away.status == 2 && away.stderr.contains("\(outside.path) is not inside the ledger at \(ledger.root)"), "\(away)")
+        // There, without commits: not an error.
+        let add = ledger.run("moments", "add", "a quiet walk", "--json")
+        let id = try #require(add.json["id"]?.stringValue, "\(add)")
+        for args in [[id], [add.json["path"]?.stringValue ?? ""], ["waterline", "--device", "nobody"]] {
+            let r = ledger.run(arguments: ["log"] + args)
+            #expect(r.status == 0 && r.stdout == "No commits match.\n", "\(args): \(r)")
+        }
+    }
 }

@@ -585,6 +585,10 @@ import Testing
         ["purge", "nosuch", "--yes", "--json"],
         ["forget", "nosuch", "--dry-run", "--json"],
         ["undo", "--dry-run", "--json"],
+        // --json without --dry-run or --yes: a usage refusal (exit 2), in JSON too.
+        ["undo", "--json"],
+        ["forget", "moments", "--json"],
+        ["purge", "brew", "--json"],
     ])
     func aRefusalStillPrintsOneJSONValue(arguments: [String]) throws {
         let ledger = try TestLedger()

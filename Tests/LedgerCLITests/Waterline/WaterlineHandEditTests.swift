@@ -246,6 +246,31 @@ import Testing
         #expect(check.status == 1 && check.stdout.contains(path) && check.stdout.contains("larger than"), "\(check)")
     }
 
+    /// A hand edit that breaks the active session's syntax: every command that looks for the
+    /// active session names the file and check's problem, none says that no session is
+    /// active (and sends the user to `start`); a broken file that says it has ended is passed by.
+    @Test func aBrokenActiveSessionIsNamedNotTakenForNoSession() throws {
+        let (ledger, path) = try night()
+        _ = ledger.run("waterline", "status", env: at(31))  // the device-local hint names the session
+        let good = try #require(ledger.read(path))
+        try ledger.write(path, "{bad\n")
+        let problem = "\(path): 1:2: error: unexpected 'b'; expected a member name in double quotes"
+        // `ledger status` first, as a user would look: it must not record "no session active" either.
+        let status = ledger.run("status", "--json", env: at(40))
+        #expect(status.status == 0 && status.json["waterline"]?["error"]?.stringValue?.contains(path) == true, "\(status)")
+        #expect(status.json["waterline"]?["sessionId"] == nil, "\(status)")
+        for args in [["waterline", "status"], ["waterline", "drink"], ["waterline", "water"], ["waterline", "start"]] {
+            let r = ledger.run(arguments: args, env: at(40))
+            #expect(r.status == 1 && r.stderr.contains("\(path) is invalid") && r.stderr.contains(problem), "\(args): \(r)")
+            #expect(!r.stdout.contains("No active session") && !r.stderr.contains("no session is active"), "\(args): \(r)")
+        }
+        #expect(ledger.read(path) == "{bad\n", "nothing written")
+        // Ended (a file that says so, broken further on): passed by; a new night starts.
+        try ledger.write(path, good.replacingOccurrences(of: "\"isActive\": true", with: "\"isActive\": false") + "}")
+        #expect(ledger.run("waterline", "status", env: at(41)).stdout.contains("No active session"))
+        #expect(ledger.run("check").stdout.contains(path))
+    }
+
     @Test func concurrentDrinkProcessesLoseNothing() throws {
         let ledger = try TestLedger()
         #expect(try ledger.runBinary("waterline", "start").status == 0)
