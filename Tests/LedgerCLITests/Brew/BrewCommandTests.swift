@@ -211,6 +211,32 @@ import Testing
         #expect(problems.allSatisfy { $0["severity"] == .string("warning") && ($0["message"]?.stringValue?.contains(id) ?? false) })
     }
 
+    /// `logs --recipe` names a recipe, or the recipe of some logs (a deleted one: its id, or
+    /// the name its logs keep); a reference to nothing is an error naming the flag, not an
+    /// empty list that reads as "never brewed".
+    @Test func logsOfARecipeThatNothingHasIsAnError() throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Morning").stdout.trimmingCharacters(in: .newlines)
+        #expect(ledger.run("brew", "save", id, "--rating", "4").status == 0)
+        #expect(ledger.run("brew", "save", "v60-starter", "--rating", "3").status == 0)
+        let typo = ledger.run("brew", "logs", "--recipe", "mornign")
+        #expect(typo.status == 1, "\(typo)")
+        #expect(typo.stderr.contains("--recipe: there is no recipe \"mornign\""), "\(typo)")
+        #expect(typo.stdout.isEmpty)
+        #expect(ledger.run("brew", "logs", "--recipe", "mornign", "--json").status == 1)
+        // An existing recipe without logs is an empty list, as before.
+        let other = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Evening").stdout.trimmingCharacters(in: .newlines)
+        let none = ledger.run("brew", "logs", "--recipe", other)
+        #expect(none.status == 0 && none.stdout.contains("No brew logs of that recipe yet."), "\(none)")
+        // Deleted, the recipe is still found by the name and the id its logs keep.
+        #expect(ledger.run("brew", "recipe", "delete", id, "--yes").status == 0)
+        for ref in ["morning", id] {
+            let logs = ledger.run("brew", "logs", "--recipe", ref, "--json")
+            #expect(logs.status == 0, "\(ref): \(logs)")
+            #expect(logs.json.arrayValue?.map { $0["recipeId"] } == [.string(id)], "\(ref): \(logs)")
+        }
+    }
+
     @Test func checkReportsHandEditsOfLogsAndPreferences() throws {
         let ledger = try TestLedger()
         let saved = ledger.run("brew", "save", "--rating", "4", "--json").json
