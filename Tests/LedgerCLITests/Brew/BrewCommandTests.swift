@@ -95,6 +95,27 @@ import Testing
         #expect(number(ledger.run("brew", "plan", "--json").json["dose"]) == 15)
     }
 
+    /// A yield remembered before the recipe's steps were made fixed can no longer be brewed:
+    /// `plan`, `start` and `save` say it is the remembered one and how to get past it
+    /// (seed: the V60 starter's 250 g of pours, 45 + 105 + 100 g; a 300 g yield planned first).
+    @Test(arguments: ["plan", "save", "start"])
+    func aYieldRememberedBeforeTheStepsWereFixedSaysHowToGetPastIt(_ command: String) throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Fixed").stdout.trimmingCharacters(in: .newlines)
+        #expect(ledger.run("brew", "plan", id, "--yield", "300").status == 0)
+        #expect(ledger.run("brew", "recipe", "edit", id, "--fixed-step-weights").status == 0)
+        let args = ["brew", command] + (command == "save" ? ["--rating", "4"] : [])
+        let r = ledger.run(arguments: args, terminal: command == "start")
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("the yield of 300 g remembered for Fixed cannot be brewed: \"Fixed\" has fixed step weights adding up to 250 g"), "\(r)")
+        #expect(r.stderr.contains("--reset"), "\(r)")
+        #expect(ledger.run("brew", "logs", "--json").json.arrayValue?.isEmpty == true)
+        // The ways past it: another dose, or the recipe's defaults.
+        #expect(number(ledger.run("brew", "plan", "--dose", "20", "--json").json["targetYield"]) == 250)
+        #expect(ledger.run("brew", "plan", id, "--yield", "300").status == 1)  // a flag is still refused as asked
+        #expect(ledger.run(arguments: ["brew", "plan", "--reset"]).status == 0)
+    }
+
     @Test func theLastSelectedRecipeIsTheDefault() throws {
         let ledger = try TestLedger()
         let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Sunday").stdout.trimmingCharacters(in: .newlines)
