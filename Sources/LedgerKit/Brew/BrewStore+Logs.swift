@@ -94,9 +94,9 @@ extension BrewStore {
         for year in try logRepository.files.shards() {
             let paths = try logFiles(in: year)
             if let limit, include == nil {
-                found += try logRepository.load(newest(limit - found.count, of: paths))
+                found += try logRepository.load(newest(limit - found.count, of: paths)).map(Self.derived)
             } else {
-                found += try logRepository.load(paths).filter { include?($0) ?? true }
+                found += try logRepository.load(paths).map(Self.derived).filter { include?($0) ?? true }
             }
             if let limit, found.count >= limit { break }
         }
@@ -148,7 +148,15 @@ extension BrewStore {
 
     /// Log `id`; throws `.notFound` when there is none and `.invalid` when it is invalid.
     public func log(id: String) throws -> BrewLog {
-        try logRepository.load(id: id)
+        Self.derived(try logRepository.load(id: id))
+    }
+
+    /// `log` as the commands read it: a stale derived value (`recipeType` edited by hand, which
+    /// `check` reports and `--fix` repairs) is recomputed, never shown.
+    static func derived(_ log: BrewLog) -> BrewLog {
+        var log = log
+        log.recomputeDerived()
+        return log
     }
 
     // MARK: - Deleting a log

@@ -278,6 +278,23 @@ import Testing
         #expect(ledger.run("brew", "logs").status == 1)  // a read refuses the invalid log, naming it
     }
 
+    /// `recipeType` is derived from `recipeId`: a stale one (a hand edit) is a warning for
+    /// `check`, and the commands show the derived value, never the stale one.
+    @Test func aStaleRecipeTypeIsNeverShown() throws {
+        let ledger = try TestLedger()
+        let recipe = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Mine").stdout.trimmingCharacters(in: .newlines)
+        let id = try #require(ledger.run("brew", "save", recipe, "--rating", "4", "--json").json["id"]?.stringValue)
+        let path = "brew/logs/2026/\(id).json"
+        try ledger.write(path, try #require(ledger.read(path)).replacingOccurrences(of: "\"recipeType\": \"custom\"", with: "\"recipeType\": \"starter\""))
+        let check = ledger.run("check", path)
+        #expect(check.status == 0 && check.stdout.contains("/recipeType: warning: derived value is stale"), "\(check)")
+        let show = ledger.run("brew", "log", "show", id)
+        #expect(show.stdout.contains("Mine (\(recipe), custom)"), "\(show)")
+        #expect(ledger.run("brew", "log", "show", id, "--json").json["recipeType"] == .string("custom"))
+        #expect(ledger.run("brew", "logs", "--json").json.arrayValue?.first?["recipeType"] == .string("custom"))
+        #expect(ledger.run("brew", "logs", "--limit", "1", "--json").json.arrayValue?.first?["recipeType"] == .string("custom"))
+    }
+
     @Test func duplicateRecipeNamesAreWarnedAbout() throws {
         let ledger = try TestLedger()
         let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Twin").stdout.trimmingCharacters(in: .newlines)
