@@ -62,7 +62,7 @@ extension BrewCommand {
             commandName: "logs",
             abstract: "List brew logs in chronological order (the most recent last).")
 
-        @Option(help: ArgumentHelp("Only the logs of this recipe (id, unique id prefix or name).", valueName: "ref"))
+        @Option(help: ArgumentHelp("Only the logs of this recipe (id, unique id prefix or name; a deleted recipe's id or name).", valueName: "ref"))
         var recipe: String?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Only the N most recent logs.", valueName: "n"))
@@ -76,7 +76,12 @@ extension BrewCommand {
             if let limit, limit < 1 { throw LedgerError.usage("--limit must be 1 or more (found \(limit))") }
             let env = try global.environment()
             let brew = BrewStore(env.store)
-            let logs = try brew.logs(recipe: recipe, limit: limit)
+            let logs: [BrewLog]
+            do {
+                logs = try brew.logs(recipe: recipe, limit: limit)
+            } catch let e as LedgerError where e.code == .notFound {
+                throw LedgerError.notFound("--recipe: " + e.message)
+            }
             if output.json {
                 Output.json(.array(logs.map(BrewJSON.log)))
                 return

@@ -19,6 +19,8 @@ struct BrewTerminalSession {
         var lastFrame: [String] = []
         var wasReady = false
         while true {
+            // Done (saved, discarded, left, quit): nothing more is drawn, the screen is left.
+            if case .done = flow.phase { return false }
             let now = clock.now
             (screen.rows, screen.columns) = terminal.size
             let frame = screen.lines(flow, at: now)
@@ -29,7 +31,6 @@ struct BrewTerminalSession {
             let ready = flow.phase == .brewing && flow.progress?.isReady(at: now) == true
             if ready, !wasReady { terminal.write("\u{07}") }
             wasReady = ready
-            if case .done = flow.phase { return false }
             let input = terminal.poll(timeout: 0.1)
             for key in input.keys {
                 guard let event = BrewKeys.event(for: key, in: flow, at: clock.now) else { continue }

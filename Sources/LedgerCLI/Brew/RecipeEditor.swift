@@ -7,7 +7,8 @@ import ProcessRunner
 ///
 /// The text is edited in a device-local copy; nothing is saved unless it is a valid recipe
 /// with the same id. On a terminal an invalid edit can be reopened; otherwise (or when
-/// declined) the copy is kept and its path printed, so no typing is lost. The writer lock is
+/// declined) the copy is kept and its path printed, so no typing is lost: the next `--editor`
+/// reopens it. The writer lock is
 /// not held while the editor is open: if the file changed meanwhile, the edit is refused (and
 /// kept) rather than overwriting the other change.
 struct RecipeEditor {
@@ -16,6 +17,9 @@ struct RecipeEditor {
     func edit(_ reference: String) throws {
         let brew = BrewStore(env.store)
         let copy = try brew.beginRecipeEdit(reference)
+        if copy.reopened {
+            Console.print("Reopening your unsaved edit of \"\(copy.entry.name)\", kept in \(copy.path); delete that file to start again from the saved recipe.")
+        }
         while true {
             try runEditor(on: copy.path)
             switch try brew.finishRecipeEdit(copy, now: env.now) {

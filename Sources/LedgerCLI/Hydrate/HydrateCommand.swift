@@ -10,7 +10,9 @@ struct HydrateCommand: ParsableCommand {
         discussion: """
             Reminders come every interval from the start to the end of your window; one not yet \
             confirmed with `drank` is followed up every follow-up interval until it is, or until \
-            the next reminder. Run `due` every minute from cron or a systemd timer to be notified.
+            the next reminder. To be notified, `ledger remind install` shows them as desktop \
+            notifications with an I Drank button; or run `due` every minute from cron or a \
+            systemd timer.
             """,
         subcommands: [Setup.self, Status.self, Plan.self, Drank.self, Due.self, Export.self])
 

@@ -1,13 +1,21 @@
+import Foundation
 import LedgerKit
 
 /// How Water Reminder's values are shown in the terminal and in `--json`.
 enum HydrateFormat {
-    /// "09:00" on the plan's wall clock; with the offset on a day whose offset changes, where
-    /// a time can occur twice.
+    /// "09:00" on the plan's wall clock; with the offset ("09:00 (+01:00)") on a day whose
+    /// offset changes, where a time can occur twice, and when the reader's clock is not the
+    /// day's (a day planned in Paris read in New York), so a time is never read on the wrong clock.
     static func clock(_ t: Timestamp, _ plan: HydrationPlan) -> String {
         let text = slotTime(t, plan)
-        return plan.start.utcOffsetSeconds == plan.end.utcOffsetSeconds ? text : text + " (" + Timestamp.formatOffset(plan.local(t).utcOffsetSeconds) + ")"
+        let offset = plan.local(t).utcOffsetSeconds
+        let changes = plan.start.utcOffsetSeconds != plan.end.utcOffsetSeconds
+        let elsewhere = readerZone.secondsFromGMT(for: t.date) != offset
+        return changes || elsewhere ? text + " (" + Timestamp.formatOffset(offset) + ")" : text
     }
+
+    /// The zone the person reads in (`$TZ`, else the system's; see `CommandClock`).
+    static var readerZone: TimeZone { (try? CommandClock.current().timeZone) ?? .current }
 
     /// "09:00" on the plan's wall clock, always without an offset: what `drank --slot` reads.
     static func slotTime(_ t: Timestamp, _ plan: HydrationPlan) -> String {

@@ -47,7 +47,13 @@ extension HydrateCommand {
                 Console.print("Unchanged: " + Self.describe(schedule) + ".")
             case .saved(let schedule):
                 Console.print("Saved: " + Self.describe(schedule) + ".")
-                Console.print(Style.dim("To be notified, run `ledger hydrate due` every minute (docs/hydrate.md gives a crontab line), or import `ledger hydrate export --ics FILE` into a calendar."))
+                if ReminderStore(env.store).runningProcess() != nil {
+                    Console.print(Style.dim("`ledger remind` is running: its notifications follow the new schedule at once."))
+                } else {
+                    Console.print(Style.dim("To be notified: `ledger remind install` (desktop notifications with an I Drank button); "
+                        + "or run `ledger hydrate due` every minute from cron (docs/hydrate.md gives a crontab line), "
+                        + "or import `ledger hydrate export --ics FILE` into a calendar."))
+                }
             }
         }
 

@@ -30,6 +30,11 @@ extension BrewStore {
         var inputs = reset ? BrewInputs(recipeId: recipe.id) : preferences.inputs(for: recipe.id)
         inputs = inputs.applying(changes)
         inputs.recipeId = recipe.id
+        // A yield remembered before the recipe's steps were fixed (`recipe edit
+        // --fixed-step-weights`) is no longer one it can brew.
+        if changes.targetYield == nil, let y = inputs.targetYield, let refusal = RecipeScaler.fixedYieldRefusal(recipe, yield: y) {
+            throw LedgerError.invalid("the yield of \(BrewFormat.grams(RecipeScaler.roundWater(y))) remembered for \(recipe.name) cannot be brewed: \(refusal); \(next: .brew(.changeRemembered))")
+        }
         if let limit = RecipeScaler.limit(recipe, inputs: inputs) {
             if (limit.input == .dose ? changes.dose : changes.targetYield) != nil {
                 throw LedgerError.invalidArgument(limit.refusal)

@@ -68,28 +68,35 @@ extension BrewStore {
     // MARK: - Reading logs
 
     /// Logs in chronological order (by timestamp, then id): with `recipe`, only that recipe's
-    /// (an id, a name or a unique id prefix; a deleted recipe's id is accepted, its logs
-    /// remain); with `limit`, the `limit` most recent. Throws on the first invalid log read.
+    /// (an id, a name or a unique id prefix; a deleted recipe's id or name is accepted, its
+    /// logs remain, and a reference to neither is not found); with `limit`, the `limit` most
+    /// recent. Throws on the first invalid log read.
     public func logs(recipe reference: String? = nil, limit: Int? = nil) throws -> [BrewLog] {
-        let recipeID = try reference.map { ref -> String in
-            do {
-                return try recipe(ref).id
-            } catch LedgerError.Code.notFound where DocumentID.isValid(ref.lowercased()) {
-                return ref.lowercased()
+        guard let reference else { return try logs(matching: nil, limit: limit) }
+        do {
+            let id = try recipe(reference).id
+            return try logs(matching: { $0.recipeId == id }, limit: limit)
+        } catch LedgerError.Code.notFound {
+            // A recipe deleted since: its logs keep its id and the name it was brewed under.
+            let key = reference.lowercased()
+            let found = try logs(matching: { $0.recipeId == key || $0.recipeName.lowercased() == key }, limit: limit)
+            guard !found.isEmpty else {
+                throw LedgerError.notFound("there is no recipe \"\(reference)\", and no brew log of a recipe with that id or name; `ledger brew recipes` lists the recipes")
             }
+            return found
         }
-        return try logs(recipeID: recipeID, limit: limit)
     }
 
-    func logs(recipeID: String?, limit: Int?) throws -> [BrewLog] {
+    /// The logs `include` accepts (all when nil), the `limit` most recent of them.
+    func logs(matching include: ((BrewLog) -> Bool)?, limit: Int?) throws -> [BrewLog] {
         // Year folders newest first, each listed only when it is needed.
         var found: [BrewLog] = []
         for year in try logRepository.files.shards() {
             let paths = try logFiles(in: year)
-            if let limit, recipeID == nil {
-                found += try logRepository.load(newest(limit - found.count, of: paths))
+            if let limit, include == nil {
+                found += try logRepository.load(newest(limit - found.count, of: paths)).map(Self.derived)
             } else {
-                found += try logRepository.load(paths).filter { recipeID == nil || $0.recipeId == recipeID }
+                found += try logRepository.load(paths).map(Self.derived).filter { include?($0) ?? true }
             }
             if let limit, found.count >= limit { break }
         }
@@ -129,7 +136,7 @@ extension BrewStore {
     }
 
     /// The most recent log.
-    public func latestLog() throws -> BrewLog? { try logs(recipeID: nil, limit: 1).last }
+    public func latestLog() throws -> BrewLog? { try logs(matching: nil, limit: 1).last }
 
     /// How many logs there are (from the file names alone).
     public func logCount() throws -> Int { try logRepository.files.shards().reduce(0) { try $0 + logFiles(in: $1).count } }
@@ -141,7 +148,15 @@ extension BrewStore {
 
     /// Log `id`; throws `.notFound` when there is none and `.invalid` when it is invalid.
     public func log(id: String) throws -> BrewLog {
-        try logRepository.load(id: id)
+        Self.derived(try logRepository.load(id: id))
+    }
+
+    /// `log` as the commands read it: a stale derived value (`recipeType` edited by hand, which
+    /// `check` reports and `--fix` repairs) is recomputed, never shown.
+    static func derived(_ log: BrewLog) -> BrewLog {
+        var log = log
+        log.recomputeDerived()
+        return log
     }
 
     // MARK: - Deleting a log

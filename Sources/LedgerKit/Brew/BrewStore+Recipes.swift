@@ -269,6 +269,9 @@ extension BrewStore {
         let original: [UInt8]
         /// The recipe as it was, when it still read as one.
         let originalRecipe: Recipe?
+        /// Whether the copy is an earlier edit that was not saved (invalid, declined or
+        /// refused), reopened as it was left rather than replaced by the recipe's file.
+        public let reopened: Bool
     }
 
     /// What became of an edited copy.
@@ -281,7 +284,8 @@ extension BrewStore {
         case invalid([Problem])
     }
 
-    /// Writes the copy of the custom recipe `reference` names, to be edited.
+    /// Writes the copy of the custom recipe `reference` names, to be edited; a copy an earlier
+    /// edit left (not saved) is reopened as it is instead (`reopened`).
     public func beginRecipeEdit(_ reference: String) throws -> RecipeEditorCopy {
         let entry = try recipe(reference)
         if entry.isStarter { _ = try draft(entry) }  // refuses: read-only
@@ -289,10 +293,13 @@ extension BrewStore {
             throw LedgerError.notFound("the recipe \"\(entry.name)\" has no file")
         }
         let copy = store.localState("edit/\(entry.id).json")
-        try FileSystem.writeAtomically(copy, before)
+        // An edit kept from an earlier run is what was typed: it is reopened, never replaced.
+        let kept = try FileSystem.read(copy, limit: LedgerStore.maximumDocumentBytes)
+        let reopened = kept != nil && kept != before
+        if !reopened { try FileSystem.writeAtomically(copy, before) }
         // The recipe as it was, when it still reads as one (a file broken by a hand edit is
         // exactly what the editor is for).
-        return RecipeEditorCopy(entry: entry, path: copy, file: file, original: before, originalRecipe: try? draft(entry))
+        return RecipeEditorCopy(entry: entry, path: copy, file: file, original: before, originalRecipe: try? draft(entry), reopened: reopened)
     }
 
     /// Saves the edited copy when it is a valid recipe with the same id and a name no other

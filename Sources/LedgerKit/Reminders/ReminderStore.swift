@@ -106,7 +106,13 @@ public struct ReminderStore: Sendable {
         ProcessClaim.running(processLockPath)
     }
 
+    /// One line for the journal: the error and what is wrong in the file (its first problems,
+    /// each with its pointer), so the line says which field to fix.
     private static func sentence(_ error: any Error) -> LedgerError.Sentence {
-        (error as? LedgerError)?.sentence ?? LedgerError.Sentence(String(describing: error))
+        guard let error = error as? LedgerError else { return LedgerError.Sentence(String(describing: error)) }
+        guard !error.problems.isEmpty else { return error.sentence }
+        let shown = error.problems.prefix(3).map(\.description).joined(separator: "; ")
+        let more = error.problems.count > 3 ? " (and \(error.problems.count - 3) more: `ledger check` lists them)" : ""
+        return error.sentence + LedgerError.Sentence(" " + shown + more)
     }
 }

@@ -95,6 +95,27 @@ import Testing
         #expect(number(ledger.run("brew", "plan", "--json").json["dose"]) == 15)
     }
 
+    /// A yield remembered before the recipe's steps were made fixed can no longer be brewed:
+    /// `plan`, `start` and `save` say it is the remembered one and how to get past it
+    /// (seed: the V60 starter's 250 g of pours, 45 + 105 + 100 g; a 300 g yield planned first).
+    @Test(arguments: ["plan", "save", "start"])
+    func aYieldRememberedBeforeTheStepsWereFixedSaysHowToGetPastIt(_ command: String) throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Fixed").stdout.trimmingCharacters(in: .newlines)
+        #expect(ledger.run("brew", "plan", id, "--yield", "300").status == 0)
+        #expect(ledger.run("brew", "recipe", "edit", id, "--fixed-step-weights").status == 0)
+        let args = ["brew", command] + (command == "save" ? ["--rating", "4"] : [])
+        let r = ledger.run(arguments: args, terminal: command == "start")
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("the yield of 300 g remembered for Fixed cannot be brewed: \"Fixed\" has fixed step weights adding up to 250 g"), "\(r)")
+        #expect(r.stderr.contains("--reset"), "\(r)")
+        #expect(ledger.run("brew", "logs", "--json").json.arrayValue?.isEmpty == true)
+        // The ways past it: another dose, or the recipe's defaults.
+        #expect(number(ledger.run("brew", "plan", "--dose", "20", "--json").json["targetYield"]) == 250)
+        #expect(ledger.run("brew", "plan", id, "--yield", "300").status == 1)  // a flag is still refused as asked
+        #expect(ledger.run(arguments: ["brew", "plan", "--reset"]).status == 0)
+    }
+
     @Test func theLastSelectedRecipeIsTheDefault() throws {
         let ledger = try TestLedger()
         let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Sunday").stdout.trimmingCharacters(in: .newlines)
@@ -211,6 +232,32 @@ import Testing
         #expect(problems.allSatisfy { $0["severity"] == .string("warning") && ($0["message"]?.stringValue?.contains(id) ?? false) })
     }
 
+    /// `logs --recipe` names a recipe, or the recipe of some logs (a deleted one: its id, or
+    /// the name its logs keep); a reference to nothing is an error naming the flag, not an
+    /// empty list that reads as "never brewed".
+    @Test func logsOfARecipeThatNothingHasIsAnError() throws {
+        let ledger = try TestLedger()
+        let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Morning").stdout.trimmingCharacters(in: .newlines)
+        #expect(ledger.run("brew", "save", id, "--rating", "4").status == 0)
+        #expect(ledger.run("brew", "save", "v60-starter", "--rating", "3").status == 0)
+        let typo = ledger.run("brew", "logs", "--recipe", "mornign")
+        #expect(typo.status == 1, "\(typo)")
+        #expect(typo.stderr.contains("--recipe: there is no recipe \"mornign\""), "\(typo)")
+        #expect(typo.stdout.isEmpty)
+        #expect(ledger.run("brew", "logs", "--recipe", "mornign", "--json").status == 1)
+        // An existing recipe without logs is an empty list, as before.
+        let other = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Evening").stdout.trimmingCharacters(in: .newlines)
+        let none = ledger.run("brew", "logs", "--recipe", other)
+        #expect(none.status == 0 && none.stdout.contains("No brew logs of that recipe yet."), "\(none)")
+        // Deleted, the recipe is still found by the name and the id its logs keep.
+        #expect(ledger.run("brew", "recipe", "delete", id, "--yes").status == 0)
+        for ref in ["morning", id] {
+            let logs = ledger.run("brew", "logs", "--recipe", ref, "--json")
+            #expect(logs.status == 0, "\(ref): \(logs)")
+            #expect(logs.json.arrayValue?.map { $0["recipeId"] } == [.string(id)], "\(ref): \(logs)")
+        }
+    }
+
     @Test func checkReportsHandEditsOfLogsAndPreferences() throws {
         let ledger = try TestLedger()
         let saved = ledger.run("brew", "save", "--rating", "4", "--json").json
@@ -229,6 +276,23 @@ import Testing
         try ledger.write(path, text.replacingOccurrences(of: "meduim", with: "medium"))
         #expect(ledger.run("check", path).stdout.contains("\(path): /rating: error: the rating must be 1 to 5 (found 9)"))
         #expect(ledger.run("brew", "logs").status == 1)  // a read refuses the invalid log, naming it
+    }
+
+    /// `recipeType` is derived from `recipeId`: a stale one (a hand edit) is a warning for
+    /// `check`, and the commands show the derived value, never the stale one.
+    @Test func aStaleRecipeTypeIsNeverShown() throws {
+        let ledger = try TestLedger()
+        let recipe = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Mine").stdout.trimmingCharacters(in: .newlines)
+        let id = try #require(ledger.run("brew", "save", recipe, "--rating", "4", "--json").json["id"]?.stringValue)
+        let path = "brew/logs/2026/\(id).json"
+        try ledger.write(path, try #require(ledger.read(path)).replacingOccurrences(of: "\"recipeType\": \"custom\"", with: "\"recipeType\": \"starter\""))
+        let check = ledger.run("check", path)
+        #expect(check.status == 0 && check.stdout.contains("/recipeType: warning: derived value is stale"), "\(check)")
+        let show = ledger.run("brew", "log", "show", id)
+        #expect(show.stdout.contains("Mine (\(recipe), custom)"), "\(show)")
+        #expect(ledger.run("brew", "log", "show", id, "--json").json["recipeType"] == .string("custom"))
+        #expect(ledger.run("brew", "logs", "--json").json.arrayValue?.first?["recipeType"] == .string("custom"))
+        #expect(ledger.run("brew", "logs", "--limit", "1", "--json").json.arrayValue?.first?["recipeType"] == .string("custom"))
     }
 
     @Test func duplicateRecipeNamesAreWarnedAbout() throws {

@@ -432,6 +432,30 @@ import Testing
     /// Escape sequences held by a recipe's steps, a recipe's name or a note reach the terminal
     /// written out, never as bytes: the window keeps its title, the screen is not cleared, and
     /// the only escape sequences ledger writes are its own.
+    /// Once the brew is over — quit before starting, or left while brewing — the screen is
+    /// left as it was last drawn: no frame of the post-brew form ("Brew complete", "[enter]
+    /// Save brew") flashes up for a brew that was never finished.
+    @Test func quittingOrLeavingDrawsNoPostBrewFrame() throws {
+        let ledger = try ledger()
+        for (keys, said) in [(["q"], "No brew started."), (["Enter", "q", "l"], "stays in progress")] {
+            let bytes = ledger.directory.url("pane-bytes-\(keys.count)")
+            let term = try TmuxTerminal(command: command(ledger, "brew start Quick", pause: 1))
+            defer { term.stop() }
+            try term.tmux(["pipe-pane", "-o", "-t", "t", "cat >> '\(bytes)'"])
+            term.waitFor("Confirm inputs")
+            for key in keys {
+                try term.send(key)
+                if key == "Enter" { term.waitFor("Step 1 of 6") }
+                if key == "q", keys.count > 1 { term.waitFor("Leave the brew?") }
+            }
+            #expect(term.waitForExit() == 0)
+            #expect(term.screen().contains(said), "\(term.screen())")
+            let written = try String(contentsOfFile: bytes, encoding: .utf8)
+            #expect(written.contains("Confirm inputs"), "\(keys)")
+            #expect(!written.contains("Brew complete") && !written.contains("Save brew"), "\(keys): \(written)")
+        }
+    }
+
     @Test func valuesFromDocumentsNeverReachTheTerminalRaw() throws {
         let ledger = try ledger()
         let hostile = BrewOutputSafetyTests.hostile

@@ -177,6 +177,39 @@ import Testing
         #expect(renamed.stderr.contains("the id cannot change"))
     }
 
+    /// An invalid edit kept in `.git/ledger/edit/<id>.json` is what the next `--editor` opens,
+    /// so what was typed survives until it is saved or reverted (as a text editor's recovery
+    /// file does), never overwritten by the saved recipe.
+    @Test func theNextEditorReopensAKeptEdit() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let path = "brew/recipes/\(id).json"
+        let kept = ledger.root + "/.git/ledger/edit/\(id).json"
+        let script = ledger.directory.url("editor.sh")
+        func editor(_ body: String) throws {
+            try "#!/bin/sh\n\(body)\n".write(toFile: script, atomically: true, encoding: .utf8)
+            chmod(script, 0o755)
+        }
+        // A rename and pours that no longer add up: refused, kept.
+        try editor("sed -i -e 's/\"My V60\"/\"Morning\"/' -e 's/\"water\": 100/\"water\": 80/' \"$1\"")
+        let bad = ledger.run("brew", "recipe", "edit", id, "--editor", env: ["EDITOR": script], terminal: true)
+        #expect(bad.status == 1, "\(bad)")
+        #expect(try String(contentsOfFile: kept, encoding: .utf8).contains("\"Morning\""))
+        // The next run opens the kept text, says so, and saves it once it is fixed.
+        let seen = ledger.directory.url("seen.json")
+        try editor("cp \"$1\" '\(seen)'; sed -i 's/\"water\": 80/\"water\": 100/' \"$1\"")
+        let again = ledger.run("brew", "recipe", "edit", id, "--editor", env: ["EDITOR": script], terminal: true)
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("Reopening your unsaved edit of \"My V60\", kept in \(kept)"), "\(again)")
+        #expect(try String(contentsOfFile: seen, encoding: .utf8).contains("\"Morning\""))
+        #expect(ledger.document(path)?["name"] == .string("Morning"))
+        #expect(!FileManager.default.fileExists(atPath: kept))
+        // Saved, nothing is left to reopen: the next edit starts from the file.
+        try editor("cp \"$1\" '\(seen)'")
+        let plain = ledger.run("brew", "recipe", "edit", id, "--editor", env: ["EDITOR": script], terminal: true)
+        #expect(plain.status == 0 && !plain.stdout.contains("Reopening"), "\(plain)")
+        #expect(try String(contentsOfFile: seen, encoding: .utf8) == ledger.read(path))
+    }
+
     /// Everything written before a prompt is on the screen before it: an invalid edit's
     /// errors (stderr) come before "Edit it again?" (stdout), both streams in one file here.
     @Test func anInvalidEditsErrorsComeBeforeThePrompt() throws {

@@ -33,6 +33,25 @@ import Testing
         #expect(json["next"] == .string("2026-11-21T09:00:00+01:00"))
     }
 
+    /// A day is planned in the zone its file records; read on another clock (the morning
+    /// after a flight to New York), its times carry their offset, so "the 11:00 reminder" is
+    /// never read as 11:00 in New York. On the day's own clock they stay bare.
+    @Test func aDayReadInAnotherZoneShowsItsOffsets() throws {
+        let ledger = try Self.ledger()
+        #expect(ledger.run("hydrate", "drank", env: Self.at("09:10")).status == 0)
+        let newYork = ["TZ": "America/New_York", "LEDGER_NOW": "2026-11-21T05:30:00-05:00"]  // 11:30 in Paris
+        let status = ledger.run("hydrate", "status", env: newYork)
+        #expect(status.status == 0, "\(status)")
+        #expect(status.stdout.contains("The 11:00 (+01:00) reminder is open"), "\(status)")
+        let plan = ledger.run("hydrate", "plan", env: newYork)
+        #expect(plan.stdout.contains("09:00 (+01:00)  ✓ done           confirmed at 09:10 (+01:00)"), "\(plan)")
+        #expect(plan.stdout.contains("16:00 (+01:00)    upcoming"), "\(plan)")
+        // At home, as before.
+        let home = ledger.run("hydrate", "plan", env: Self.at("11:30"))
+        #expect(home.stdout.contains("  09:00  ✓ done           confirmed at 09:10\n"), "\(home)")
+        #expect(!home.stdout.contains("+01:00"), "\(home)")
+    }
+
     @Test func threeOutOfEight() throws {
         let ledger = try Self.ledger()
         for time in ["09:04", "11:30", "12:59"] { #expect(ledger.run("hydrate", "drank", env: Self.at(time)).status == 0) }

@@ -40,6 +40,27 @@ import Testing
         #expect(term.waitFor("echo") != nil && modes(term) == ["icanon", "echo"], "\(term.screen())")
     }
 
+    /// `hydrate setup` points to the product's own notifier, `ledger remind`, before cron and
+    /// the calendar, and says when it already runs (its notifications then follow at once);
+    /// `hydrate --help` names it too.
+    @Test func setupPointsToRemindAndSaysWhenItRuns() throws {
+        let ledger = try TestLedger(now: "2026-11-21T08:59:00+01:00")
+        let help = ledger.run("hydrate", "--help")
+        #expect(help.stdout.contains("`ledger remind install`"), "\(help)")
+        let alone = ledger.run("hydrate", "setup", "--interval", "90")
+        #expect(alone.status == 0, "\(alone)")
+        #expect(alone.stdout.contains("To be notified: `ledger remind install` (desktop notifications with an I Drank button)"), "\(alone)")
+        let term = try terminal(ledger)
+        defer { term.stop() }
+        term.waitFor("Log Water, q = quit.")
+        let running = ledger.run("hydrate", "setup", "--interval", "60")
+        #expect(running.status == 0, "\(running)")
+        #expect(running.stdout.contains("`ledger remind` is running: its notifications follow the new schedule at once."), "\(running)")
+        #expect(!running.stdout.contains("remind install"), "\(running)")
+        try term.send("q")
+        #expect(term.waitForExit() == 0)
+    }
+
     @Test func sigtermRestoresTheTerminal() throws {
         let ledger = try TestLedger(now: "2026-11-21T08:59:00+01:00")
         let term = try terminal(ledger)

@@ -101,18 +101,23 @@ import Testing
         guard case .unchanged = try brew.finishRecipeEdit(copy, now: at(1)) else { Issue.record("not unchanged"); return }
         #expect(!FileManager.default.fileExists(atPath: copy.path))
 
-        func edit(_ from: String, _ to: String) throws -> BrewStore.RecipeEditorCopy {
+        func edit(_ changes: [(String, String)], reopened: Bool = false) throws -> BrewStore.RecipeEditorCopy {
             let c = try brew.beginRecipeEdit(r.id)
-            let text = try String(contentsOfFile: c.path, encoding: .utf8).replacingOccurrences(of: from, with: to)
+            #expect(c.reopened == reopened)
+            var text = try String(contentsOfFile: c.path, encoding: .utf8)
+            for (from, to) in changes { text = text.replacingOccurrences(of: from, with: to) }
             try text.write(toFile: c.path, atomically: true, encoding: .utf8)
             return c
         }
+        func edit(_ from: String, _ to: String) throws -> BrewStore.RecipeEditorCopy { try edit([(from, to)]) }
         let invalid = try edit("\"water\": 100", "\"water\": 80")
         guard case .invalid(let errors) = try brew.finishRecipeEdit(invalid, now: at(2)) else { Issue.record("saved"); return }
         #expect(errors.map(\.issue.pointer.description) == ["/steps"])
         #expect(FileManager.default.fileExists(atPath: invalid.path))  // the typing is kept
 
-        let good = try edit("\"defaultWaterTemperature\": 94", "\"defaultWaterTemperature\": 92")
+        // The next edit starts from the kept text (the 80 g), not from the recipe's file.
+        let good = try edit([("\"water\": 80", "\"water\": 100"), ("\"defaultWaterTemperature\": 94", "\"defaultWaterTemperature\": 92")],
+                            reopened: true)
         guard case .saved(let saved, _) = try brew.finishRecipeEdit(good, now: at(3)) else { Issue.record("not saved"); return }
         #expect(saved.defaultWaterTemperature == 92 && saved.updatedAt == at(3) && saved.createdAt == at(0))
 

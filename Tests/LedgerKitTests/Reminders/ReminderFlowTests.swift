@@ -201,6 +201,9 @@ import Testing
         #expect(board.notices.map(\.app) == [.waterline])
         #expect(board.problems.count == 1)
         #expect(board.problems.first?.description.hasPrefix("Water Reminder: ") == true)
+        // The line names the field to fix, not only the file.
+        #expect(board.problems.first?.description.contains("hydrate/schedule.json: /intervalMinutes: error: must be an integer (found a string)") == true,
+                "\(board.problems)")
     }
 
     @Test func itWatchesTheSettingsAndTheYearFoldersAroundNow() throws {

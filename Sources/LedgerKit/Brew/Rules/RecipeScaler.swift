@@ -42,6 +42,16 @@ public enum RecipeScaler {
         (try? scaledPlan(recipe, inputs: inputs)).flatMap { BrewPlanLimit($0, inputs: inputs, ratio: recipe.defaultRatio) }
     }
 
+    /// Why a recipe with fixed step weights cannot brew `yield` ("… has fixed step weights
+    /// adding up to 250 g, so its yield cannot be 300 g"), or nil when it can (the yield is
+    /// their total, or the steps are scaled).
+    public static func fixedYieldRefusal(_ recipe: Recipe, yield: Double) -> String? {
+        guard recipe.fixedStepWeights else { return nil }
+        let total = recipe.steps.reduce(0) { $0 + ($1.kind.addsWater ? ($1.water ?? 0) : 0) }
+        guard roundWater(yield) != roundWater(total) else { return nil }
+        return "\"\(recipe.name)\" has fixed step weights adding up to \(BrewFormat.grams(total)), so its yield cannot be \(BrewFormat.grams(roundWater(yield)))"
+    }
+
     /// The plan before the brew log's limits are applied to the quantity that follows.
     static func scaledPlan(_ recipe: Recipe, inputs: BrewInputs) throws -> BrewPlan {
         var plan = BrewPlan()
@@ -57,8 +67,8 @@ public enum RecipeScaler {
         if recipe.fixedStepWeights {
             plan.targetYield = water.reduce(0, +)
             plan.dose = roundDose(inputs.dose ?? recipe.defaultDose)
-            if let y = inputs.targetYield, roundWater(y) != roundWater(plan.targetYield) {
-                throw LedgerError.invalid("\"\(recipe.name)\" has fixed step weights adding up to \(BrewFormat.grams(plan.targetYield)), so its yield cannot be \(BrewFormat.grams(roundWater(y))); change the dose instead, or duplicate the recipe and edit its steps")
+            if let y = inputs.targetYield, let fixed = fixedYieldRefusal(recipe, yield: y) {
+                throw LedgerError.invalid("\(fixed); change the dose instead, or duplicate the recipe and edit its steps")
             }
             plan.edited = inputs.dose.map { _ in .dose }
         } else {
