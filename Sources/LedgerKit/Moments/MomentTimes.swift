@@ -16,16 +16,23 @@ import Foundation
 struct MomentTimes {
     static let fileName = "moment-times"
     static let header = "ledger-moment-times\t1"
+    /// How many month folders the record keeps: the last view's, then those of the views
+    /// before it (`ledger status` views today and this week, which may reach into last month).
+    static let keptFolders = 3
 
     struct Entry {
         var stamp: String
         var time: Timestamp
+        /// The recorded mtime (nanoseconds), part of `stamp`.
+        var modified: Int64 { stamp.split(separator: ":").dropFirst().first.flatMap { Int64($0) } ?? .max }
     }
 
-    /// By the file's path in the ledger.
-    private(set) var entries: [String: Entry] = [:]
+    /// By month folder, most recently viewed first, then by file name.
+    private(set) var folders: [(path: String, files: [String: Entry])] = []
     /// Files modified at or after this (nanoseconds, the file system's clock) are not vouched for.
     private var racyThreshold = Int64.min
+    /// Whether a time was recorded rather than kept.
+    private var recorded = false
 
     static func location(_ store: LedgerStore) -> String { store.localState(fileName) }
 
@@ -42,43 +49,61 @@ struct MomentTimes {
             let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             guard fields.count == 4, let ms = Int64(String(decoding: fields[2], as: UTF8.self)),
                   let offset = Int(String(decoding: fields[3], as: UTF8.self)) else { return MomentTimes() }
-            record.entries[String(decoding: fields[0], as: UTF8.self)] =
+            let (folder, name) = FileSystem.split(String(decoding: fields[0], as: UTF8.self))
+            if record.folders.last?.path != folder { record.folders.append((folder, [:])) }
+            record.folders[record.folders.count - 1].files[name] =
                 Entry(stamp: String(decoding: fields[1], as: UTF8.self), time: Timestamp(epochMilliseconds: ms, utcOffsetSeconds: offset))
         }
         record.racyThreshold = written.modifiedNanoseconds - ActiveSessionHint.racyNanoseconds
         return record
     }
 
-    /// The recorded time of the file at `path`, when the record vouches for the file as it is
+    private func entry(_ folder: String, _ name: String) -> Entry? {
+        folders.first { $0.path == folder }?.files[name]
+    }
+
+    /// The recorded time of `name` in `folder`, when the record vouches for the file as it is
     /// stamped now.
-    func time(of path: String, stamped current: FileSystem.Stamp) -> Timestamp? {
-        guard let e = entries[path], e.stamp == current.encoded, current.modifiedNanoseconds < racyThreshold else { return nil }
+    func time(of name: String, in folder: String, stamped current: FileSystem.Stamp) -> Timestamp? {
+        guard let e = entry(folder, name), e.stamp == current.encoded, current.modifiedNanoseconds < racyThreshold else { return nil }
         return e.time
     }
 
-    /// Keeps what `old` vouched for of the file at `path`.
-    mutating func keep(_ path: String, from old: MomentTimes) {
-        entries[path] = old.entries[path]
+    /// Starts the lines of month folder `path`, which this view lists.
+    mutating func begin(_ path: String) {
+        folders.append((path, [:]))
     }
 
-    /// Records the time of the file at `path`, read when it was stamped `stamp` (unless it is
+    /// Keeps what `old` vouched for of `name` in the folder begun last.
+    mutating func keep(_ name: String, from old: MomentTimes) {
+        folders[folders.count - 1].files[name] = old.entry(folders[folders.count - 1].path, name)
+    }
+
+    /// Records the time of `name` in `folder`, read when it was stamped `stamp` (unless it is
     /// kept as it was).
-    mutating func record(_ path: String, stamped stamp: FileSystem.Stamp, at time: Timestamp) {
-        if entries[path]?.stamp == stamp.encoded { return }
-        entries[path] = Entry(stamp: stamp.encoded, time: time)
+    mutating func record(_ name: String, in folder: String, stamped stamp: FileSystem.Stamp, at time: Timestamp) {
+        guard let i = folders.firstIndex(where: { $0.path == folder }), folders[i].files[name]?.stamp != stamp.encoded else { return }
+        folders[i].files[name] = Entry(stamp: stamp.encoded, time: time)
         recorded = true
     }
 
-    /// Whether a time was recorded rather than kept.
-    private var recorded = false
-
-    /// Writes the record when it says something else than `old` does: a file read (new,
-    /// changed, or racily clean when `old` was written) or gone.
+    /// Writes the record — this view's folders, then those of `old` it did not list, up to
+    /// `keptFolders` — when it says something else than `old` does: a file read (new, changed,
+    /// or racily clean when `old` was written) or gone. A line taken over from `old` must be
+    /// one `old` vouched for: the new record's later time must not vouch for a file `old`
+    /// saw changing.
     func write(_ store: LedgerStore, replacing old: MomentTimes) {
-        guard recorded || entries.count != old.entries.count else { return }
+        var out = folders
+        for folder in old.folders where out.count < Self.keptFolders && !out.contains(where: { $0.path == folder.path }) {
+            out.append((folder.path, folder.files.filter { $0.value.modified < old.racyThreshold }))
+        }
+        let count = { (f: [(path: String, files: [String: Entry])]) in f.reduce(0) { $0 + $1.files.count } }
+        guard recorded || count(out) != count(old.folders) else { return }
         var text = Self.header + "\n"
-        for (path, e) in entries.sorted(by: { $0.key < $1.key }) {
-            text += "\(path)\t\(e.stamp)\t\(e.time.epochMilliseconds)\t\(e.time.utcOffsetSeconds)\n"
+        for folder in out {
+            for (name, e) in folder.files.sorted(by: { $0.key < $1.key }) {
+                text += "\(folder.path)/\(name)\t\(e.stamp)\t\(e.time.epochMilliseconds)\t\(e.time.utcOffsetSeconds)\n"
+            }
         }
         try? FileSystem.writeAtomically(Self.location(store), Array(text.utf8), durable: false)
     }

@@ -53,11 +53,13 @@ public struct MomentsStore: Sendable {
             let shard = experiences.files.shard(for: month.firstDay)
             let files = try experiences.files.files(in: shard)
             let directory = files.isEmpty ? nil : try? FileSystem.walk(shard, under: store.root, create: false)
+            times.begin(shard)
             for file in files {
-                if let stamp = directory?.stamp(FileSystem.split(file.path).name) {
+                let name = FileSystem.split(file.path).name
+                if let stamp = directory?.stamp(name) {
                     stamps[file.path] = stamp
-                    if let time = known.time(of: file.path, stamped: stamp) {
-                        times.keep(file.path, from: known)
+                    if let time = known.time(of: name, in: shard, stamped: stamp) {
+                        times.keep(name, from: known)
                         if !bucket.contains(time) { continue }
                     }
                 }
@@ -79,12 +81,13 @@ public struct MomentsStore: Sendable {
             return !bucket.contains(t)
         }
         for (path, result) in zip(paths, experiences.read(paths, skip: outside)) {
+            let split = FileSystem.split(path)
             switch result {
             case .success(let e?):
-                if let stamp = stamps[path] { times.record(path, stamped: stamp, at: e.timestamp) }
+                if let stamp = stamps[path] { times.record(split.name, in: split.directory, stamped: stamp, at: e.timestamp) }
                 if bucket.contains(e.timestamp) { found.append(e) }
             case .success(nil):  // outside the bucket, or removed while we were reading
-                if let stamp = stamps[path], let time = peeked[path] { times.record(path, stamped: stamp, at: time) }
+                if let stamp = stamps[path], let time = peeked[path] { times.record(split.name, in: split.directory, stamped: stamp, at: time) }
             case .failure(let error as LedgerError) where error.code == .invalid && !error.problems.isEmpty:
                 invalid.append(error.problems[0].path)
                 problems += error.problems

@@ -95,4 +95,36 @@ import Testing
         let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 5 && !lines.contains { $0.contains("/e0.json") }, "\(lines)")
     }
+
+    /// `ledger status` views today and this week, and a week can reach into another month:
+    /// the record keeps the folders of the views before the last (three in all), so views
+    /// taking turns do not read each other's folders again.
+    @Test func viewsTakingTurnsKeepEachOthersFolders() throws {
+        let (ledger, record) = try Self.ledgerWithRecord()
+        #expect(ledger.run("moments", "week", "--date", "2026-12-31").status == 0)  // December and January
+        let folders = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { String($0.split(separator: "\t")[0].split(separator: "/").dropLast().joined(separator: "/")) }
+        #expect(folders.enumerated().filter { $0.offset == 0 || folders[$0.offset - 1] != $0.element }.map(\.element)
+                == ["moments/experiences/2026/12", "moments/experiences/2027/01", "moments/experiences/2026/11"], "\(folders)")
+        #expect(ledger.run("moments", "today").status == 0)
+        let settled = try #require(FileSystem.stamp(record))
+        for _ in 0..<2 {
+            #expect(ledger.run("moments", "week", "--date", "2026-12-31").status == 0)
+            #expect(ledger.run("moments", "today").status == 0)
+        }
+        #expect(FileSystem.stamp(record) == settled)
+    }
+
+    /// A line taken over from the record before is one that record vouched for: a file it saw
+    /// changing (racily clean) is left out, not vouched for by the later record's time.
+    @Test func aRacilyCleanLineIsNotTakenOver() throws {
+        let (ledger, record) = try Self.ledgerWithRecord()
+        RepositoryFiles.age(ledger.root + "/moments/experiences/2026/11/e3.json", seconds: 1)
+        #expect(ledger.run("moments", "today").status == 0)
+        #expect(try String(contentsOfFile: record, encoding: .utf8).contains("/2026/11/e3.json\t"))
+        #expect(ledger.run("moments", "week", "--date", "2026-12-31").status == 0)
+        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("moments/experiences/2026/11/e0.json\t") }, "\(lines)")
+        #expect(!lines.contains { $0.hasPrefix("moments/experiences/2026/11/e3.json\t") }, "\(lines)")
+    }
 }
