@@ -231,10 +231,16 @@ extension DocumentRepository where D: CollectionDocument {
 
     /// Document `id`; throws `.notFound` when there is none and `.invalid` when it is invalid.
     package func load(id: String) throws -> D {
-        guard let path = try path(of: id), let doc = try store.load(D.self, at: path) else {
+        guard let doc = try loadIfPresent(id: id) else {
             throw LedgerError.notFound("there is no \(D.kind.name.replacingOccurrences(of: ".", with: " ")) with id \"\(id)\"")
         }
         return doc
+    }
+
+    /// Document `id`, nil when there is none; throws `.invalid` when it is invalid.
+    package func loadIfPresent(id: String) throws -> D? {
+        guard let path = try path(of: id) else { return nil }
+        return try store.load(D.self, at: path)
     }
 
     /// Every document; throws on the first invalid one.
