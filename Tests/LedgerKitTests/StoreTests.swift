@@ -90,4 +90,16 @@ import Testing
         #expect(acquired.wait(timeout: .now() + 10) == .success)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "")  // released: no holder recorded
     }
+
+    /// Random ids are ten characters of the id alphabet, each position taking every one of
+    /// the 36 (one draw of the system's generator makes all ten digits).
+    @Test func randomIDsUseTheWholeAlphabetInEveryPosition() {
+        let ids = (0..<3000).map { _ in RandomIDSource().next() }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.count == 10 && DocumentID.isValid($0) })
+        for position in 0..<10 {
+            let seen = Set(ids.map { Array($0)[position] })
+            #expect(seen.count == 36, "position \(position): \(seen.sorted())")
+        }
+    }
 }

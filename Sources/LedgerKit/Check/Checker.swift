@@ -608,17 +608,11 @@ private struct Run {
         // values are), and a document written compactly may grow past the size limit in
         // canonical form.
         if issues.contains(where: { $0.severity == .error && !$0.fixable }) {
-            issues = issues.map { i in
-                guard i.fixable else { return i }
-                var left = i
-                left.fixable = false
-                left.sentence = i.sentence + " (not fixed while this file has an error: `--fix` writes only files `check` accepts)"
-                return left
-            }
+            issues = Self.leftAsTheyAre(issues, because: "not fixed while this file has an error: `--fix` writes only files `check` accepts")
         }
         let target = issues.contains(where: \.fixable) ? CanonicalJSON.encode(inspection.normalized ?? json) : nil
         if let target, target.count > LedgerStore.maximumDocumentBytes {
-            issues = issues.map { var i = $0; i.fixable = false; return i }
+            issues = Self.leftAsTheyAre(issues)
             issues.append(.warning(.root, "cannot be fixed: rewritten as ledger writes documents it would be \(FileSystem.formatBytes(target.count)), "
                 + "larger than the \(FileSystem.formatBytes(LedgerStore.maximumDocumentBytes)) a ledger document may be, so \(next: .fixByHand)" as LedgerError.Sentence))
         } else if fix, let target {
@@ -640,6 +634,18 @@ private struct Run {
         result.references = inspection.references
         result.tags = inspection.tags
         if result.id == nil { result.id = inspection.id }
+    }
+
+    /// `issues` with none left for `--fix` to mend, each that was saying why, when `why` is
+    /// given (otherwise a problem of its own says it).
+    static func leftAsTheyAre(_ issues: [DocumentIssue], because why: String? = nil) -> [DocumentIssue] {
+        issues.map { i in
+            guard i.fixable else { return i }
+            var left = i
+            left.fixable = false
+            if let why { left.sentence = i.sentence + " (\(why))" }
+            return left
+        }
     }
 
     // MARK: - Across documents

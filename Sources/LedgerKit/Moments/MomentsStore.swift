@@ -42,32 +42,59 @@ public struct MomentsStore: Sendable {
     /// refused with the problems `ledger check` reports (all of them, for every invalid file in
     /// the shards read). A file in the wrong shard is not seen here; `ledger check --fix` moves it.
     public func experiences(in bucket: MomentBucket) throws -> [Experience] {
+        // Each file is stamped before it is read; one the record of the last view vouches for
+        // as unchanged, with a time outside the bucket, is not read at all (`MomentTimes`).
+        let known = MomentTimes.read(store)
+        var times = MomentTimes()
+        var stamps: [String: FileSystem.Stamp] = [:]
         var paths: [String] = []
         var month = MomentBucket(containing: bucket.firstDay, scale: .month)
         while month.firstDay <= bucket.lastDay {
-            paths += try experiences.files.files(in: experiences.files.shard(for: month.firstDay)).map(\.path)
+            let shard = experiences.files.shard(for: month.firstDay)
+            let files = try experiences.files.files(in: shard)
+            let directory = files.isEmpty ? nil : try? FileSystem.walk(shard, under: store.root, create: false)
+            times.begin(shard)
+            for file in files {
+                let name = FileSystem.split(file.path).name
+                if let stamp = directory?.stamp(name) {
+                    stamps[file.path] = stamp
+                    if let time = known.time(of: name, in: shard, stamped: stamp) {
+                        times.keep(name, from: known)
+                        if !bucket.contains(time) { continue }
+                    }
+                }
+                paths.append(file.path)
+            }
             month = month.next
         }
+        paths.sort()
         var found: [Experience] = []
         var problems: [Problem] = []
         var invalid: [String] = []
         // A file whose `timestamp`, peeked as canonical JSON writes it, is outside the bucket is
         // not decoded: `today` reads one day's experiences of a month's files. Any other file is
         // decoded and judged, an invalid one refusing the view as before.
-        let outside: @Sendable ([UInt8]) -> Bool = { bytes in
+        let peeked = PeekedTimes()
+        let outside: @Sendable (String, [UInt8]) -> Bool = { path, bytes in
             guard let text = MemberPeek.topLevelString("timestamp", in: bytes), let t = Timestamp(iso8601: text) else { return false }
+            peeked[path] = t
             return !bucket.contains(t)
         }
-        for result in experiences.read(paths.sorted(), skip: outside) {
+        for (path, result) in zip(paths, experiences.read(paths, skip: outside)) {
+            let split = FileSystem.split(path)
             switch result {
-            case .success(let e?): if bucket.contains(e.timestamp) { found.append(e) }
-            case .success(nil): break  // removed while we were reading
+            case .success(let e?):
+                if let stamp = stamps[path] { times.record(split.name, in: split.directory, stamped: stamp, at: e.timestamp) }
+                if bucket.contains(e.timestamp) { found.append(e) }
+            case .success(nil):  // outside the bucket, or removed while we were reading
+                if let stamp = stamps[path], let time = peeked[path] { times.record(split.name, in: split.directory, stamped: stamp, at: time) }
             case .failure(let error as LedgerError) where error.code == .invalid && !error.problems.isEmpty:
                 invalid.append(error.problems[0].path)
                 problems += error.problems
             case .failure(let error): throw error
             }
         }
+        times.write(store, replacing: known)
         if !problems.isEmpty {
             let what = invalid.count == 1 ? "\(invalid[0]) is invalid; fix it" : "\(invalid.count) experiences of \(bucket.label) are invalid; fix them"
             throw LedgerError.invalid("\(what) by hand and \(next: .checkLedger):", problems: problems)

@@ -148,9 +148,17 @@ public protocol IDSource: Sendable {
 /// not a practical concern.
 public struct RandomIDSource: IDSource {
     public init() {}
+    /// How many ids there are: 36^10.
+    static let space: UInt64 = 3_656_158_440_062_976
+
+    /// One draw of the system's generator for the whole id (a system call each), its ten
+    /// base-36 digits uniform as ten draws would be.
     public func next() -> String {
-        var g = SystemRandomNumberGenerator()
-        return IDAlphabet.make(count: 10) { UInt64.random(in: 0..<36, using: &g) }
+        var n = UInt64.random(in: 0..<Self.space)
+        return IDAlphabet.make(count: 10) {
+            defer { n /= 36 }
+            return n % 36
+        }
     }
 }
 

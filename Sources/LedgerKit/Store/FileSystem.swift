@@ -204,7 +204,8 @@ package enum FileSystem {
     /// For files outside a ledger (device-local state, files the user names); a ledger's own
     /// files are written with `writeAtomically(_:under:_:)`, which follows no symbolic link.
     /// `durable: false` leaves out both fsyncs, for a cache that is checked on every use: after
-    /// a power cut it may be the old one or empty, never a mixture once on disk.
+    /// a power cut it may be the old one, empty or missing, never a mixture once on disk; a
+    /// reader may find it missing while it is replaced.
     package static func writeAtomically(_ path: String, _ bytes: [UInt8], durable: Bool = true) throws {
         let dir = (path as NSString).deletingLastPathComponent
         try makeDirectories(dir.isEmpty ? "." : dir)
@@ -321,6 +322,10 @@ package enum FileSystem {
             case .directory?: throw LedgerError.failure("cannot write \(shown): a directory of that name is in the way")
             default: break
             }
+            // A cache is not renamed over its old file: ext4 then starts writing the new,
+            // unflushed contents out at once (its auto_da_alloc), 0.12 ms a write here. A
+            // reader finds no file for that instant, which a cache allows.
+            if !durable { unlinkat(fd, name, 0) }
             guard renameat(fd, tmp, fd, name) == 0 else { throw systemError("write", shown) }
             ok = true
             if durable { fsync(fd) }

@@ -231,10 +231,16 @@ extension DocumentRepository where D: CollectionDocument {
 
     /// Document `id`; throws `.notFound` when there is none and `.invalid` when it is invalid.
     package func load(id: String) throws -> D {
-        guard let path = try path(of: id), let doc = try store.load(D.self, at: path) else {
+        guard let doc = try loadIfPresent(id: id) else {
             throw LedgerError.notFound("there is no \(D.kind.name.replacingOccurrences(of: ".", with: " ")) with id \"\(id)\"")
         }
         return doc
+    }
+
+    /// Document `id`, nil when there is none; throws `.invalid` when it is invalid.
+    package func loadIfPresent(id: String) throws -> D? {
+        guard let path = try path(of: id) else { return nil }
+        return try store.load(D.self, at: path)
     }
 
     /// Every document; throws on the first invalid one.
@@ -245,9 +251,10 @@ extension DocumentRepository where D: CollectionDocument {
     /// The documents at `paths` (relative), read and validated on the store's worker
     /// threads, in the order of `paths`: each a document, nil for a file removed meanwhile,
     /// or the error reading it gave. Each directory is walked (without following a link)
-    /// once, and its files are opened relative to it. A file whose bytes `skip` says the
-    /// caller has no use for is not decoded (nil, as a file removed meanwhile).
-    package func read(_ paths: [String], skip: (@Sendable ([UInt8]) -> Bool)? = nil) -> [Result<D?, any Error>] {
+    /// once, and its files are opened relative to it. A file whose bytes `skip` (given its
+    /// path and bytes) says the caller has no use for is not decoded (nil, as a file removed
+    /// meanwhile).
+    package func read(_ paths: [String], skip: (@Sendable (String, [UInt8]) -> Bool)? = nil) -> [Result<D?, any Error>] {
         let store = store
         var directories: [String: Result<FileSystem.Directory?, any Error>] = [:]
         for path in paths {
@@ -263,7 +270,7 @@ extension DocumentRepository where D: CollectionDocument {
                 case .success(let d): bytes = try d?.read(name, limit: LedgerStore.maximumDocumentBytes)
                 case .failure: bytes = try store.read(path)  // says why, as a single read does
                 }
-                guard let bytes, skip?(bytes) != true else { return nil }
+                guard let bytes, skip?(path, bytes) != true else { return nil }
                 return try LedgerStore.decode(D.self, from: bytes, path: path)
             }
         }

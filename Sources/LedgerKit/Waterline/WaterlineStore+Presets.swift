@@ -19,7 +19,7 @@ extension WaterlineStore {
     public func preset(_ reference: String) throws -> DrinkPreset {
         let ref = reference.trimmingWhitespace()
         guard !ref.isEmpty else { throw LedgerError.invalidArgument("the preset reference is empty; give a preset's name or id (\(next: .waterline(.listPresets)))") }
-        if DocumentID.isValid(ref), try presets.path(of: ref) != nil { return try presets.load(id: ref) }
+        if DocumentID.isValid(ref), let found = try presets.loadIfPresent(id: ref) { return found }
         let all = try presets.all()
         let folded = ref.lowercased()
         let named = all.filter { $0.name.lowercased() == folded || $0.id == folded }

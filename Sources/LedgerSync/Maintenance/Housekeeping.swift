@@ -24,11 +24,12 @@ import LedgerKit
 /// two files and a read of git's configuration when there is nothing to do.
 package enum Housekeeping {
     /// Runs the checks on the ledger at `store`; returns a sentence per thing done. The
-    /// repository is opened only when something needs doing: every command runs this first.
-    package static func prepare(_ store: LedgerStore, git: GitTool? = nil) -> [LedgerError.Sentence] {
+    /// repository is opened only when something needs doing, and `git` looked for on the
+    /// `PATH` only when an interrupted purge needs it: every command runs this first.
+    package static func prepare(_ store: LedgerStore, git: @autoclosure () -> GitTool? = nil) -> [LedgerError.Sentence] {
         guard FileSystem.exists(store.root + "/.git") else { return [] }
         var finished: [LedgerError.Sentence] = []
-        if FileSystem.exists(PurgeJournal.path(store)), let note = finishPurge(store, git: git) { finished.append(note) }
+        if FileSystem.exists(PurgeJournal.path(store)), let note = finishPurge(store, git: git()) { finished.append(note) }
         let forgotten = store.finishInterruptedForget()
         if !forgotten.isEmpty {
             finished.append("finished forgetting \(forgotten.map(\.title).joined(separator: ", ")), which was interrupted")
