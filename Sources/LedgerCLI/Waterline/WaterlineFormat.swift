@@ -20,6 +20,9 @@ struct WaterlineRun {
     /// it (US-025): on stdout before the command's own output, on stderr with `--json`.
     func announce(_ notes: [String], active: Session?, settings: WaterlineSettings?) {
         var lines = notes
+        if let s = active, let problem = WaterlineStore.entryAheadProblem(s, path: nil, now: now) {
+            lines.append(problem + ".")
+        }
         if let s = active, let settings, WaterlineEngine.isAbandoned(s, now: now, afterHours: settings.abandonedAfterHours) {
             lines.append(WaterlineText.abandonedNotice(s, now: now, clock: env.clock))
         }

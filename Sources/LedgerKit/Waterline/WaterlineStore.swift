@@ -153,6 +153,9 @@ public struct WaterlineStore: Sendable {
         try store.withWriterLock {
             let (active, notes) = try requireActive()
             var session = active.session
+            if let problem = Self.entryAheadProblem(session, path: active.path, now: now) {
+                throw LedgerError.invalid(problem + ", then end the session")
+            }
             var end = requested ?? max(now, session.entries.map(\.timestamp).max() ?? now)
             if let requested, let earliest = (session.entries.map(\.timestamp) + [session.startTime]).max(), earliest > requested,
                earliest.epochMilliseconds < requested.epochMilliseconds + precision, earliest <= now {
@@ -170,6 +173,16 @@ public struct WaterlineStore: Sendable {
             session.updatedAt = now
             return (try save(session, wasActive: active, settings: try settings()), notes)
         }
+    }
+
+    /// What is wrong when `session` holds an entry stamped well after `now`
+    /// (`WaterlineEngine.entryAhead`), naming its file (when known), the entry and the fix;
+    /// nil when none is.
+    public static func entryAheadProblem(_ session: Session, path: String?, now: Timestamp) -> String? {
+        guard let (i, e) = WaterlineEngine.entryAhead(of: session, now: now) else { return nil }
+        let place = path.map { "\($0): /entries/\(i)/timestamp: entry \(e.id)" } ?? "entry \(e.id) of session \(session.id)"
+        return "\(place) is stamped \(e.timestamp.iso8601), more than \(WaterlineEngine.clockAheadToleranceMinutes) minutes after now "
+            + "(\(now.iso8601)) — a typo in the time? Correct it with `ledger waterline edit \(e.id) --time …` (or delete it)"
     }
 
     /// "Keep Going" (US-025): the person answers the question a session that has run long
