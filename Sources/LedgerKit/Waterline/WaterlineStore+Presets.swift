@@ -80,12 +80,13 @@ extension WaterlineStore {
             let settings = try settings()
             let estimate = try Self.estimate(base: nil, type: order.type, size: order.size, abv: order.abv,
                                              standardDrinks: order.standardDrinks, units: settings.units)
-            guard let type = estimate.meta.drinkType else {
-                throw LedgerError.invalidArgument("give the drink's \(input: .waterline(.drinkType)) (beer, wine, liquor or cocktail)")
-            }
+            // A name taken is said first: no --type would make the preset addable.
             let existing = try presets.all()
             if let same = existing.first(where: { $0.name.lowercased() == name.lowercased() }) {
                 throw LedgerError.invalid("a preset named \"\(same.name)\" already exists (\(same.id)); \(next: .waterline(.editPreset(id: same.id)))")
+            }
+            guard let type = estimate.meta.drinkType else {
+                throw LedgerError.invalidArgument("give the drink's \(input: .waterline(.drinkType)) (beer, wine, liquor or cocktail)")
             }
             let taken = Set(existing.map(\.id))
             var id = DocumentID.slug(name) ?? ids.next()
