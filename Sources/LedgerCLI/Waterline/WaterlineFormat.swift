@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import LedgerKit
 
@@ -29,6 +30,14 @@ struct WaterlineRun {
         for line in lines {
             if json { Console.error(line) } else { Console.print(Style.yellow(line)) }
         }
+    }
+
+    /// After a listing that showed what it could: names each document a hand edit made
+    /// invalid, with its problems, on stderr, and exits with status 1 when there was one.
+    func endListing(_ invalid: [LedgerError]) throws {
+        guard !invalid.isEmpty else { return }
+        for e in invalid { Console.error(e) }
+        throw ExitCode(1)
     }
 
     /// What holds now (the active session after any repair, the settings), announced.

@@ -5,10 +5,18 @@ extension WaterlineStore {
 
     /// Every preset, lightest first (then by name): the order they are offered in.
     public func presetList() throws -> [DrinkPreset] {
-        try presets.all().sorted { a, b in
+        try readablePresets().get()
+    }
+
+    /// The valid presets, sorted as `presetList`, and the refusals of those a hand edit made
+    /// invalid — for `presets list`, which shows what it can and names the rest.
+    public func readablePresets() throws -> Readable<DrinkPreset> {
+        var read = try presets.allReadable()
+        read.documents.sort { a, b in
             a.standardDrinkEstimate != b.standardDrinkEstimate ? a.standardDrinkEstimate < b.standardDrinkEstimate
                 : a.name.lowercased() < b.name.lowercased()
         }
+        return read
     }
 
     /// The preset `reference` names, by one rule wherever a preset is addressed (`drink

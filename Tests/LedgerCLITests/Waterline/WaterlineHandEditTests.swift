@@ -60,6 +60,36 @@ import Testing
         #expect(ended.status == 0 && ended.json["endTime"] == .string("2026-11-21T21:50:00+01:00"), "\(ended)")
     }
 
+    /// One past night broken by a hand edit does not hide the others: `sessions` lists what it
+    /// can, names the broken file and its problem on stderr, and exits 1 (as `ls` does with an
+    /// entry it cannot read); `--json` prints the valid ones.
+    @Test func aBrokenPastSessionIsNamedWhileTheOthersAreListed() throws {
+        let (ledger, path) = try night(end: true)
+        let tonight = try #require(ledger.run("waterline", "start", "--json", env: at(60)).json["sessionId"]?.stringValue)
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"type\": \"water\"", with: "\"type\": \"wasser\"") }
+        for flags in [[], ["--all"]] {
+            let listed = ledger.run(arguments: ["waterline", "sessions"] + flags, env: at(70))
+            #expect(listed.status == 1 && listed.stdout.contains(tonight), "\(flags): \(listed)")
+            #expect(listed.stderr.contains("\(path) is invalid") && listed.stderr.contains("/entries/2/type"), "\(flags): \(listed)")
+            let json = ledger.run(arguments: ["waterline", "sessions", "--json"] + flags, env: at(70))
+            #expect(json.status == 1 && json.json.arrayValue?.compactMap { $0["id"]?.stringValue } == [tonight], "\(flags): \(json)")
+        }
+    }
+
+    /// The same for presets: a preset with an estimate of 0 (US-016's Beer is 1.0) is named,
+    /// and the other four defaults are listed.
+    @Test func aBrokenPresetIsNamedWhileTheOthersAreListed() throws {
+        let ledger = try TestLedger()
+        try edit(ledger, "waterline/presets/beer.json") {
+            $0 = $0.replacingOccurrences(of: "\"standardDrinkEstimate\": 1", with: "\"standardDrinkEstimate\": 0")
+        }
+        let listed = ledger.run("waterline", "presets")
+        #expect(listed.status == 1 && ["Glass of Wine", "Shot", "Cocktail", "Double"].allSatisfy(listed.stdout.contains), "\(listed)")
+        #expect(!listed.stdout.contains("Beer"), "\(listed)")
+        #expect(listed.stderr.contains("waterline/presets/beer.json: /standardDrinkEstimate"), "\(listed)")
+        #expect(ledger.run("waterline", "presets", "--json").json.arrayValue?.count == 4)
+    }
+
     @Test func aChangedEstimateIsUsedAtOnceAndItsStaleStateReportedAndFixed() throws {
         let (ledger, path) = try night()
         try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"standardDrinkEstimate\": 1", with: "\"standardDrinkEstimate\": 1.5") }
