@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import LedgerKit
 
@@ -20,12 +21,23 @@ struct WaterlineRun {
     /// it (US-025): on stdout before the command's own output, on stderr with `--json`.
     func announce(_ notes: [String], active: Session?, settings: WaterlineSettings?) {
         var lines = notes
+        if let s = active, let problem = WaterlineStore.entryAheadProblem(s, path: nil, now: now) {
+            lines.append(problem + ".")
+        }
         if let s = active, let settings, WaterlineEngine.isAbandoned(s, now: now, afterHours: settings.abandonedAfterHours) {
             lines.append(WaterlineText.abandonedNotice(s, now: now, clock: env.clock))
         }
         for line in lines {
             if json { Console.error(line) } else { Console.print(Style.yellow(line)) }
         }
+    }
+
+    /// After a listing that showed what it could: names each document a hand edit made
+    /// invalid, with its problems, on stderr, and exits with status 1 when there was one.
+    func endListing(_ invalid: [LedgerError]) throws {
+        guard !invalid.isEmpty else { return }
+        for e in invalid { Console.error(e) }
+        throw ExitCode(1)
     }
 
     /// What holds now (the active session after any repair, the settings), announced.

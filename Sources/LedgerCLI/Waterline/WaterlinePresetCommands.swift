@@ -24,14 +24,15 @@ extension WaterlineCommand.Presets {
         func run() throws {
             let run = try WaterlineRun(global, json: output.json)
             let units = try run.current().settings.units
-            let presets = try run.waterline.presetList()
+            let read = try run.waterline.readablePresets()
+            let presets = read.documents
             if output.json {
                 Output.json(.array(presets.map(WaterlineJSON.preset)))
-                return
+                return try run.endListing(read.invalid)
             }
             guard !presets.isEmpty else {
-                Console.print("No presets. Add one with `ledger waterline presets add NAME --type beer --size 12`.")
-                return
+                if read.invalid.isEmpty { Console.print("No presets. Add one with `ledger waterline presets add NAME --type beer --size 12`.") }
+                return try run.endListing(read.invalid)
             }
             func col(_ s: String, _ w: Int) -> String { s.padding(toLength: max(w, s.count + 1), withPad: " ", startingAt: 0) }
             Console.print(Style.dim("  NAME                  TYPE       SIZE      ABV    STD   ID"))
@@ -40,6 +41,7 @@ extension WaterlineCommand.Presets {
                     + col(p.abv.map { WaterlineText.amount($0) + "%" } ?? "—", 7) + col(WaterlineText.number(p.standardDrinkEstimate), 6) + p.id)
             }
             Console.print(Style.dim("  (log one with `ledger waterline drink --preset NAME`)"))
+            try run.endListing(read.invalid)
         }
     }
 

@@ -182,16 +182,17 @@ extension WaterlineCommand.Sessions {
 
         func run() throws {
             let run = try WaterlineRun(global, json: output.json)
-            let (sessions, notes) = try run.waterline.listSessions(limit: all ? nil : 5)
+            let (read, notes) = try run.waterline.listSessions(limit: all ? nil : 5)
+            let sessions = read.documents
             let settings = try run.waterline.settings()
             run.announce(notes, active: sessions.first(where: \.isActive), settings: settings)
             if output.json {
                 Output.json(.array(sessions.map { WaterlineJSON.sessionLine($0, now: run.now) }))
-                return
+                return try run.endListing(read.invalid)
             }
             guard !sessions.isEmpty else {
-                Console.print("No sessions yet. Start one with `ledger waterline start`.")
-                return
+                if read.invalid.isEmpty { Console.print("No sessions yet. Start one with `ledger waterline start`.") }
+                return try run.endListing(read.invalid)
             }
             // Columns as wide as their widest cell: a session of 24 hours or more shows dates
             // in its times, a night the clocks changed shows offsets, as its timeline does.
@@ -210,6 +211,7 @@ extension WaterlineCommand.Sessions {
                 Console.print(line(row) + session.id + (session.isActive ? "  " + Style.bold("active") : ""))
             }
             if !all { Console.print(Style.dim("  (`ledger waterline sessions --all` lists every session; `ledger waterline summary ID` shows one)")) }
+            try run.endListing(read.invalid)
         }
     }
 

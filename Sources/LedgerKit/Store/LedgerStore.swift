@@ -278,7 +278,27 @@ extension DocumentRepository where D: CollectionDocument {
 
     /// The documents at `paths`, in their order; throws the first error in that order.
     package func load(_ paths: [String]) throws -> [D] {
-        try read(paths).compactMap { try $0.get() }
+        try readable(paths).get()
+    }
+
+    /// The documents at `paths` that are valid, in their order, and the refusals of those a
+    /// hand edit made invalid — for a listing, which shows what it can and names the rest.
+    /// Other errors (a file that cannot be read at all) are thrown.
+    package func readable(_ paths: [String]) throws -> Readable<D> {
+        var out = Readable<D>(documents: [], invalid: [])
+        for result in read(paths) {
+            do {
+                if let d = try result.get() { out.documents.append(d) }
+            } catch let e as LedgerError where e.code == .invalid {
+                out.invalid.append(e)
+            }
+        }
+        return out
+    }
+
+    /// Every document that is valid, and the refusals of the others (see `readable`).
+    package func allReadable() throws -> Readable<D> {
+        try readable(index().map(\.path).sorted())
     }
 
     /// The id that `reference` names: an exact id, or a unique prefix of one (like git's short
@@ -340,5 +360,18 @@ extension SingletonRepository where D: SingletonDocument {
     /// Validates, recomputes and writes the document.
     func save(_ document: D) throws {
         try store.save(document, at: D.kind.path())
+    }
+}
+
+/// Documents read for a listing: the valid ones, and the refusals of those a hand edit made
+/// invalid (each names its file and problems).
+public struct Readable<D: Sendable>: Sendable {
+    public var documents: [D]
+    public var invalid: [LedgerError]
+
+    /// The documents, or the first refusal when there is one.
+    public func get() throws -> [D] {
+        if let first = invalid.first { throw first }
+        return documents
     }
 }

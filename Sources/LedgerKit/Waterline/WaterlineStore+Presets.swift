@@ -5,10 +5,18 @@ extension WaterlineStore {
 
     /// Every preset, lightest first (then by name): the order they are offered in.
     public func presetList() throws -> [DrinkPreset] {
-        try presets.all().sorted { a, b in
+        try readablePresets().get()
+    }
+
+    /// The valid presets, sorted as `presetList`, and the refusals of those a hand edit made
+    /// invalid — for `presets list`, which shows what it can and names the rest.
+    public func readablePresets() throws -> Readable<DrinkPreset> {
+        var read = try presets.allReadable()
+        read.documents.sort { a, b in
             a.standardDrinkEstimate != b.standardDrinkEstimate ? a.standardDrinkEstimate < b.standardDrinkEstimate
                 : a.name.lowercased() < b.name.lowercased()
         }
+        return read
     }
 
     /// The preset `reference` names, by one rule wherever a preset is addressed (`drink
@@ -80,12 +88,13 @@ extension WaterlineStore {
             let settings = try settings()
             let estimate = try Self.estimate(base: nil, type: order.type, size: order.size, abv: order.abv,
                                              standardDrinks: order.standardDrinks, units: settings.units)
-            guard let type = estimate.meta.drinkType else {
-                throw LedgerError.invalidArgument("give the drink's \(input: .waterline(.drinkType)) (beer, wine, liquor or cocktail)")
-            }
+            // A name taken is said first: no --type would make the preset addable.
             let existing = try presets.all()
             if let same = existing.first(where: { $0.name.lowercased() == name.lowercased() }) {
                 throw LedgerError.invalid("a preset named \"\(same.name)\" already exists (\(same.id)); \(next: .waterline(.editPreset(id: same.id)))")
+            }
+            guard let type = estimate.meta.drinkType else {
+                throw LedgerError.invalidArgument("give the drink's \(input: .waterline(.drinkType)) (beer, wine, liquor or cocktail)")
             }
             let taken = Set(existing.map(\.id))
             var id = DocumentID.slug(name) ?? ids.next()

@@ -153,6 +153,9 @@ public struct WaterlineStore: Sendable {
         try store.withWriterLock {
             let (active, notes) = try requireActive()
             var session = active.session
+            if let problem = Self.entryAheadProblem(session, path: active.path, now: now) {
+                throw LedgerError.invalid(problem + ", then end the session")
+            }
             var end = requested ?? max(now, session.entries.map(\.timestamp).max() ?? now)
             if let requested, let earliest = (session.entries.map(\.timestamp) + [session.startTime]).max(), earliest > requested,
                earliest.epochMilliseconds < requested.epochMilliseconds + precision, earliest <= now {
@@ -170,6 +173,16 @@ public struct WaterlineStore: Sendable {
             session.updatedAt = now
             return (try save(session, wasActive: active, settings: try settings()), notes)
         }
+    }
+
+    /// What is wrong when `session` holds an entry stamped well after `now`
+    /// (`WaterlineEngine.entryAhead`), naming its file (when known), the entry and the fix;
+    /// nil when none is.
+    public static func entryAheadProblem(_ session: Session, path: String?, now: Timestamp) -> String? {
+        guard let (i, e) = WaterlineEngine.entryAhead(of: session, now: now) else { return nil }
+        let place = path.map { "\($0): /entries/\(i)/timestamp: entry \(e.id)" } ?? "entry \(e.id) of session \(session.id)"
+        return "\(place) is stamped \(e.timestamp.iso8601), more than \(WaterlineEngine.clockAheadToleranceMinutes) minutes after now "
+            + "(\(now.iso8601)) — a typo in the time? Correct it with `ledger waterline edit \(e.id) --time …` (or delete it)"
     }
 
     /// "Keep Going" (US-025): the person answers the question a session that has run long
@@ -252,16 +265,25 @@ public struct WaterlineStore: Sendable {
 
     /// The most recent sessions by start, newest first: reads the newest year folders only.
     public func recentSessions(limit: Int) throws -> [Session] {
-        var found: [Session] = []
+        try readRecentSessions(limit: limit).get()
+    }
+
+    /// The most recent valid sessions, newest first, and the refusals of the files in the
+    /// year folders read that a hand edit made invalid.
+    func readRecentSessions(limit: Int) throws -> Readable<Session> {
+        var found = Readable<Session>(documents: [], invalid: [])
         var extraYears = 1  // one more folder: offsets can put a session just across New Year
         for shard in try sessions.files.shards() {
-            found += try sessions.load(sessions.files.files(in: shard).map(\.path))
-            if found.count >= limit {
+            let read = try sessions.readable(sessions.files.files(in: shard).map(\.path))
+            found.documents += read.documents
+            found.invalid += read.invalid
+            if found.documents.count >= limit {
                 if extraYears == 0 { break }
                 extraYears -= 1
             }
         }
-        return Array(Self.newestFirst(found).prefix(limit))
+        found.documents = Array(Self.newestFirst(found.documents).prefix(limit))
+        return found
     }
 
     /// Every session, newest first.
@@ -274,15 +296,24 @@ public struct WaterlineStore: Sendable {
     /// the device-local hint does not name (one re-opened by an edit in place), makes the
     /// active sessions be looked for afresh, and merged when there are several (as `check`
     /// announces), before the list is read.
-    public func listSessions(limit: Int?) throws -> (sessions: [Session], notes: [String]) {
-        func read() throws -> [Session] { try limit.map(recentSessions(limit:)) ?? allSessions() }
+    /// Sessions a hand edit made invalid are not listed: their refusals come in `invalid`, so
+    /// that one broken file names itself rather than hide every night.
+    public func listSessions(limit: Int?) throws -> (sessions: Readable<Session>, notes: [String]) {
+        func read() throws -> Readable<Session> {
+            guard let limit else {
+                var all = try sessions.allReadable()
+                all.documents = Self.newestFirst(all.documents)
+                return all
+            }
+            return try readRecentSessions(limit: limit)
+        }
         guard limit != nil else {
             let (_, notes) = try refreshActiveSession()
             return (try read(), notes)
         }
         let (known, notes) = try activeSession()
         let listed = try read()
-        let actives = listed.filter(\.isActive).map(\.id)
+        let actives = listed.documents.filter(\.isActive).map(\.id)
         guard actives.count > 1 || actives.contains(where: { $0 != known?.session.id }) else { return (listed, notes) }
         let (_, repaired) = try refreshActiveSession()
         return (repaired.isEmpty ? listed : try read(), notes + repaired)

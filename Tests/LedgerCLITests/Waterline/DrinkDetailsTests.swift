@@ -100,4 +100,27 @@ import Testing
         }
         #expect(amount().contains("300 ml"), "\(amount())")
     }
+
+    /// A drink from the Beer preset (US-016: "Beer", 12 oz, 1.0 std) corrected to wine is a
+    /// 12 oz wine — 12 oz at wine's typical 12 % ABV is 2.4 standard drinks — and is no longer
+    /// named "Beer": not in the edit's answer, the timeline, the summary or the file.
+    @Test func aDrinkGivenAnotherTypeThanItsPresetsIsNotNamedAfterThePreset() throws {
+        let ledger = try night()
+        #expect(ledger.run(arguments: ["waterline", "drink", "--preset", "beer"], env: at(10)).status == 0)
+        let edit = ledger.run(arguments: ["waterline", "edit", "last", "--type", "wine"], env: at(20))
+        #expect(edit.status == 0, "\(edit)")
+        #expect(edit.stdout.contains("wine · 12 oz · 2.4 std (12 oz at 12% ABV, typical for wine)"), "\(edit)")
+        #expect(!edit.stdout.contains("Beer"), "\(edit)")
+        for view in ["entries", "summary"] {
+            let r = ledger.run(arguments: ["waterline", view], env: at(21))
+            #expect(r.stdout.contains("wine · 12 oz · 2.4 std") && !r.stdout.contains("Beer"), "\(view): \(r)")
+        }
+        let meta = ledger.run(arguments: ["waterline", "entries", "--json"], env: at(21)).json.arrayValue?.first?["alcoholMeta"]
+        #expect(meta?["drinkType"] == .string("wine") && meta?["presetId"] == nil && meta?["presetName"] == nil, "\(String(describing: meta))")
+        // Logged so at once, too; the same type keeps the preset's name.
+        let logged = ledger.run(arguments: ["waterline", "drink", "--preset", "beer", "--type", "wine", "--json"], env: at(22)).json
+        #expect(logged["entry"]?["alcoholMeta"]?["presetName"] == nil, "\(logged)")
+        let same = ledger.run(arguments: ["waterline", "drink", "--preset", "beer", "--type", "beer", "--json"], env: at(23)).json
+        #expect(same["entry"]?["alcoholMeta"]?["presetName"] == .string("Beer"), "\(same)")
+    }
 }

@@ -434,6 +434,9 @@ import Testing
         #expect(added.json["id"] == .string("vodka-soda") && added.json["standardDrinkEstimate"] == .number(1))
         #expect(ledger.run("waterline", "presets", "add", "vodka SODA", "--type", "liquor").status == 1)
         #expect(ledger.run("waterline", "presets", "add", "Pint").status == 2)
+        // A name taken is said first, even without --type: no type would make it addable.
+        let taken = ledger.run("waterline", "presets", "add", "VODKA soda", "--std", "2")
+        #expect(taken.status == 1 && taken.stderr.contains("a preset named \"Vodka soda\" already exists (vodka-soda)"), "\(taken)")
         let edited = ledger.run("waterline", "presets", "edit", "beer", "--size", "16", "--json")
         #expect(edited.json["standardDrinkEstimate"] == .number(1.3))
         #expect(ledger.run("waterline", "presets", "edit", "Beer", "--name", "Pint", "--json").json["name"] == .string("Pint"))

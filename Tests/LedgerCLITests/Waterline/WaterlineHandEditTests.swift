@@ -26,6 +26,70 @@ import Testing
         try ledger.write(path, text)
     }
 
+    /// A year typed wrong in a hand edit (2027 for 2026) must not end a 40-minute night a
+    /// year later ("8762 h 00 min"): `end` refuses, naming the file, the entry and the fix, and
+    /// every command says so meanwhile; an entry a few minutes ahead (a device whose clock runs
+    /// ahead) still ends the session at that entry.
+    @Test func anEntryStampedLongAfterNowIsNamedAndRefusedByEnd() throws {
+        let (ledger, path) = try night()
+        let water = try #require(ledger.run("waterline", "entries", "--json", env: at(31)).json.arrayValue?
+            .first { $0["type"] == .string("water") }?["id"]?.stringValue)
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "2026-11-21T21:30:00+01:00", with: "2027-11-21T21:30:00+01:00") }
+        let stamped = "is stamped 2027-11-21T21:30:00+01:00, more than 15 minutes after now (2026-11-21T21:40:00+01:00)"
+        let status = ledger.run("waterline", "status", env: at(40))
+        #expect(status.status == 0 && status.stdout.contains("entry \(water) of session"), "\(status)")
+        #expect(status.stdout.contains(stamped) && status.stdout.contains("`ledger waterline edit \(water) --time …`"), "\(status)")
+        let end = ledger.run("waterline", "end", "--yes", env: at(40))
+        #expect(end.status == 1, "\(end)")
+        #expect(end.stderr.contains("\(path): /entries/2/timestamp: entry \(water) \(stamped)"), "\(end)")
+        #expect(ledger.document(path)?["endTime"] == .null && ledger.document(path)?["isActive"] == .bool(true))
+        // Corrected, the night ends now: 21:00–21:40, 40 minutes.
+        #expect(ledger.run("waterline", "edit", water, "--time", "21:30", env: at(40)).status == 0)
+        let ended = ledger.run("waterline", "end", "--yes", "--json", env: at(40))
+        #expect(ended.status == 0 && ended.json["durationMinutes"] == .number(40), "\(ended)")
+        #expect(ended.json["endTime"] == .string("2026-11-21T21:40:00+01:00"), "\(ended)")
+    }
+
+    /// A drink stamped ten minutes ahead (synced from a device whose clock runs ahead) is a log,
+    /// not a mistake: nothing is said, and `end` ends the night at it.
+    @Test func anEntryAFewMinutesAheadEndsTheSessionAtIt() throws {
+        let (ledger, path) = try night()
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "2026-11-21T21:30:00+01:00", with: "2026-11-21T21:50:00+01:00") }
+        #expect(!ledger.run("waterline", "status", env: at(40)).stdout.contains("is stamped"))
+        let ended = ledger.run("waterline", "end", "--yes", "--json", env: at(40))
+        #expect(ended.status == 0 && ended.json["endTime"] == .string("2026-11-21T21:50:00+01:00"), "\(ended)")
+    }
+
+    /// One past night broken by a hand edit does not hide the others: `sessions` lists what it
+    /// can, names the broken file and its problem on stderr, and exits 1 (as `ls` does with an
+    /// entry it cannot read); `--json` prints the valid ones.
+    @Test func aBrokenPastSessionIsNamedWhileTheOthersAreListed() throws {
+        let (ledger, path) = try night(end: true)
+        let tonight = try #require(ledger.run("waterline", "start", "--json", env: at(60)).json["sessionId"]?.stringValue)
+        try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"type\": \"water\"", with: "\"type\": \"wasser\"") }
+        for flags in [[], ["--all"]] {
+            let listed = ledger.run(arguments: ["waterline", "sessions"] + flags, env: at(70))
+            #expect(listed.status == 1 && listed.stdout.contains(tonight), "\(flags): \(listed)")
+            #expect(listed.stderr.contains("\(path) is invalid") && listed.stderr.contains("/entries/2/type"), "\(flags): \(listed)")
+            let json = ledger.run(arguments: ["waterline", "sessions", "--json"] + flags, env: at(70))
+            #expect(json.status == 1 && json.json.arrayValue?.compactMap { $0["id"]?.stringValue } == [tonight], "\(flags): \(json)")
+        }
+    }
+
+    /// The same for presets: a preset with an estimate of 0 (US-016's Beer is 1.0) is named,
+    /// and the other four defaults are listed.
+    @Test func aBrokenPresetIsNamedWhileTheOthersAreListed() throws {
+        let ledger = try TestLedger()
+        try edit(ledger, "waterline/presets/beer.json") {
+            $0 = $0.replacingOccurrences(of: "\"standardDrinkEstimate\": 1", with: "\"standardDrinkEstimate\": 0")
+        }
+        let listed = ledger.run("waterline", "presets")
+        #expect(listed.status == 1 && ["Glass of Wine", "Shot", "Cocktail", "Double"].allSatisfy(listed.stdout.contains), "\(listed)")
+        #expect(!listed.stdout.contains("Beer"), "\(listed)")
+        #expect(listed.stderr.contains("waterline/presets/beer.json: /standardDrinkEstimate"), "\(listed)")
+        #expect(ledger.run("waterline", "presets", "--json").json.arrayValue?.count == 4)
+    }
+
     @Test func aChangedEstimateIsUsedAtOnceAndItsStaleStateReportedAndFixed() throws {
         let (ledger, path) = try night()
         try edit(ledger, path) { $0 = $0.replacingOccurrences(of: "\"standardDrinkEstimate\": 1", with: "\"standardDrinkEstimate\": 1.5") }

@@ -255,7 +255,7 @@ import Testing
         past.isActive = true
         try writeBehindLedgersBack(past, inPlace: true)
         let (sessions, notes) = try waterline.listSessions(limit: 5)
-        #expect(sessions.filter(\.isActive).count == 1)
+        #expect(sessions.documents.filter(\.isActive).count == 1)
         #expect(notes.contains { $0.contains("were both active") })
     }
 
@@ -553,7 +553,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/" + past.path))
         #expect(try waterline.deleteSession(tonight.id).session?.id == tonight.id)
         #expect(try waterline.current().session == nil)
-        #expect(try waterline.listSessions(limit: nil).sessions.isEmpty)
+        #expect(try waterline.listSessions(limit: nil).sessions.documents.isEmpty)
         #expect(throws: LedgerError.self) { try waterline.deleteSession("tonight") }
     }
 

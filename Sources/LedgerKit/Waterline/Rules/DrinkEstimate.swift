@@ -9,6 +9,8 @@
 /// 3. size × ABV, from the flags, the base or the drink type's typical serving and ABV;
 /// 4. the base's estimate scaled by a new size (16 oz of a 12 oz 1.0 beer is 1.3);
 /// 5. otherwise the base's estimate, or one standard drink (a cocktail, a plain "+ Drink").
+/// A `type` other than the base's drops the preset the base came from (`presetId`,
+/// `presetName`): a beer preset's drink changed to wine is a wine, not "Beer".
 /// Computed estimates are rounded to 0.1, and are at least `minimumEstimate`: every drink
 /// logged moves the Waterline (the seeds count each alcoholic entry; an estimate must be more
 /// than 0), so 25 ml at 0 % ABV counts 0.1, and its reason says so.
@@ -63,8 +65,11 @@ public struct DrinkEstimate: Sendable, Equatable {
         let drinkType = type ?? base?.meta.drinkType
         let size = sizeOz ?? base?.meta.sizeOz ?? (base == nil ? drinkType?.typicalSizeOz : nil)
         let givenABV = abv ?? base?.meta.abv
-        var meta = AlcoholMeta(drinkType: drinkType, sizeOz: size, abv: givenABV, standardDrinkEstimate: 1, presetId: base?.meta.presetId,
-                               presetName: base?.meta.presetName)
+        // A drink of another type than its preset's is no longer that preset's drink: it
+        // keeps no preset name that would misname it ("Beer" for a wine).
+        let preset = type == nil || type == base?.meta.drinkType ? base?.meta : nil
+        var meta = AlcoholMeta(drinkType: drinkType, sizeOz: size, abv: givenABV, standardDrinkEstimate: 1, presetId: preset?.presetId,
+                               presetName: preset?.presetName)
         let reason: String
         var unused: [LedgerError.Input.Waterline] = []
         if let std = standardDrinks {

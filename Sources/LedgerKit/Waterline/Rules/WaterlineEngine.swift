@@ -227,6 +227,20 @@ public enum WaterlineEngine {
         return ZonedClock.timestamp(t, in: timeZone)
     }
 
+    /// How far after now an entry may be stamped and still be taken as logged: by a device
+    /// whose clock runs ahead (minutes). One stamped later is a mistake — a hand edit's typo
+    /// (2027 for 2026) — that `end` refuses and every command names (`entryAhead`).
+    public static let clockAheadToleranceMinutes = 15
+
+    /// The entry of `session` stamped furthest after `now`, when that is more than
+    /// `clockAheadToleranceMinutes` after it, with its index in the session's entries.
+    public static func entryAhead(of session: Session, now: Timestamp) -> (index: Int, entry: LogEntry)? {
+        let limit = now.adding(minutes: Double(clockAheadToleranceMinutes))
+        guard let i = session.entries.indices.max(by: { session.entries[$0].timestamp < session.entries[$1].timestamp }),
+              session.entries[i].timestamp > limit else { return nil }
+        return (i, session.entries[i])
+    }
+
     /// Whether time reminders have stopped because nothing was logged for 90 minutes.
     public static func remindersPausedForInactivity(_ session: Session, now: Timestamp) -> Bool {
         session.isActive && now.seconds(since: session.lastActivity) > Double(inactivityLimitMinutes * 60)
