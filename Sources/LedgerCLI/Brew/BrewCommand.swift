@@ -14,7 +14,12 @@ struct BrewCommand: ParsableCommand {
 
     /// This app's line on `ledger status`.
     static func status(_ env: CommandEnvironment) throws -> AppStatus {
-        let status = try BrewStore(env.store).status()
+        let status: BrewStore.Status
+        do {
+            status = try BrewStore(env.store).status()
+        } catch let e as LedgerError where e.code == .invalid {
+            return .invalid(.brew, e)  // the newest log, broken by a hand edit
+        }
         var json: JSONObject = ["logs": .number(Double(status.logCount)), "brewInProgress": .bool(status.brewInProgress != nil)]
         json["lastLog"] = status.latest.map { .object(["id": .string($0.id), "timestamp": $0.timestamp.json, "recipeName": .string($0.recipeName),
                                                        "rating": .number(Double($0.rating))]) } ?? .null

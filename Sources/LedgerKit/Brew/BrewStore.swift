@@ -38,7 +38,8 @@ public struct BrewStore: Sendable {
     public struct Status: Sendable {
         /// How many brew logs there are.
         public var logCount: Int
-        /// The most recent log (nil when there is none, or when it cannot be read).
+        /// The most recent log (nil when there is none); `status()` throws `.invalid` when a hand
+        /// edit broke it.
         public var latest: BrewLog?
         /// The brew in progress on this device.
         public var brewInProgress: BrewProgress?
@@ -46,6 +47,6 @@ public struct BrewStore: Sendable {
 
     /// BrewGuide's status, reading only the newest logs' year folder.
     public func status() throws -> Status {
-        Status(logCount: try logCount(), latest: try? latestLog(), brewInProgress: try? brewInProgress().progress)
+        Status(logCount: try logCount(), latest: try latestLog(), brewInProgress: try? brewInProgress().progress)
     }
 }

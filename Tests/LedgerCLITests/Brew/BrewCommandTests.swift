@@ -399,4 +399,22 @@ import Testing
         #expect(ledger.document("brew/logs/2026/\(id).json")?["warnings"] == nil)
         #expect(ledger.run("brew", "save", "--rating", "3", "--reset", "--json").json["warnings"] == .array([]))
     }
+
+    /// `ledger status` names a newest brew log broken by a hand edit, as the other apps' lines
+    /// name theirs; it used to drop the last-brew part and count the logs as if all were well.
+    @Test func aBrokenNewestLogIsNamedOnTheStatusLine() throws {
+        let ledger = try TestLedger()
+        let saved = ledger.run("brew", "save", "--rating", "4", "--json")
+        let id = try #require(saved.json["id"]?.stringValue, "\(saved)")
+        let path = "brew/logs/2026/\(id).json"  // the test clock: 2026-11-21
+        var text = try #require(ledger.read(path))
+        text = text.replacingOccurrences(of: "\"rating\": 4", with: "\"rating\": 9")
+        try ledger.write(path, text)
+        let status = ledger.run("status")
+        #expect(status.status == 0, "\(status)")
+        #expect(status.stdout.contains("BrewGuide       \(path) is invalid; see `ledger check`"), "\(status)")
+        #expect(status.stdout.contains("Water Reminder"), "\(status)")
+        let json = ledger.run("status", "--json").json["brew"]
+        #expect(json?["problems"]?.arrayValue?.first?["pointer"] == .string("/rating"), "\(String(describing: json))")
+    }
 }
