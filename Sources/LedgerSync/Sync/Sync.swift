@@ -535,11 +535,15 @@ private struct Run {
     mutating func honour(_ pending: [PurgeRecord], newHistory: ObjectID, own: PurgeJournal?, committed: inout ObjectID?) throws -> String {
         let journal = own ?? PurgeJournal(record: pending.map(\.id).joined(separator: ","), newHead: newHistory, previousHead: nil, remote: nil, published: true)
         if own == nil { try journal.write(store, repo) }
+        let before = repo.headCommit()
         let done = try Purge.finish(repo, store, journal: journal, device: report.device, options: options).local
         head = done.head
         committed = committed.map(done.mapped)
         report.committed = report.committed.map(done.mapped)
-        indexUnsaved = false
+        // The index on the disk matches only when the branch moved (its checkout writes it): a
+        // purge that rewrote nothing here leaves this sync's commit still to be saved (as in
+        // `finish`).
+        if done.head != before { indexUnsaved = false }
         return "honoured the purge of \(Self.purgeTargets(pending)): \(done.commitsRewritten) \(done.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten (your unsynced changes moved onto the new history), its objects removed — \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
             + (done.kept.isEmpty ? "" : "; kept what this device recorded after it: " + done.kept.joined(separator: ", "))
     }
@@ -571,8 +575,9 @@ private struct Run {
 
     /// Finishes this device's purge, published and its branch already rewritten.
     mutating func finish(_ own: PurgeJournal) throws {
+        let before = repo.headCommit()
         head = try Purge.finish(repo, store, journal: own, device: report.device, options: options).local.head ?? head
-        indexUnsaved = false
+        if head != before { indexUnsaved = false }
     }
 
     // MARK: - Merging
