@@ -605,8 +605,27 @@ private struct Run {
     /// new ledger's defaults against real settings ("later wins" without a common ancestor),
     /// so: a ledger still exactly as `ledger init` made it (one commit, nothing since — the
     /// usual slip of `init --remote` where `clone` was meant) takes the remote's history;
-    /// anything else is refused, with the ways out.
+    /// anything else is refused, with the ways out. A remote that holds no ledger at all but a
+    /// new repository's few files (`newRepositoryFiles`: a README, a licence, a .gitignore)
+    /// has no settings to pit against: its history is merged with this one, and the ledger
+    /// published on top of it; any other repository is refused.
     mutating func adoptOrRefuse(local: ObjectID, upstream: ObjectID) throws {
+        let theirs = try repo.diff(from: nil, to: repo.treeOf(commit: upstream)).map(\.path)
+        if !theirs.contains("ledger.json") {
+            guard let files = Self.newRepositoryFiles(theirs) else {
+                let shown = theirs.prefix(3).joined(separator: ", ") + (theirs.count > 3 ? ", …" : "")
+                throw LedgerError.invalid("""
+                    \(report.remote) (\(report.url)) holds no ledger (no ledger.json on its branch \(remoteBranch)) but \
+                    \(theirs.count) files of another repository (\(shown)), so nothing was merged or pushed\
+                    \(report.committed == nil ? "" : "; your changes are committed here"). Point this ledger at its own remote \
+                    (`git -C \(store.root) remote set-url \(report.remote) URL`), or, to keep both in one repository on purpose, \
+                    \(next: .sync(.combineHistories(root: store.root, remote: report.remote, branch: remoteBranch))).
+                    """)
+            }
+            try merge(local: local, upstream: upstream)
+            report.reconciled.append("\(report.remote) held no ledger yet, only \(files.joined(separator: ", ")); its history is merged with this ledger's, which goes on top of it")
+            return
+        }
         if try repo.commitCount(from: local) == 1, report.committed == nil {
             try moveBranch(to: upstream, tree: repo.treeOf(commit: upstream), from: local)
             report.reconciled.append("this ledger was new and held nothing yet; it now holds the ledger of \(report.remote)")
@@ -619,6 +638,12 @@ private struct Run {
             purpose, \(next: .sync(.combineHistories(root: store.root, remote: report.remote, branch: branch))). Nothing was merged \
             or pushed\(report.committed == nil ? "" : "; your changes are committed here").
             """)
+    }
+
+    /// The files of a remote that is a new repository rather than a ledger — at most five
+    /// files, none in a folder (what a hosting service's "add a README" makes) — or nil.
+    static func newRepositoryFiles(_ paths: [String]) -> [String]? {
+        paths.count <= 5 && !paths.contains { $0.contains("/") } ? paths.sorted() : nil
     }
 
     /// Moves the branch to `commit`, the work tree first (`BranchMove`); a preview only
