@@ -606,13 +606,13 @@ private struct Run {
     /// so: a ledger still exactly as `ledger init` made it (one commit, nothing since — the
     /// usual slip of `init --remote` where `clone` was meant) takes the remote's history;
     /// anything else is refused, with the ways out. A remote that holds no ledger at all but a
-    /// new repository's few files (`newRepositoryFiles`: a README, a licence, a .gitignore)
+    /// new repository's few files (`LedgerSetup.newRepositoryFiles`: a README, a licence, a .gitignore)
     /// has no settings to pit against: its history is merged with this one, and the ledger
     /// published on top of it; any other repository is refused.
     mutating func adoptOrRefuse(local: ObjectID, upstream: ObjectID) throws {
         let theirs = try repo.diff(from: nil, to: repo.treeOf(commit: upstream)).map(\.path)
         if !theirs.contains("ledger.json") {
-            guard let files = Self.newRepositoryFiles(theirs) else {
+            guard let files = LedgerSetup.newRepositoryFiles(theirs) else {
                 let shown = theirs.prefix(3).joined(separator: ", ") + (theirs.count > 3 ? ", …" : "")
                 throw LedgerError.invalid("""
                     \(report.remote) (\(report.url)) holds no ledger (no ledger.json on its branch \(remoteBranch)) but \
@@ -638,12 +638,6 @@ private struct Run {
             purpose, \(next: .sync(.combineHistories(root: store.root, remote: report.remote, branch: branch))). Nothing was merged \
             or pushed\(report.committed == nil ? "" : "; your changes are committed here").
             """)
-    }
-
-    /// The files of a remote that is a new repository rather than a ledger — at most five
-    /// files, none in a folder (what a hosting service's "add a README" makes) — or nil.
-    static func newRepositoryFiles(_ paths: [String]) -> [String]? {
-        paths.count <= 5 && !paths.contains { $0.contains("/") } ? paths.sorted() : nil
     }
 
     /// Moves the branch to `commit`, the work tree first (`BranchMove`); a preview only

@@ -131,6 +131,42 @@ import Testing
         #expect(a.files(under: "moments/experiences").count == 1)
     }
 
+    /// `ledger clone` of a new repository (a README, a .gitignore): a new ledger on top of its
+    /// history, its .gitignore kept with ledger's lines after it; the first sync publishes it
+    /// as a fast-forward, and plain git finds the remote's commit under the ledger's.
+    @Test func aCloneOfANewRepositoryIsANewLedgerOnTopOfIt() throws {
+        let fixture = try SyncFixture()
+        let made = try Self.repository(in: fixture, files: ["README.md": "# my ledger\n", ".gitignore": "*.log\n"])
+        let c = try TestLedger(now: "2026-11-21T23:00:00+01:00", initialize: false)
+        let r = c.run("clone", fixture.remote, c.root)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("the remote holds no ledger yet, only .gitignore, README.md, so this is a new ledger on top of its history"), "\(r)")
+        #expect(c.read(".gitignore")?.hasPrefix("*.log\n\n" + LedgerSetup.gitignore) == true)
+        #expect(c.read("README.md") == "# my ledger\n")
+        #expect(c.run("moments", "add", "coffee with Sam").status == 0)
+        let sync = c.run("sync")
+        #expect(sync.status == 0, "\(sync)")
+        #expect(try GitCLI.run(["rev-list", "--count", "--merges", "main"], in: fixture.remote).stdout.hasPrefix("0"))
+        #expect(try GitCLI.run(["merge-base", "--is-ancestor", made, "main"], in: fixture.remote).status == 0)
+        #expect(try GitCLI.fsck(fixture.remote) == nil)
+        #expect(try c.gitStatus() == "")
+        let d = try fixture.clone()
+        #expect(d.run("check").status == 0 && d.files(under: "moments/experiences").count == 1)
+    }
+
+    /// `ledger clone` of another repository refuses, naming its files, and leaves nothing.
+    @Test func aCloneOfAnotherRepositoryIsRefusedAndLeavesNothing() throws {
+        let fixture = try SyncFixture()
+        _ = try Self.repository(in: fixture, files: [".bashrc": "alias l=ls\n", ".config/git/config": "[user]\n"])
+        let c = try TestLedger(now: "2026-11-21T23:00:00+01:00", initialize: false)
+        let r = c.run("clone", fixture.remote, c.root + "/ledger")
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("\(fixture.remote) holds no ledger (no ledger.json) but 2 files of another repository (.bashrc, .config/git/config); nothing was cloned"), "\(r)")
+        #expect(!FileManager.default.fileExists(atPath: c.root + "/ledger"))
+        // Plain git clones it, for comparison: it is a healthy repository, just not a ledger.
+        #expect(try GitCLI.run(["clone", "-q", fixture.remote, c.root + "/plain"], in: "/").status == 0)
+    }
+
     /// A repository made with plain git and pushed to the fixture's remote: its commit.
     static func repository(in fixture: SyncFixture, files: [String: String]) throws -> String {
         let work = fixture.directory.path + "/made"
