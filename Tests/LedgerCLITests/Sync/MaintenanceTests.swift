@@ -253,4 +253,44 @@ import Testing
         #expect(stop == .ctrlC ? plain.isEmpty : !plain.isEmpty, "\(plain)")
         Self.end(plain, in: copy)
     }
+
+    /// The same for the maintenance a `ledger sync` runs when git's threshold is passed: a sync
+    /// killed while its `git gc --auto` packs takes git with it, and the repository is whole.
+    @Test func aSyncKilledInItsMaintenanceLeavesNoGitRunning() throws {
+        let fixture = try SyncFixture()
+        let ledger = try fixture.origin()
+        try Self.fillWithSlowObjects(ledger.root, scratch: fixture.directory.url("objects.pack"))
+        try GitCLI.run(["config", "gc.auto", "100"], in: ledger.root)
+        #expect(ledger.run("moments", "add", "a quiet run").status == 0)  // something to commit and push first
+
+        let sync = try BackgroundProcess(LedgerBinary.path, ["--repo", ledger.root, "sync"], environment: ledger.environment,
+                                         log: fixture.directory.url("sync.log"))
+        var packing: [RunningProcess] = []
+        let started = Self.waitFor({
+            packing = Self.processes(in: ledger.root)
+            return packing.contains { $0.arguments.contains("pack-objects") }
+        }, seconds: 60)
+        try #require(started, "git pack-objects never started: \(packing); \(sync.output)")
+        Stop.kill9.send(to: sync.pid)
+        #expect(Self.waitFor({ !sync.isRunning }, seconds: 10))
+        let groups = Set(packing.map(\.group)).subtracting([getpgrp()])
+        var left: [RunningProcess] = []
+        let ended = Self.waitFor({
+            left = Self.processes(in: ledger.root, orIn: groups)
+            return left.isEmpty
+        }, seconds: 10)
+        #expect(ended, "still running after ledger sync was killed: \(left)")
+        Self.end(left, in: ledger.root)
+
+        // The sync's own work was done before its maintenance: pushed, and git finds all whole.
+        let fsck = try GitCLI.run(["fsck", "--full", "--no-progress", "--no-dangling"], in: ledger.root)
+        #expect(fsck.status == 0 && fsck.stdout.isEmpty, "\(fsck)")
+        let pushed = try GitCLI.run(["rev-parse", "main"], in: fixture.remote)
+        let head = try GitCLI.run(["rev-parse", "HEAD"], in: ledger.root)
+        #expect(pushed.status == 0 && pushed.stdout == head.stdout, "\(pushed) \(head)")
+        for key in ["pack.window", "pack.threads"] { try GitCLI.run(["config", "--unset", key], in: ledger.root) }
+        let again = ledger.run("sync")
+        #expect(again.status == 0, "\(again)")
+        #expect(try GitCLI.fsck(ledger.root) == nil)
+    }
 }
