@@ -99,13 +99,36 @@ public enum LedgerSetup {
             throw LedgerError.invalid("\(path) exists and is not a directory")
         }
         let repo = Repository.exists(at: path) ? try Repository.open(path) : try Repository.initialize(at: path, initialBranch: "main")
+        try create(repo, store, remote: remote, now: now, signature: signature)
+        return .created
+    }
+
+    /// The files of a repository that is new rather than a ledger — at most five, none in a
+    /// folder (what a hosting service's "add a README, a licence, a .gitignore" makes), sorted —
+    /// or nil. Such a remote gets a ledger on top of its history (`ledger clone`, `ledger sync`).
+    package static func newRepositoryFiles(_ paths: [String]) -> [String]? {
+        paths.count <= 5 && !paths.contains { $0.contains("/") } ? paths.sorted() : nil
+    }
+
+    /// Makes a ledger in a clone of a new repository (`newRepositoryFiles`), on top of its
+    /// history: as `initialize` does, its own `.gitignore` and `.gitattributes` getting ledger's
+    /// lines at their end.
+    package static func initialize(onTopOf repo: Repository, now: Timestamp, signature: Signature) throws {
+        try create(repo, LedgerStore(gitWorkTree: repo.workdir), remote: nil, now: now, signature: signature)
+    }
+
+    /// Writes a new ledger's documents and setup files into `repo`'s work tree and commits them.
+    static func create(_ repo: Repository, _ store: LedgerStore, remote: String?, now: Timestamp, signature: Signature) throws {
         try store.create(now: now)
-        try FileSystem.writeAtomically(path + "/.gitattributes", Array(gitattributes.utf8))
-        try FileSystem.writeAtomically(path + "/.gitignore", Array(gitignore.utf8))
+        for (name, text) in [(".gitattributes", gitattributes), (".gitignore", gitignore)] {
+            let path = repo.workdir + "/" + name
+            let existing = try FileSystem.read(path, limit: 1 << 20).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let joined = existing.isEmpty ? text : existing + (existing.hasSuffix("\n") ? "\n" : "\n\n") + text
+            try FileSystem.writeAtomically(path, Array(joined.utf8))
+        }
         _ = try configure(repo, remote: remote)
         try repo.commitAll(message: "ledger: new ledger", signature: repo.signature(fallback: signature))
         Durability.flush(gitDirectory: repo.gitDirectory)
-        return .created
     }
 
     /// Registers the merge driver and the remote (refusing to silently change an existing

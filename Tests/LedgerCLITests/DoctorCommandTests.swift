@@ -70,8 +70,10 @@ import Testing
     @Test(arguments: [
         ("unregistered driver", ["config", "--unset", "merge.ledger.driver"], "merge driver", "ledger init",
          ["config", "merge.ledger.driver"], nil),
-        ("unreachable remote", ["remote", "add", "origin", "/nonexistent/remote.git"], "remote", "ls-remote origin",
-         ["ls-remote", "origin"], "does not appear to be a git repository"),
+        ("remote path where nothing is", ["remote", "add", "origin", "/nonexistent/remote.git"], "remote",
+         "git init --bare -b main /nonexistent/remote.git", ["ls-remote", "origin"], "does not appear to be a git repository"),
+        ("unreachable remote", ["remote", "add", "origin", "git://127.0.0.1:1/remote.git"], "remote", "ls-remote origin",
+         ["ls-remote", "origin"], "unable to connect to 127.0.0.1"),
         ("missing remote helper", ["remote", "add", "origin", "nohelper::/nonexistent/remote"], "remote", "install git-remote-nohelper",
          ["ls-remote", "origin"], "remote-nohelper"),
         ("remote helper", ["remote", "add", "origin", "gcrypt::/nonexistent/remote"], "remote", "ls-remote origin",

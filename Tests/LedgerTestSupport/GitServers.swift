@@ -4,19 +4,20 @@ import LedgerKit
 /// Real git servers on 127.0.0.1 (ephemeral ports) for transport tests, each stopped by its
 /// PID when the value goes away. A missing program fails the test with the package to install.
 
-/// `git daemon --enable=receive-pack` serving the repositories under `root` (`git://`).
+/// `git daemon --enable=receive-pack` serving the repositories under `root` (`git://`); with
+/// `pushes: false`, read-only, as git daemon is by default.
 package final class GitDaemonServer: @unchecked Sendable {
     // @unchecked: owned by one test.
     package let port: Int
     let process: BackgroundProcess
 
-    package init(root: String, log: String) throws {
+    package init(root: String, log: String, pushes: Bool = true) throws {
         let daemon = try Processes.require("git-daemon", package: "git")
         port = try Processes.freePort()
         process = try BackgroundProcess(daemon, [
             "--reuseaddr", "--listen=127.0.0.1", "--port=\(port)", "--base-path=\(root)", "--export-all",
-            "--enable=receive-pack", "--informative-errors", root,
-        ], environment: GitCLI.gitEnvironment, log: log)
+            "--informative-errors",
+        ] + (pushes ? ["--enable=receive-pack"] : []) + [root], environment: GitCLI.gitEnvironment, log: log)
         guard Processes.waitForPort(self.port) else {
             process.stop()
             throw LedgerError.failure("git daemon did not start: \(process.output)")

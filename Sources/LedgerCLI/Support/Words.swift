@@ -46,7 +46,7 @@ enum Words {
         case .newClone: "a new `ledger clone`"
         case .purgeAgain(let target): "Purge it again with `ledger purge \(target)`"
         case .combineHistories(let root, let remote, let branch):
-            "run `git -C \(root) pull --allow-unrelated-histories \(remote) \(branch)` (documents go through ledger's merge driver) and then `ledger check`"
+            "run `git -C \(root) pull --no-rebase --allow-unrelated-histories \(remote) \(branch)` (documents go through ledger's merge driver) and then `ledger check`"
         }
     }
 }

@@ -62,10 +62,23 @@ struct CloneCommand: ParsableCommand {
         if shown != url {
             Console.error("ledger: the password in the URL stays in plain text in \(target)/.git/config (remote.origin.url); to keep it in a git credential helper instead, set one up (`git config --global credential.helper store`, or libsecret, cache, `gh auth setup-git`), run `git -C \(target) remote set-url origin \(Remote.withoutPassword(url))`, and sync once on a terminal to type it")
         }
+        let files = try repo.headCommit().map { try repo.diff(from: nil, to: repo.treeOf(commit: $0)).map(\.path) }
         if repo.headCommit() == nil {
             let clock = try CommandClock.current()
             _ = try LedgerSetup.initialize(at: target, remote: nil, now: clock.now, signature: LedgerSetup.fallbackSignature())
             Console.print("Cloned \(shown) into \(target): the remote is empty, so this is a new ledger (branch main); `ledger sync` publishes it.")
+        } else if let files, !files.contains("ledger.json") {
+            // No ledger there: a new repository's files get one on top; anything else is not
+            // what a ledger's remote holds, and nothing of the clone is kept.
+            guard let few = LedgerSetup.newRepositoryFiles(files) else {
+                for entry in try FileSystem.list(target) ?? [] { try FileManager.default.removeItem(atPath: target + "/" + entry.name) }
+                if !existed { try FileManager.default.removeItem(atPath: target) }
+                let shownFiles = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
+                throw LedgerError.invalid("\(shown) holds no ledger (no ledger.json) but \(files.count) files of another repository (\(shownFiles)); nothing was cloned: clone a ledger's remote, or an empty repository for a new ledger")
+            }
+            let clock = try CommandClock.current()
+            try LedgerSetup.initialize(onTopOf: repo, now: clock.now, signature: LedgerSetup.fallbackSignature())
+            Console.print("Cloned \(shown) into \(target): the remote holds no ledger yet, only \(few.joined(separator: ", ")), so this is a new ledger on top of its history (branch main); `ledger sync` publishes it.")
         } else {
             Console.print("Cloned \(shown) into \(target) (branch \(repo.headReferenceName.map { String($0.dropFirst(11)) } ?? "main")).")
         }

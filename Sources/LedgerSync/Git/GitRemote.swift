@@ -152,8 +152,8 @@ package final class Remote {
     /// Pushes `refspecs` where git would: to each `remote.<name>.pushurl` (rewritten by
     /// `insteadOf`, not `pushInsteadOf`), else to the URL (`pushInsteadOf` first). A
     /// non-fast-forward refusal (before sending, or by the server through the
-    /// reference-status callback) is returned as `.rejected`; unreachable remotes throw (exit
-    /// status 3).
+    /// reference-status callback) and a server's error (`remote error: …`) are returned as
+    /// `.rejected`; unreachable remotes throw (exit status 3).
     ///
     /// `expected` is where the remote's branch was at the last fetch (nil: it had none); only a
     /// push through a remote helper needs it (`RemoteHelper.push`): libgit2 and git's servers
@@ -176,6 +176,9 @@ package final class Remote {
                 }
             } catch let e as GitError {
                 if e.code == GIT_ENONFASTFORWARD.rawValue { return .rejected(e.message) }
+                // The server answered and refused, in its own words (git's protocol error: a
+                // git daemon without receive-pack, a repository not exported for pushing).
+                if e.message.hasPrefix("remote error:") { return .rejected(e.message) }
                 throw session.unreachable(e)
             }
             if let r = session.rejected.first { return .rejected("\(r.reference): \(r.reason)") }

@@ -535,11 +535,15 @@ private struct Run {
     mutating func honour(_ pending: [PurgeRecord], newHistory: ObjectID, own: PurgeJournal?, committed: inout ObjectID?) throws -> String {
         let journal = own ?? PurgeJournal(record: pending.map(\.id).joined(separator: ","), newHead: newHistory, previousHead: nil, remote: nil, published: true)
         if own == nil { try journal.write(store, repo) }
+        let before = repo.headCommit()
         let done = try Purge.finish(repo, store, journal: journal, device: report.device, options: options).local
         head = done.head
         committed = committed.map(done.mapped)
         report.committed = report.committed.map(done.mapped)
-        indexUnsaved = false
+        // The index on the disk matches only when the branch moved (its checkout writes it): a
+        // purge that rewrote nothing here leaves this sync's commit still to be saved (as in
+        // `finish`).
+        if done.head != before { indexUnsaved = false }
         return "honoured the purge of \(Self.purgeTargets(pending)): \(done.commitsRewritten) \(done.commitsRewritten == 1 ? "commit" : "commits") of this ledger rewritten (your unsynced changes moved onto the new history), its objects removed — \(done.scan.objects) objects scanned, purged content found: \(done.scan.found.count)"
             + (done.kept.isEmpty ? "" : "; kept what this device recorded after it: " + done.kept.joined(separator: ", "))
     }
@@ -571,8 +575,9 @@ private struct Run {
 
     /// Finishes this device's purge, published and its branch already rewritten.
     mutating func finish(_ own: PurgeJournal) throws {
+        let before = repo.headCommit()
         head = try Purge.finish(repo, store, journal: own, device: report.device, options: options).local.head ?? head
-        indexUnsaved = false
+        if head != before { indexUnsaved = false }
     }
 
     // MARK: - Merging
@@ -600,8 +605,27 @@ private struct Run {
     /// new ledger's defaults against real settings ("later wins" without a common ancestor),
     /// so: a ledger still exactly as `ledger init` made it (one commit, nothing since — the
     /// usual slip of `init --remote` where `clone` was meant) takes the remote's history;
-    /// anything else is refused, with the ways out.
+    /// anything else is refused, with the ways out. A remote that holds no ledger at all but a
+    /// new repository's few files (`LedgerSetup.newRepositoryFiles`: a README, a licence, a .gitignore)
+    /// has no settings to pit against: its history is merged with this one, and the ledger
+    /// published on top of it; any other repository is refused.
     mutating func adoptOrRefuse(local: ObjectID, upstream: ObjectID) throws {
+        let theirs = try repo.diff(from: nil, to: repo.treeOf(commit: upstream)).map(\.path)
+        if !theirs.contains("ledger.json") {
+            guard let files = LedgerSetup.newRepositoryFiles(theirs) else {
+                let shown = theirs.prefix(3).joined(separator: ", ") + (theirs.count > 3 ? ", …" : "")
+                throw LedgerError.invalid("""
+                    \(report.remote) (\(report.url)) holds no ledger (no ledger.json on its branch \(remoteBranch)) but \
+                    \(theirs.count) files of another repository (\(shown)), so nothing was merged or pushed\
+                    \(report.committed == nil ? "" : "; your changes are committed here"). Point this ledger at its own remote \
+                    (`git -C \(store.root) remote set-url \(report.remote) URL`), or, to keep both in one repository on purpose, \
+                    \(next: .sync(.combineHistories(root: store.root, remote: report.remote, branch: remoteBranch))).
+                    """)
+            }
+            try merge(local: local, upstream: upstream)
+            report.reconciled.append("\(report.remote) held no ledger yet, only \(files.joined(separator: ", ")); its history is merged with this ledger's, which goes on top of it")
+            return
+        }
         if try repo.commitCount(from: local) == 1, report.committed == nil {
             try moveBranch(to: upstream, tree: repo.treeOf(commit: upstream), from: local)
             report.reconciled.append("this ledger was new and held nothing yet; it now holds the ledger of \(report.remote)")

@@ -48,7 +48,7 @@ import Testing
         }
         let r = d.run("sync")
         #expect(r.status == 1)
-        #expect(r.stderr.contains("clone it into a new directory (`ledger clone \(fixture.remote) DIR`) and move what you need; to combine both on purpose, run `git -C \(d.root) pull --allow-unrelated-histories origin main` (documents go through ledger's merge driver) and then `ledger check`. Nothing was merged"), "\(r)")
+        #expect(r.stderr.contains("clone it into a new directory (`ledger clone \(fixture.remote) DIR`) and move what you need; to combine both on purpose, run `git -C \(d.root) pull --no-rebase --allow-unrelated-histories origin main` (documents go through ledger's merge driver) and then `ledger check`. Nothing was merged"), "\(r)")
     }
 
     /// `undo` of a ledger whose history has no merge: "the history lists them" for an app,

@@ -79,6 +79,28 @@ import Testing
         try Self.roundTrip(daemon.url("remote.git"), runner: .inProcess)
     }
 
+    /// A read-only git daemon answers the fetch and refuses the push in its own words: the
+    /// sync says the push was refused (exit 3, local work committed), not that the remote
+    /// cannot be reached — retrying would never help — as plain `git push` says.
+    @Test func aServerRefusingPushesIsARefusalNotAnUnreachableRemote() throws {
+        let fixture = try SyncFixture()
+        _ = try fixture.origin()
+        let daemon = try GitDaemonServer(root: fixture.directory.path, log: fixture.directory.url("daemon.log"), pushes: false)
+        defer { daemon.stop() }
+        let c = try fixture.clone(url: daemon.url("remote.git"))
+        #expect(c.run("moments", "add", "coffee with Sam").status == 0)
+        let r = c.run("sync")
+        #expect(r.status == 3, "\(r)")
+        #expect(r.stdout.contains("Not synced: origin refused the push"), "\(r)")
+        #expect(r.stderr.contains("\(daemon.url("remote.git")) refused the push: remote error: service not enabled: /remote.git"), "\(r)")
+        #expect(!r.stderr.contains("cannot reach") && !r.stdout.contains("can be reached"), "\(r)")
+        let json = c.run("sync", "--json")
+        #expect(json.status == 3 && json.json["outcome"]?.stringValue == "rejected", "\(json)")
+        #expect(try c.gitStatus() == "")
+        let git = try GitCLI.run(["push", "origin", "main"], in: c.root)
+        #expect(git.status != 0 && git.stderr.contains("remote error: service not enabled: /remote.git"), "\(git)")
+    }
+
     @Test func smartHTTP() throws {
         let fixture = try SyncFixture()
         try GitCLI.run(["config", "http.receivepack", "true"], in: fixture.remote)
