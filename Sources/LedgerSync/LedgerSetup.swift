@@ -110,6 +110,11 @@ public enum LedgerSetup {
         paths.count <= 5 && !paths.contains { $0.contains("/") } ? paths.sorted() : nil
     }
 
+    /// "12 files of another repository (a, b, c, …)": what a remote holds instead of a ledger.
+    package static func otherRepository(_ paths: [String]) -> String {
+        "\(paths.count) files of another repository (" + paths.prefix(3).joined(separator: ", ") + (paths.count > 3 ? ", …)" : ")")
+    }
+
     /// Makes a ledger in a clone of a new repository (`newRepositoryFiles`), on top of its
     /// history: as `initialize` does, its own `.gitignore` and `.gitattributes` getting ledger's
     /// lines at their end.

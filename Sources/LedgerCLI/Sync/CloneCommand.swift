@@ -73,8 +73,7 @@ struct CloneCommand: ParsableCommand {
             guard let few = LedgerSetup.newRepositoryFiles(files) else {
                 for entry in try FileSystem.list(target) ?? [] { try FileManager.default.removeItem(atPath: target + "/" + entry.name) }
                 if !existed { try FileManager.default.removeItem(atPath: target) }
-                let shownFiles = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
-                throw LedgerError.invalid("\(shown) holds no ledger (no ledger.json) but \(files.count) files of another repository (\(shownFiles)); nothing was cloned: clone a ledger's remote, or an empty repository for a new ledger")
+                throw LedgerError.invalid("\(shown) holds no ledger (no ledger.json) but \(LedgerSetup.otherRepository(files)); nothing was cloned: clone a ledger's remote, or an empty repository for a new ledger")
             }
             let clock = try CommandClock.current()
             try LedgerSetup.initialize(onTopOf: repo, now: clock.now, signature: LedgerSetup.fallbackSignature())

@@ -613,10 +613,9 @@ private struct Run {
         let theirs = try repo.diff(from: nil, to: repo.treeOf(commit: upstream)).map(\.path)
         if !theirs.contains("ledger.json") {
             guard let files = LedgerSetup.newRepositoryFiles(theirs) else {
-                let shown = theirs.prefix(3).joined(separator: ", ") + (theirs.count > 3 ? ", …" : "")
                 throw LedgerError.invalid("""
                     \(report.remote) (\(report.url)) holds no ledger (no ledger.json on its branch \(remoteBranch)) but \
-                    \(theirs.count) files of another repository (\(shown)), so nothing was merged or pushed\
+                    \(LedgerSetup.otherRepository(theirs)), so nothing was merged or pushed\
                     \(report.committed == nil ? "" : "; your changes are committed here"). Point this ledger at its own remote \
                     (`git -C \(store.root) remote set-url \(report.remote) URL`), or, to keep both in one repository on purpose, \
                     \(next: .sync(.combineHistories(root: store.root, remote: report.remote, branch: remoteBranch))).
