@@ -112,6 +112,18 @@ def run(bench):
             ("ledger --version", [led, "--version"], {"cwd": outside, "env": found, "target": 1.5}),
         ], runs=21)
 
+        # For information: what durability's flushes cost a Waterline write — the same
+        # commands with fsync made a no-op by Debian's libeatmydata (when installed), both
+        # under it, so that only the flushes differ.
+        eatmydata = "/usr/lib/x86_64-linux-gnu/libeatmydata.so"
+        if os.path.exists(eatmydata):
+            off = dict(bench.env, LD_PRELOAD=eatmydata)
+            bench.compare(f"quick: waterline drink with fsync a no-op ({label})", [
+                (f"ledger waterline drink, fsync a no-op ({label})", [led, "--repo", root] + COMMANDS[0][1], {"env": off}),
+                ("ledger --version, fsync a no-op", [led, "--version"], {"env": off, "target": None}),
+                (f"ledger waterline drink ({label})", [led, "--repo", root] + COMMANDS[0][1], {"target": None}),
+            ], runs=21, note="what the flushes cost, for information (apt-get install eatmydata)")
+
         # For information: the first command after a sync or `git pull` (the hint no longer
         # holds: one scan of the sessions).
         hint = os.path.join(root, ".git", "ledger", "waterline-active.json")
