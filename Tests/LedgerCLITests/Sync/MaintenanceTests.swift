@@ -194,6 +194,31 @@ import Testing
         for (key, value) in [("pack.window", "1000"), ("pack.threads", "1")] { try GitCLI.run(["config", key, value], in: repository) }
     }
 
+    /// Waits until `process` has git packing in `repository`, stops it by `stop`, and expects
+    /// all of git to end with it within a bounded wait — the groups git ran in (with the
+    /// process that watches them; not this test's own group, where git runs when it has none
+    /// of its own), and git in the repository; ends whatever is left, and returns it.
+    @discardableResult
+    static func stopWhilePacking(_ process: BackgroundProcess, in repository: String, by stop: Stop, _ what: String) throws -> [RunningProcess] {
+        var packing: [RunningProcess] = []
+        let started = waitFor({
+            packing = processes(in: repository)
+            return packing.contains { $0.arguments.contains("pack-objects") }
+        }, seconds: 60)
+        try #require(started, "git pack-objects never started: \(packing); \(process.output)")
+        stop.send(to: process.pid)
+        #expect(waitFor({ !process.isRunning }, seconds: 10))
+        let groups = Set(packing.map(\.group)).subtracting([getpgrp()])
+        var left: [RunningProcess] = []
+        let ended = waitFor({
+            left = processes(in: repository, orIn: groups)
+            return left.isEmpty
+        }, seconds: 10)
+        #expect(ended, "still running after \(what) was stopped (\(stop)): \(left)")
+        end(left, in: repository)
+        return left
+    }
+
     /// A `ledger gc` stopped while git packs (`kill -9`, SIGTERM, Ctrl-C) takes all of git with
     /// it — `git gc`, its `git repack` and that one's `git pack-objects`, which the parent-death
     /// signal of `git gc` does not reach — within a bounded wait, so that no git works on in the
@@ -208,24 +233,7 @@ import Testing
         // (Its output to a file: a pipe would keep the test waiting for whoever still holds it.)
         let gc = try BackgroundProcess(LedgerBinary.path, ["--repo", ledger.root, "gc"], environment: ledger.environment,
                                        log: ledger.directory.url("gc.log"), newProcessGroup: stop == .ctrlC)
-        var packing: [RunningProcess] = []
-        let started = Self.waitFor({
-            packing = Self.processes(in: ledger.root)
-            return packing.contains { $0.arguments.contains("pack-objects") }
-        }, seconds: 60)
-        try #require(started, "git pack-objects never started: \(packing); \(gc.output)")
-        stop.send(to: gc.pid)
-        #expect(Self.waitFor({ !gc.isRunning }, seconds: 10))
-        // The groups git ran in (with the process that watches them; not this test's own group,
-        // where git runs when it has none of its own), and git in the repository.
-        let groups = Set(packing.map(\.group)).subtracting([getpgrp()])
-        var left: [RunningProcess] = []
-        let ended = Self.waitFor({
-            left = Self.processes(in: ledger.root, orIn: groups)
-            return left.isEmpty
-        }, seconds: 10)
-        #expect(ended, "still running after ledger gc was stopped (\(stop)): \(left)")
-        Self.end(left, in: ledger.root)
+        let left = try Self.stopWhilePacking(gc, in: ledger.root, by: stop, "ledger gc")
 
         // What git left is what git tolerates: the repository is whole, and packs again.
         let fsck = try GitCLI.run(["fsck", "--full", "--no-progress", "--no-dangling"], in: ledger.root)
@@ -265,22 +273,7 @@ import Testing
 
         let sync = try BackgroundProcess(LedgerBinary.path, ["--repo", ledger.root, "sync"], environment: ledger.environment,
                                          log: fixture.directory.url("sync.log"))
-        var packing: [RunningProcess] = []
-        let started = Self.waitFor({
-            packing = Self.processes(in: ledger.root)
-            return packing.contains { $0.arguments.contains("pack-objects") }
-        }, seconds: 60)
-        try #require(started, "git pack-objects never started: \(packing); \(sync.output)")
-        Stop.kill9.send(to: sync.pid)
-        #expect(Self.waitFor({ !sync.isRunning }, seconds: 10))
-        let groups = Set(packing.map(\.group)).subtracting([getpgrp()])
-        var left: [RunningProcess] = []
-        let ended = Self.waitFor({
-            left = Self.processes(in: ledger.root, orIn: groups)
-            return left.isEmpty
-        }, seconds: 10)
-        #expect(ended, "still running after ledger sync was killed: \(left)")
-        Self.end(left, in: ledger.root)
+        try Self.stopWhilePacking(sync, in: ledger.root, by: .kill9, "ledger sync")
 
         // The sync's own work was done before its maintenance: pushed, and git finds all whole.
         let fsck = try GitCLI.run(["fsck", "--full", "--no-progress", "--no-dangling"], in: ledger.root)

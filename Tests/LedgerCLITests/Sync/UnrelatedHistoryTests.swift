@@ -8,13 +8,19 @@ import Testing
 /// with no history in common with the remote's: its defaults must never overwrite the real
 /// settings through a "later write wins" merge without a common ancestor.
 @Suite struct UnrelatedHistoryTests {
+    /// A second machine's ledger made with `ledger init --remote` (where `clone` was meant).
+    static func initialized(onto fixture: SyncFixture) throws -> TestLedger {
+        let ledger = try TestLedger(now: "2026-11-21T23:00:00+01:00", initialize: false)
+        #expect(ledger.run("init", "--remote", fixture.remote).status == 0)
+        return ledger
+    }
+
     @Test func aLedgerStillAsInitMadeItTakesTheRemotesHistory() throws {
         let fixture = try SyncFixture()
         let a = try fixture.origin()
         #expect(a.run("waterline", "settings", "set", "warningThreshold", "4").status == 0)
         #expect(a.run("sync").status == 0)
-        let c = try TestLedger(now: "2026-11-21T23:00:00+01:00", initialize: false)
-        #expect(c.run("init", "--remote", fixture.remote).status == 0)
+        let c = try Self.initialized(onto: fixture)
         let r = c.run("sync")
         #expect(r.status == 0, "\(r)")
         #expect(c.document("waterline/settings.json")?["warningThreshold"] == .number(4))
@@ -30,8 +36,7 @@ import Testing
         #expect(a.run("waterline", "settings", "set", "warningThreshold", "4").status == 0)
         #expect(a.run("sync").status == 0)
         let remoteHead = try GitCLI.run(["rev-parse", "main"], in: fixture.remote).stdout
-        let d = try TestLedger(now: "2026-11-21T23:00:00+01:00", initialize: false)
-        #expect(d.run("init", "--remote", fixture.remote).status == 0)
+        let d = try Self.initialized(onto: fixture)
         #expect(d.run("waterline", "settings", "set", "waterEveryNDrinks", "3").status == 0)
         let r = d.run("sync")
         #expect(r.status == 1)
@@ -53,8 +58,7 @@ import Testing
         let path = try #require(added.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         #expect(a.run("sync").status == 0)
         #expect(a.run("purge", path, "--yes").status == 0)
-        let d = try TestLedger(now: "2026-11-21T23:00:00+01:00", initialize: false)
-        #expect(d.run("init", "--remote", fixture.remote).status == 0)
+        let d = try Self.initialized(onto: fixture)
         #expect(d.run("moments", "add", "coffee with Sam").status == 0)
         let r = d.run("sync")
         #expect(r.status == 1 && r.stderr.contains("have no history in common"), "\(r)")
@@ -71,8 +75,7 @@ import Testing
     @Test func aRemoteHoldingOnlyANewRepositorysFilesGetsTheLedgerOnTop() throws {
         let fixture = try SyncFixture()
         let made = try Self.repository(in: fixture, files: ["README.md": "# my ledger\n", "LICENSE": "MIT\n", ".gitignore": "*.log\n"])
-        let c = try TestLedger(now: "2026-11-21T23:00:00+01:00", initialize: false)
-        #expect(c.run("init", "--remote", fixture.remote).status == 0)
+        let c = try Self.initialized(onto: fixture)
         #expect(c.run("moments", "add", "coffee with Sam").status == 0)
         let r = c.run("sync")
         #expect(r.status == 0, "\(r)")
@@ -95,8 +98,7 @@ import Testing
     @Test func aRemoteHoldingAnotherRepositoryIsRefused() throws {
         let fixture = try SyncFixture()
         let made = try Self.repository(in: fixture, files: [".bashrc": "alias l=ls\n", ".config/git/config": "[user]\n"])
-        let c = try TestLedger(now: "2026-11-21T23:00:00+01:00", initialize: false)
-        #expect(c.run("init", "--remote", fixture.remote).status == 0)
+        let c = try Self.initialized(onto: fixture)
         #expect(c.run("moments", "add", "coffee with Sam").status == 0)
         let r = c.run("sync")
         #expect(r.status == 1, "\(r)")
@@ -114,8 +116,7 @@ import Testing
         let a = try fixture.origin()
         #expect(a.run("waterline", "settings", "set", "warningThreshold", "4").status == 0)
         #expect(a.run("sync").status == 0)
-        let d = try TestLedger(now: "2026-11-21T23:00:00+01:00", initialize: false)
-        #expect(d.run("init", "--remote", fixture.remote).status == 0)
+        let d = try Self.initialized(onto: fixture)
         #expect(d.run("moments", "add", "coffee with Sam").status == 0)
         let r = d.run("sync")
         #expect(r.status == 1)
