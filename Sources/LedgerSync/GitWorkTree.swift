@@ -20,6 +20,6 @@ extension LedgerStore {
         let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace(newlines: true)
         guard text.hasPrefix("gitdir:") else { return dotGit }
         let target = text.dropFirst(7).trimmingWhitespace()
-        return target.hasPrefix("/") ? target : URL(fileURLWithPath: root + "/" + target).standardizedFileURL.path
+        return target.hasPrefix("/") ? target : FileSystem.standardized(root + "/" + target)
     }
 }

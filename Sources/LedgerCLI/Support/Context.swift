@@ -137,7 +137,7 @@ public struct CLIContext: Sendable {
         var p = path
         if p == "~" || p.hasPrefix("~/"), let home = environment["HOME"] { p = home + p.dropFirst() }
         if !p.hasPrefix("/") { p = currentDirectory + "/" + p }
-        return URL(fileURLWithPath: p).standardizedFileURL.path
+        return FileSystem.standardized(p)
     }
 
     /// `text`, a path typed on the command line, relative to the ledger at `root` when it

@@ -58,8 +58,8 @@ public struct GlobalOptions: ParsableArguments {
     static func store(at root: String) -> LedgerStore {
         let ctx = CLIContext.current
         var store = LedgerStore(gitWorkTree: root)
-        store.workerThreads = ProcessInfo.processInfo.activeProcessorCount
-        store.lockHolder = "\(getpid()) " + ctx.commandLine.joined(separator: " ")
+        store.workerThreads = 0
+        store.lockHolder = ctx.commandLine.reduce("\(getpid())") { $0 + " " + $1 }
         store.lockWait = { holder in
             // The holder wrote "PID ARGV…": name it as "process 4242 (`ledger sync`)".
             var words = holder.split(separator: " ").map(String.init)

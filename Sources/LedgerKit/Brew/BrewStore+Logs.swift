@@ -114,7 +114,7 @@ extension BrewStore {
     private func newest(_ n: Int, of paths: [String]) throws -> [String] {
         guard paths.count > n else { return paths }
         let store = store
-        let stamps = try Parallel.map(paths, threads: store.workerThreads) { path in
+        let stamps = try Parallel.map(paths, threads: store.readerThreads) { path in
             Result { try store.read(path).flatMap(Self.quickTimestamp) }
         }.map { try $0.get() }
         var dated: [(timestamp: Timestamp, id: String, path: String)] = []

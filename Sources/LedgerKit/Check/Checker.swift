@@ -45,7 +45,7 @@ public struct Checker: Sendable {
     package init(store: LedgerStore, schema: DocumentSchema, threads: Int? = nil, useCache: Bool = true) {
         self.store = store
         self.schema = schema
-        self.threads = max(1, threads ?? store.workerThreads)
+        self.threads = max(1, threads ?? store.readerThreads)
         self.useCache = useCache
     }
 

@@ -42,7 +42,7 @@ struct MomentTimes {
         // The record's stamp before its contents: a newer record read meanwhile only makes
         // the racy window wider.
         guard let written = FileSystem.stamp(location(store)),
-              let bytes = try? FileSystem.read(location(store), limit: 64 << 20) else { return record }
+              let bytes = FileSystem.readCache(location(store), limit: 64 << 20) else { return record }
         let lines = bytes.split(separator: UInt8(ascii: "\n"))
         guard let first = lines.first, String(decoding: first, as: UTF8.self) == header else { return record }
         for line in lines.dropFirst() {
@@ -105,7 +105,7 @@ struct MomentTimes {
                 text += "\(folder.path)/\(name)\t\(e.stamp)\t\(e.time.epochMilliseconds)\t\(e.time.utcOffsetSeconds)\n"
             }
         }
-        try? FileSystem.writeAtomically(Self.location(store), Array(text.utf8), durable: false)
+        try? FileSystem.writeCache(Self.location(store), Array(text.utf8))
     }
 }
 

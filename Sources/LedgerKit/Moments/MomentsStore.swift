@@ -272,7 +272,7 @@ public struct MomentsStore: Sendable {
     private func isShown(_ name: String) throws -> Bool {
         let needle = Array(name.utf8.prefix(64))
         let store = store
-        let found = Parallel.map(try experiences.files.files().map(\.path), threads: store.workerThreads) { path in
+        let found = Parallel.map(try experiences.files.files().map(\.path), threads: store.readerThreads) { path in
             guard let bytes = try? store.read(path) else { return false }
             return Bytes.firstIndex(of: needle, in: bytes) != nil
         }

@@ -25,8 +25,12 @@ public struct LedgerStore: Sendable {
     /// (so that a hint recorded through one path to the ledger holds through another: a
     /// symbolic link, `--repo` or the current directory), else absolute.
     package var bulkChangeWitnesses: [String] = []
-    /// How many threads may read documents at once (readers of many files use them).
+    /// How many threads may read documents at once (readers of many files use them); 0: one
+    /// per core available to the process, counted when first needed (not by the commands that
+    /// read one file: it costs a look at the process's cgroup).
     public var workerThreads = 1
+    /// `workerThreads`, with 0 made the cores available.
+    var readerThreads: Int { workerThreads > 0 ? workerThreads : Parallel.cores }
     /// What the lock file records about the process holding the writer lock (its pid and
     /// command line), shown by `lockWait` to a process waiting for it.
     package var lockHolder = ""
@@ -262,7 +266,7 @@ extension DocumentRepository where D: CollectionDocument {
             if directories[dir] == nil { directories[dir] = Result { try FileSystem.walk(dir, under: store.root, create: false) } }
         }
         let opened = directories
-        return Parallel.map(paths, threads: store.workerThreads) { path in
+        return Parallel.map(paths, threads: store.readerThreads) { path in
             Result {
                 let (dir, name) = FileSystem.split(path)
                 let bytes: [UInt8]?

@@ -1,8 +1,12 @@
 import Dispatch
+import Foundation
 
 /// Running the same work over many items on several threads, with results in item order:
 /// the one way LedgerKit reads many documents at once.
 enum Parallel {
+    /// The cores available to the process (its affinity and cgroup quota), counted once.
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     /// `body` applied to every item, on up to `threads` threads once there are at least
     /// `threshold` items (thread start-up costs more than a few small reads).
     static func map<T: Sendable, R>(_ items: [T], threads: Int, threshold: Int = 32,

@@ -58,7 +58,7 @@ extension WaterlineStore {
         // The hint file's stamp before its contents: a newer hint read meanwhile only makes
         // the racy window wider.
         guard let written = FileSystem.stamp(ActiveSessionHint.location(store)), let hint = ActiveSessionHint.read(store),
-              let racy = hint.stampsHold(store, racyThreshold: (hint.digestsTakenAt ?? written.modifiedNanoseconds) - ActiveSessionHint.racyNanoseconds)
+              let racy = hint.stampsHold(store, racyThreshold: (hint.stampsTakenAt ?? written.modifiedNanoseconds) - ActiveSessionHint.racyNanoseconds)
         else { return nil }
         guard let id = hint.sessionID, let path = hint.path else { return (nil, racy ? hint : nil) }
         guard let session = try store.load(Session.self, at: path), session.id == id else { return nil }
@@ -75,7 +75,7 @@ extension WaterlineStore {
     private func rewrite(_ validated: ActiveSessionHint) {
         guard ActiveSessionHint.read(store) == validated else { return }
         var hint = validated
-        hint.digestsTakenAt = nil
+        hint.stampsTakenAt = nil
         hint.write(store)
     }
 
@@ -143,19 +143,20 @@ extension WaterlineStore {
     }
 
     /// Records, after a write made under the lock, which session is now active. When that is
-    /// what the hint already says, its digests are kept, and so are the stamps of the folders
-    /// the write did not touch: only the folders of the `written` paths are stamped again
-    /// (all of them when `written` is nil, or when the set of year folders changed). The kept
-    /// stamps and digests describe the files as they were when the hint was checked, so any
-    /// change since — by hand, between that check and this write — still shows; and a write
-    /// costs neither a second walk of the recent folders nor a stamp of every year folder.
+    /// what the hint already says, its watched files are kept, and so are the stamps of the
+    /// folders the write did not touch: only the folders of the `written` paths (and written
+    /// files it watches) are stamped again (every folder when `written` is nil, or when the
+    /// set of year folders changed). The kept stamps describe the files as they were when the
+    /// hint was checked, so any change since — by hand, between that check and this write —
+    /// still shows; and a write costs neither a walk of the recent folders nor a stamp of
+    /// every year folder.
     func recordHint(_ active: Active?, written: [String]? = nil) {
         if let hintWritten = FileSystem.stamp(ActiveSessionHint.location(store)), let old = ActiveSessionHint.read(store),
            old.sessionID == active?.session.id, old.path == active?.path,
-           let stamps = keptStamps(old, written: written) {
-            // The digests' racily clean files stay those of when they were taken.
-            ActiveSessionHint(sessionID: old.sessionID, path: old.path, stamps: stamps,
-                              digestsTakenAt: old.digestsTakenAt ?? hintWritten.modifiedNanoseconds).write(store)
+           let (stamps, files) = keptStamps(old, written: written) {
+            // The racily clean files stay those of when the stamps were taken.
+            ActiveSessionHint(sessionID: old.sessionID, path: old.path, stamps: stamps, files: files,
+                              stampsTakenAt: old.stampsTakenAt ?? hintWritten.modifiedNanoseconds).write(store)
             return
         }
         guard let witness = try? ActiveSessionHint.Witness(store) else { return }
@@ -163,32 +164,30 @@ extension WaterlineStore {
     }
 
     /// `old`'s stamps after a write of `written` that leaves the same session active: the
-    /// written files' folders stamped again, the rest kept; nil when the recent folders'
-    /// digests cannot be kept (a year folder came or went).
-    private func keptStamps(_ old: ActiveSessionHint, written: [String]?) -> [String: String]? {
+    /// written files' folders — and the written files among those watched — stamped again,
+    /// the rest kept; every folder stamped again when `written` is nil or the set of year
+    /// folders changed.
+    private func keptStamps(_ old: ActiveSessionHint, written: [String]?) -> (stamps: [String: String], files: [String: String])? {
         let stamp = ActiveSessionHint.Stamper(store)
-        var stamps = old.stamps
+        var stamps = old.stamps, files = old.files
         if let written, old.stamps[stamp.directory] == stamp(stamp.directory) {
             // The same year folders: the written ones are stamped again.
             for path in written {
                 guard let slash = path.lastIndex(of: "/"), stamps[String(path[..<slash])] != nil else { return nil }
                 stamps[String(path[..<slash])] = stamp(String(path[..<slash]))
+                if files[path] != nil { files[path] = stamp(path) }
             }
-            return stamps
+            return (stamps, files)
         }
-        guard let (fresh, shards) = try? ActiveSessionHint.directoryStamps(store) else { return nil }
-        let recent = ActiveSessionHint.recent(shards)
-        guard recent.allSatisfy({ old.stamps[$0 + "/*"] != nil }) else { return nil }
-        stamps = fresh
-        for shard in recent { stamps[shard + "/*"] = old.stamps[shard + "/*"] }
-        return stamps
+        guard let (fresh, _) = try? ActiveSessionHint.directoryStamps(store) else { return nil }
+        for path in written ?? [] where files[path] != nil { files[path] = stamp(path) }
+        return (fresh, files)
     }
 
     /// After `ledger check`, given the facts of every session it found (`Session.tags`):
     /// drops the hint when the sessions that are active are not the one it names, or when a
-    /// session overlaps an active one — a file of an older year edited in place, which the
-    /// hint does not watch — so that the next command scans, and merges them as `check`
-    /// says it will.
+    /// session overlaps an active one — a file the hint does not watch edited in place — so
+    /// that the next command scans, and merges them as `check` says it will.
     func checked(_ facts: [DocumentFacts]) {
         guard let hint = ActiveSessionHint.read(store) else { return }
         let spans = WaterlineApp.Span.all(in: facts)
@@ -218,15 +217,15 @@ extension WaterlineStore {
 /// The hint lives in the store's local state directory (`waterline-active.json`, never
 /// synced) and is never trusted blindly. It records the stamps (size, mtime, ctime, inode) of
 /// `waterline/sessions`, of each of its year directories and of the store's bulk-change
-/// witnesses (a git repository's index), and for the two newest year directories a digest of
-/// the stamps of their session files (the active one aside), all taken before the conclusion
-/// it holds was drawn. Creating, deleting or renaming a session file — by ledger, by a sync's
-/// checkout or `git pull`, by hand — changes its directory's stamp; editing one of the two
-/// newest years in place (re-opening last night's session) changes the digest; any git
-/// operation rewrites the index. A change sends the reader back to a scan, which merges
-/// several active sessions. The active session's own file is read on every use, so edits to
-/// it (ending it by hand) are always seen. A file of an older year edited in place is not
-/// looked at — that would cost a `stat` per session of the whole history on every command —
+/// witnesses (a git repository's index), and of the session files changed last (the
+/// `watchedFiles` most recently changed ones of the two newest year directories, the active
+/// one aside), all taken before the conclusion it holds was drawn. Creating, deleting or
+/// renaming a session file — by ledger, by a sync's checkout or `git pull`, by hand — changes
+/// its directory's stamp; editing a watched file in place (re-opening last night's session)
+/// changes its own; any git operation rewrites the index. A change sends the reader back to a
+/// scan, which merges several active sessions. The active session's own file is read on every
+/// use, so edits to it (ending it by hand) are always seen. Any other file edited in place is
+/// not looked at — that would cost a `stat` per session of the history on every command —
 /// and is seen by `ledger check`, which reads every changed file and drops the hint when the
 /// active sessions it found are not the one the hint names (`checked(_:store:)`). A file
 /// changed within two seconds before the hint was written could change again within the same
@@ -237,115 +236,91 @@ struct ActiveSessionHint: Equatable {
     var sessionID: String?
     var path: String?
     /// Stamps by path: relative to the ledger root for the sessions' directories, as the
-    /// store names them for the witnesses ("-" for a missing path); `<year directory>/*`
-    /// holds the digest of the year's session files.
+    /// store names them for the witnesses ("-" for a missing path).
     var stamps: [String: String]
-    /// When the digests were taken, nanoseconds on the file clock, when that was before the
-    /// hint was written (a hint that kept an earlier hint's digests): files changed shortly
+    /// The stamps of the session files watched one by one (`watchedFiles`), by path relative
+    /// to the ledger root.
+    var files: [String: String]
+    /// When the stamps were taken, nanoseconds on the file clock, when that was before the
+    /// hint was written (a hint that kept an earlier hint's stamps): files changed shortly
     /// before then are the racily clean ones. Nil: when the hint file was written.
-    var digestsTakenAt: Int64?
+    var stampsTakenAt: Int64?
 
     static let fileName = "waterline-active.json"
     /// How long before the hint was written a file counts as racily clean, nanoseconds (as
     /// the checker's record).
     static let racyNanoseconds: Int64 = 2_000_000_000
-    static let format = 4
-    /// How many of the newest year directories have their files' stamps watched one by one.
+    static let format = 5
+    /// How many of the newest year directories hold the files watched one by one.
     static let watchedYears = 2
+    /// How many session files are watched one by one: the most recently changed ones of the
+    /// newest year directories, the active session's own file aside (it is read on every use).
+    static let watchedFiles = 16
 
-    /// The year directories whose files are watched: the newest ones (`shards` lists newest first).
+    /// The year directories whose files may be watched: the newest ones.
     static func recent(_ shards: [String]) -> [String] { Array(shards.sorted(by: >).prefix(watchedYears)) }
 
     /// What vouches for a conclusion about the sessions, taken before it is drawn: the stamps
     /// of the sessions directory, its year directories and the store's bulk-change witnesses,
-    /// and the hashed name and stamp of each entry of the newest year directories (`EntryHash`).
+    /// and the stamp of each entry of the newest year directories.
     struct Witness {
         var stamps: [String: String]
-        var entries: [String: [EntryHash]]
+        /// The stamp of each entry of the newest year directories, by path.
+        var files: [String: FileSystem.Stamp]
 
         init(_ store: LedgerStore) throws {
             let shards: [String]
             (stamps, shards) = try ActiveSessionHint.directoryStamps(store)
-            entries = [:]
+            var files: [String: FileSystem.Stamp] = [:]
             for shard in ActiveSessionHint.recent(shards) {
-                var hashes: [EntryHash] = []
-                _ = FileSystem.forEachStampedEntry(store.absolute(shard)) { name, stamp in hashes.append(EntryHash(name, stamp)) }
-                entries[shard] = hashes
+                _ = FileSystem.forEachStampedEntry(store.absolute(shard)) { name, stamp in
+                    files[shard + "/" + String(decoding: name, as: UTF8.self)] = stamp
+                }
             }
+            self.files = files
+        }
+
+        /// The files to watch one by one while the session at `active` (if any) is the active
+        /// one: the `watchedFiles` others changed last, by their stamps as taken.
+        func watched(besides active: String?) -> [String: String] {
+            let newest = files.filter { $0.key != active }.sorted {
+                ($0.value.modifiedNanoseconds, $0.value.changedNanoseconds, $0.key) > ($1.value.modifiedNanoseconds, $1.value.changedNanoseconds, $1.key)
+            }
+            return Dictionary(uniqueKeysWithValues: newest.prefix(ActiveSessionHint.watchedFiles).map { ($0.key, $0.value.encoded) })
         }
     }
 
-    /// An entry of a year directory, hashed (64-bit FNV-1a: stable across processes): its
-    /// name alone, to leave the active session's file out, and its name with its stamp.
-    struct EntryHash {
-        var name: UInt64
-        var entry: UInt64
-
-        static let offset: UInt64 = 0xcbf2_9ce4_8422_2325
-
-        static func mix<S: Sequence>(_ h: UInt64, _ bytes: S) -> UInt64 where S.Element == UInt8 {
-            bytes.reduce(h) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
-        }
-
-        init<S: Sequence>(_ name: S, _ s: FileSystem.Stamp) where S.Element == UInt8 {
-            self.name = Self.mix(Self.offset, name)
-            var h = self.name
-            for v in [UInt64(bitPattern: s.size), UInt64(bitPattern: s.modifiedNanoseconds), UInt64(bitPattern: s.changedNanoseconds), s.inode] {
-                h = Self.mix(h, (0..<8).lazy.map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) })
-            }
-            entry = h
-        }
-
-        /// The hash of the file name at the end of `path`.
-        static func name(of path: String) -> UInt64 { mix(offset, path.utf8.split(separator: UInt8(ascii: "/")).last ?? []) }
-    }
-
-    init(sessionID: String?, path: String?, stamps: [String: String], digestsTakenAt: Int64? = nil) {
+    init(sessionID: String?, path: String?, stamps: [String: String], files: [String: String], stampsTakenAt: Int64? = nil) {
         self.sessionID = sessionID
         self.path = path
         self.stamps = stamps
-        self.digestsTakenAt = digestsTakenAt
+        self.files = files
+        self.stampsTakenAt = stampsTakenAt
     }
 
     /// The hint that `sessionID` at `path` (or none) is active, vouched for by `witness`.
     init(sessionID: String?, path: String?, witness: Witness) {
-        var stamps = witness.stamps
-        let active = path.map(EntryHash.name(of:))
-        for (shard, hashes) in witness.entries {
-            stamps[shard + "/*"] = Self.digest(hashes.lazy.filter { $0.name != active }.map(\.entry))
-        }
-        self.init(sessionID: sessionID, path: path, stamps: stamps)
+        self.init(sessionID: sessionID, path: path, stamps: witness.stamps, files: witness.watched(besides: path))
     }
 
-    /// Whether every recorded stamp and digest still holds: nil when one does not, else
-    /// whether racily clean files had to be read. An unchanged sessions directory means the
-    /// set of year directories is unchanged, so only the recorded ones need a look.
-    /// `racyThreshold` (nanoseconds): files changed at or after it (their ctime, which no
-    /// program can set back) are read, not trusted.
+    /// Whether every recorded stamp still holds: nil when one does not, else whether racily
+    /// clean files had to be read. An unchanged sessions directory means the set of year
+    /// directories is unchanged, so only the recorded ones need a look. `racyThreshold`
+    /// (nanoseconds): watched files changed at or after it (their ctime, which no program can
+    /// set back) are read, not trusted.
     func stampsHold(_ store: LedgerStore, racyThreshold: Int64) -> Bool? {
         guard stamps[CollectionFiles(Session.kind, in: store).directory] != nil,
               Self.witnesses(store).allSatisfy({ stamps[$0] != nil }) else { return nil }
-        var anyRacy = false
-        let active = path.map(EntryHash.name(of:))
         let stamp = Stamper(store)
-        for (key, recorded) in stamps {
-            guard key.hasSuffix("/*") else {
-                if stamp(key) != recorded { return nil }
-                continue
-            }
-            let shard = String(key.dropLast(2))
-            var hashes: [UInt64] = [], racy: [String] = []
-            guard FileSystem.forEachStampedEntry(store.absolute(shard), { name, stamp in
-                let h = EntryHash(name, stamp)
-                guard h.name != active else { return }
-                if stamp.changedNanoseconds >= racyThreshold { racy.append(String(decoding: name, as: UTF8.self)) }
-                hashes.append(h.entry)
-            }), Self.digest(hashes) == recorded else { return nil }
-            // Racily clean files: only their contents can say whether one may be active.
-            for name in racy {
-                guard let bytes = try? store.read(shard + "/" + name), !MemberPeek.mayHave("isActive", "true", in: bytes) else { return nil }
-            }
-            anyRacy = anyRacy || !racy.isEmpty
+        for (key, recorded) in stamps where stamp(key) != recorded { return nil }
+        var anyRacy = false
+        for (path, recorded) in files {
+            let now = stamp.stamp(path)
+            guard (now?.encoded ?? "-") == recorded else { return nil }
+            // Racily clean: only its contents can say whether it may be active.
+            guard let now, now.changedNanoseconds >= racyThreshold else { continue }
+            guard let bytes = try? store.read(path), !MemberPeek.mayHave("isActive", "true", in: bytes) else { return nil }
+            anyRacy = true
         }
         return anyRacy
     }
@@ -368,8 +343,8 @@ struct ActiveSessionHint: Equatable {
     }
 
     /// The stamps the hint records, encoded ("-" for a missing path): of a witness, and of
-    /// the sessions directory and its entries through one descriptor of it
-    /// (a `fstatat` per year directory, not a walk from the root for each).
+    /// the sessions directory and everything below it through one descriptor of it (a
+    /// `fstatat` each, not a walk from the root for each).
     struct Stamper {
         let store: LedgerStore
         /// The sessions directory, relative to the root.
@@ -382,32 +357,17 @@ struct ActiveSessionHint: Equatable {
             opened = try? FileSystem.walk(directory, under: store.root, create: false)
         }
 
-        func callAsFunction(_ path: String) -> String {
-            let stamp: FileSystem.Stamp?
-            if path.hasPrefix("/") {
-                stamp = FileSystem.stamp(path)
-            } else if store.bulkChangeWitnesses.contains(path) {
-                // Git's own files, through a `.git` that may be a symbolic link.
-                stamp = FileSystem.stamp(store.absolute(path))
-            } else if path == directory {
-                stamp = opened?.stamp
-            } else if path.hasPrefix(directory + "/"), !path.dropFirst(directory.count + 1).contains("/") {
-                stamp = opened?.stamp(String(path.dropFirst(directory.count + 1)))
-            } else {
-                stamp = FileSystem.stamp(path, under: store.root)
-            }
-            return stamp?.encoded ?? "-"
-        }
-    }
+        func callAsFunction(_ path: String) -> String { stamp(path)?.encoded ?? "-" }
 
-    /// The files' hashes combined, in any order: their sum, with the count.
-    static func digest<S: Sequence>(_ hashes: S) -> String where S.Element == UInt64 {
-        var sum: UInt64 = 0, count = 0
-        for h in hashes {
-            sum &+= h
-            count += 1
+        /// The stamp of `path`; nil when there is nothing there.
+        func stamp(_ path: String) -> FileSystem.Stamp? {
+            if path.hasPrefix("/") { return FileSystem.stamp(path) }
+            // Git's own files, through a `.git` that may be a symbolic link.
+            if store.bulkChangeWitnesses.contains(path) { return FileSystem.stamp(store.absolute(path)) }
+            if path == directory { return opened?.stamp }
+            if path.hasPrefix(directory + "/") { return opened?.stamp(String(path.dropFirst(directory.count + 1))) }
+            return FileSystem.stamp(path, under: store.root)
         }
-        return "\(count):\(String(sum, radix: 16))"
     }
 
     // MARK: - File
@@ -416,7 +376,7 @@ struct ActiveSessionHint: Equatable {
 
     /// The hint on disk, or nil when it is missing or unreadable.
     static func read(_ store: LedgerStore) -> ActiveSessionHint? {
-        guard let bytes = try? FileSystem.read(location(store), limit: 1 << 20),
+        guard let bytes = FileSystem.readCache(location(store), limit: 1 << 20),
               let json = try? JSONParser.parse(bytes), json["format"] == .number(Double(format)),
               case .object(let stampObject)? = json["stamps"] else { return nil }
         var stamps: [String: String] = [:]
@@ -424,24 +384,33 @@ struct ActiveSessionHint: Equatable {
             guard let s = m.value.stringValue else { return nil }
             stamps[m.key] = s
         }
+        var files: [String: String] = [:]
+        if case .object(let fileObject)? = json["files"] {
+            for m in fileObject {
+                guard let s = m.value.stringValue else { return nil }
+                files[m.key] = s
+            }
+        }
         let id = json["session"]?.stringValue, path = json["path"]?.stringValue
         guard (id == nil) == (path == nil) else { return nil }
-        let taken = json["digestsTakenAt"]?.stringValue.flatMap { Int64($0) }
-        return ActiveSessionHint(sessionID: id, path: path, stamps: stamps, digestsTakenAt: taken)
+        let taken = json["stampsTakenAt"]?.stringValue.flatMap { Int64($0) }
+        return ActiveSessionHint(sessionID: id, path: path, stamps: stamps, files: files, stampsTakenAt: taken)
     }
 
-    /// Writes the hint. It is a cache, checked on every use: it is written atomically but not
-    /// flushed to disk, and failing to write it only costs a scan next time.
+    /// Writes the hint. It is a cache, checked on every use (`FileSystem.writeCache`: in
+    /// place, checksummed, not flushed); a hint half written or not written only costs a scan.
     func write(_ store: LedgerStore) {
-        var stampObject = JSONObject()
+        var stampObject = JSONObject(), fileObject = JSONObject()
         for (k, v) in stamps { stampObject[k] = .string(v) }
+        for (k, v) in files { fileObject[k] = .string(v) }
         let json: JSONValue = .object([
             "format": .number(Double(Self.format)),
             "session": sessionID.map(JSONValue.string) ?? .null,
             "path": path.map(JSONValue.string) ?? .null,
             "stamps": .object(stampObject),
-            "digestsTakenAt": digestsTakenAt.map { .string(String($0)) } ?? .null,
+            "files": .object(fileObject),
+            "stampsTakenAt": stampsTakenAt.map { .string(String($0)) } ?? .null,
         ])
-        try? FileSystem.writeAtomically(Self.location(store), CanonicalJSON.encode(json), durable: false)
+        try? FileSystem.writeCache(Self.location(store), CanonicalJSON.encode(json))
     }
 }

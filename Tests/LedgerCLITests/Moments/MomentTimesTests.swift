@@ -15,22 +15,27 @@ import Testing
         return (ledger, ledger.root + "/.git/ledger/moment-times")
     }
 
+    /// The record's text (a cache: `FileSystem.writeCache`).
+    static func text(_ record: String) throws -> String {
+        String(decoding: try #require(FileSystem.readCache(record, limit: 1 << 20)), as: UTF8.self)
+    }
+
     /// Replaces the recorded time of `file` with `time`, keeping the line's stamp.
     static func forge(_ record: String, _ file: String, to time: String) throws {
         let t = try #require(Timestamp(iso8601: time))
-        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map { line -> String in
+        let lines = try Self.text(record).split(separator: "\n").map { line -> String in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard f.first == Substring(file) else { return String(line) }
             return [f[0], f[1], "\(t.epochMilliseconds)", "\(t.utcOffsetSeconds)"].joined(separator: "\t")
         }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: record, atomically: false, encoding: .utf8)
+        try FileSystem.writeCache(record, Array((lines.joined(separator: "\n") + "\n").utf8))
         RepositoryFiles.age(record, seconds: 0)
     }
 
     @Test func theRecordHoldsEveryFileOfTheMonthWithItsTime() throws {
         let (ledger, record) = try Self.ledgerWithRecord()
         defer { withExtendedLifetime(ledger) {} }
-        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+        let lines = try Self.text(record).split(separator: "\n")
         #expect(lines.first == "ledger-moment-times\t1")
         // The five November experiences, as their files say (e2 in New York's offset).
         let e2 = try #require(lines.first { $0.hasPrefix("moments/experiences/2026/11/e2.json\t") })
@@ -92,7 +97,7 @@ import Testing
         #expect(FileSystem.stamp(record) == before)
         try FileManager.default.removeItem(atPath: ledger.root + "/moments/experiences/2026/11/e0.json")
         #expect(ledger.run("moments", "today").status == 0)
-        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+        let lines = try Self.text(record).split(separator: "\n")
         #expect(lines.count == 5 && !lines.contains { $0.contains("/e0.json") }, "\(lines)")
     }
 
@@ -102,7 +107,7 @@ import Testing
     @Test func viewsTakingTurnsKeepEachOthersFolders() throws {
         let (ledger, record) = try Self.ledgerWithRecord()
         #expect(ledger.run("moments", "week", "--date", "2026-12-31").status == 0)  // December and January
-        let folders = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").dropFirst()
+        let folders = try Self.text(record).split(separator: "\n").dropFirst()
             .map { String($0.split(separator: "\t")[0].split(separator: "/").dropLast().joined(separator: "/")) }
         #expect(folders.enumerated().filter { $0.offset == 0 || folders[$0.offset - 1] != $0.element }.map(\.element)
                 == ["moments/experiences/2026/12", "moments/experiences/2027/01", "moments/experiences/2026/11"], "\(folders)")
@@ -121,9 +126,9 @@ import Testing
         let (ledger, record) = try Self.ledgerWithRecord()
         RepositoryFiles.age(ledger.root + "/moments/experiences/2026/11/e3.json", seconds: 1)
         #expect(ledger.run("moments", "today").status == 0)
-        #expect(try String(contentsOfFile: record, encoding: .utf8).contains("/2026/11/e3.json\t"))
+        #expect(try Self.text(record).contains("/2026/11/e3.json\t"))
         #expect(ledger.run("moments", "week", "--date", "2026-12-31").status == 0)
-        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+        let lines = try Self.text(record).split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("moments/experiences/2026/11/e0.json\t") }, "\(lines)")
         #expect(!lines.contains { $0.hasPrefix("moments/experiences/2026/11/e3.json\t") }, "\(lines)")
     }

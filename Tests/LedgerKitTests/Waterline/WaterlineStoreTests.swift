@@ -190,8 +190,8 @@ import Testing
         return s
     }
 
-    /// The hint watches the files of the two newest year folders one by one, and the older
-    /// ones by their folders' stamps only (a `stat` per session of the whole history would
+    /// The hint watches the files of the two newest year folders changed last one by one, and
+    /// the older ones by their folders' stamps only (a `stat` per session of the whole history would
     /// make every command grow with it): a session of last year re-opened in place is seen by
     /// the next command; one of three years ago is seen by `check`, which reports it and
     /// drops the hint, so that the next command merges them as `check` says.
@@ -221,6 +221,44 @@ import Testing
         #expect(notes.first?.contains("were both active") == true, "\(notes)")
         #expect(try waterline.session("old").endTime == old.entries.last?.timestamp)
         #expect(try Checker(store: store).check().problems.isEmpty)
+    }
+
+    /// Within the newest years, the hint watches one by one only the sessions changed last
+    /// (`ActiveSessionHint.watchedFiles` of them, so that a year of nights costs no `stat`
+    /// each on every command): the night ended most recently, re-opened by an edit in place,
+    /// is seen by the next command; one changed before all the watched ones is seen by
+    /// `check`, which drops the hint, and then by the next command.
+    @Test(arguments: [true, false])
+    func onlyTheSessionsChangedLastAreWatchedInPlace(reopenTheLatest: Bool) throws {
+        let count = ActiveSessionHint.watchedFiles + 4
+        var nights: [Session] = []
+        for n in 0..<count {
+            let night = daysBack(WaterlineFixture.session("D", id: "night\(n)", endAfter: 40), count - n)
+            try writeBehindLedgersBack(night)
+            // Changed in the order of the nights, a minute apart.
+            var times = [timespec(tv_sec: time(nil) - 3600 + n * 60, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600 + n * 60, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, dir.path + "/" + night.path, &times, 0) == 0)
+            nights.append(night)
+        }
+        try start("tonight", at: 100)
+        try drink(110, id: "t1")
+        var times = [timespec(tv_sec: time(nil) + 3600, tv_nsec: 0), timespec(tv_sec: time(nil) + 3600, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, hintPath, &times, 0) == 0)
+        #expect(try waterline.activeSession().notes.isEmpty)
+        let hint = try #require(ActiveSessionHint.read(store))
+        #expect(hint.files.keys.sorted() == nights.suffix(ActiveSessionHint.watchedFiles).map(\.path).sorted())
+        var reopened = reopenTheLatest ? nights[count - 1] : nights[0]
+        reopened.endTime = nil
+        reopened.isActive = true
+        try writeBehindLedgersBack(reopened, inPlace: true)
+        if !reopenTheLatest {
+            #expect(try waterline.activeSession().notes.isEmpty, "a file changed before the watched ones is not stamped")
+            #expect(try Checker(store: store).check().problems.contains { $0.path == reopened.path })
+            #expect(!FileManager.default.fileExists(atPath: hintPath), "check drops the hint it proved stale")
+        }
+        let (active, notes) = try waterline.activeSession()
+        #expect(active?.session.id == "tonight")
+        #expect(notes.first?.contains("were both active") == true, "\(notes)")
     }
 
     /// What a `git pull` leaves when this device ended a night and started another while a
@@ -291,9 +329,10 @@ import Testing
         try start("night", at: 0)
         _ = try waterline.activeSession()
         // The hinted file replaced (same path) by a session with another id: rescan.
-        var text = try String(contentsOfFile: hintPath, encoding: .utf8)
+        var text = String(decoding: try #require(FileSystem.readCache(hintPath, limit: 1 << 20)), as: UTF8.self)
+        #expect(text.contains("\"session\": \"night\""))
         text = text.replacingOccurrences(of: "\"session\": \"night\"", with: "\"session\": \"other\"")
-        try text.write(toFile: hintPath, atomically: true, encoding: .utf8)
+        try FileSystem.writeCache(hintPath, Array(text.utf8))
         #expect(try waterline.activeSession().active?.session.id == "night")
     }
 
