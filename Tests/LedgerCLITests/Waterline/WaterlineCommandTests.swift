@@ -222,6 +222,20 @@ import Testing
         #expect(ledger.run("waterline", "start", "--time", "02:30", env: ["LEDGER_NOW": "2027-01-01T03:00:00+01:00"]).status == 0)
     }
 
+    /// A drink from a preset at another size than the preset's own says its size, on the line
+    /// that logs it and in the entries; at the preset's own size it does not.
+    @Test func aPresetAtAnotherSizeSaysTheSize() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "settings", "set", "units", "ml").status == 0)
+        _ = started(ledger)
+        let other = ledger.run("waterline", "drink", "--preset", "beer", "--size", "500ml", "--std", "2", env: at(1))
+        #expect(other.status == 0 && other.stdout.contains("Logged Beer · 500 ml — 2.0 standard drinks (as given)."), "\(other)")
+        let own = ledger.run("waterline", "drink", "--preset", "beer", "--size", "355ml", env: at(2))
+        #expect(own.status == 0 && own.stdout.contains("Logged Beer — 1.0 standard drink ("), "\(own)")
+        let entries = ledger.run("waterline", "entries", env: at(3)).stdout
+        #expect(entries.contains("Beer · 500 ml · 2.0 std") && entries.contains("Beer · 1.0 std"), "\(entries)")
+    }
+
     @Test func drinkFlagsAndTheEstimateTheyGive() throws {
         let ledger = try TestLedger()
         _ = started(ledger)
