@@ -150,15 +150,20 @@ import Testing
         #expect(ledger.run("waterline", "presets", "delete", "pivo-2").status == 0)
     }
 
-    /// One size limit and one message for drinks and water; the largest N is stated.
+    /// One size limit and one message for drinks and water, to the millilitre at both ends (an
+    /// amount that would be shown as 0 ml is refused); the largest N is stated.
     @Test func limitsAreStatedAsTheyAreApplied() throws {
         let ledger = try TestLedger()
         _ = started(ledger)
-        for args in [["drink", "--size", "68oz"], ["drink", "--size", "2010ml"], ["water", "--amount", "2001ml"]] {
+        for args in [["drink", "--size", "68oz"], ["drink", "--size", "2010ml"], ["water", "--amount", "2001ml"],
+                     ["water", "--amount", "0.3ml"], ["water", "--amount", "0.01"], ["drink", "--size", "0.4ml", "--std", "1"]] {
             let r = ledger.run(arguments: ["waterline"] + args, env: at(5))
-            #expect(r.status == 2 && r.stderr.contains("\(args[1]) must be more than 0 and at most 2000 ml (67.6 oz)"), "\(args): \(r)")
+            #expect(r.status == 2 && r.stderr.contains("\(args[1]) must be at least 1 ml (0.03 oz) and at most 2000 ml (67.6 oz)"), "\(args): \(r)")
         }
         #expect(ledger.run("waterline", "drink", "--size", "2000ml", "--std", "5", env: at(6)).status == 0)
+        // The least amount, in ounces (the settings' unit) to the hundredth rather than as 0 oz.
+        let least = ledger.run("waterline", "water", "--amount", "1ml", env: at(7))
+        #expect(least.status == 0 && least.stdout.contains("Logged water · 0.03 oz."), "\(least)")
         let n = ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "9223372036854775807")
         #expect(n.status == 2 && n.stderr.contains("waterEveryNDrinks must be a whole number of drinks from 1 to 8999999999999999"), "\(n)")
     }
