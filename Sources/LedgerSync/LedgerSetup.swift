@@ -122,14 +122,35 @@ public enum LedgerSetup {
         try create(repo, LedgerStore(gitWorkTree: repo.workdir), remote: nil, now: now, signature: signature)
     }
 
+    /// The setup files a new ledger has at its root, by name, with their text.
+    static let setupFiles = [(".gitattributes", gitattributes), (".gitignore", gitignore)]
+
+    /// A repository's own setup file (`existing`, the text of a `.gitignore` or `.gitattributes`)
+    /// with a new ledger's `text` at its end, a blank line between: what a ledger made on top of
+    /// a new repository has, whether `ledger clone` made it there or `ledger sync` took a new
+    /// ledger onto it (`joinedSetupFile`).
+    static func appending(_ text: String, to existing: String) -> String {
+        existing.isEmpty ? text : existing + (existing.hasSuffix("\n") ? "\n" : "\n\n") + text
+    }
+
+    /// The setup file at `path` (`.gitignore`, `.gitattributes`) when one side holds it as a new
+    /// ledger has it and the other side, with no history in common, holds its own (a ledger
+    /// synced onto a new repository): the other's with the ledger's lines at its end, as
+    /// `ledger clone` of that repository would have made it; nil for any other file.
+    package static func joinedSetupFile(_ path: String, ours: [UInt8], theirs: [UInt8]) -> [UInt8]? {
+        guard let text = setupFiles.first(where: { $0.0 == path })?.1 else { return nil }
+        let own = Array(text.utf8)
+        guard ours == own || theirs == own else { return nil }
+        return Array(appending(text, to: String(decoding: ours == own ? theirs : ours, as: UTF8.self)).utf8)
+    }
+
     /// Writes a new ledger's documents and setup files into `repo`'s work tree and commits them.
     static func create(_ repo: Repository, _ store: LedgerStore, remote: String?, now: Timestamp, signature: Signature) throws {
         try store.create(now: now)
-        for (name, text) in [(".gitattributes", gitattributes), (".gitignore", gitignore)] {
+        for (name, text) in setupFiles {
             let path = repo.workdir + "/" + name
             let existing = try FileSystem.read(path, limit: 1 << 20).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let joined = existing.isEmpty ? text : existing + (existing.hasSuffix("\n") ? "\n" : "\n\n") + text
-            try FileSystem.writeAtomically(path, Array(joined.utf8))
+            try FileSystem.writeAtomically(path, Array(appending(text, to: existing).utf8))
         }
         _ = try configure(repo, remote: remote)
         try repo.commitAll(message: "ledger: new ledger", signature: repo.signature(fallback: signature))

@@ -173,9 +173,7 @@ package enum SetupDoctor {
             return SetupFinding("remote", .ok, "\(name) (\(shown)) answered: \(tip)")
         } catch {
             let said = (error as? LedgerError)?.message ?? "\(error)"
-            // A path where nothing is: a remote still to make (`init --remote` does not make it),
-            // or a disk not mounted.
-            if let path = Remote.localPath(url), !FileSystem.exists(path) {
+            if let path = Remote.missingLocalPath(url) {
                 return SetupFinding("remote", .error, "\(name) (\(shown)) cannot be reached: \(said)",
                                     fix: "git init --bare -b main \(shellQuoted(path))   (a new remote there; mount the disk if it is on one, or point at another: git -C \(quotedRoot) remote set-url \(name) URL)")
             }

@@ -55,6 +55,24 @@ import Testing
         #expect(again.status == 1)
         #expect(again.stderr.contains("already /srv/ledger.git"))
     }
+
+    /// A remote on a path where nothing is: the ledger is made all the same, and the missing
+    /// remote is said at once with the command that makes it; once it is there, or for a
+    /// network remote (not asked at init), nothing is said.
+    @Test func aRemotePathWhereNothingIsIsSaidAtOnce() throws {
+        let ledger = try TestLedger(initialize: false)
+        let missing = ledger.directory.path + "/usb/ledger.git"
+        let r = ledger.run("init", "--remote", missing)
+        #expect(r.status == 0 && ledger.read("ledger.json") != nil, "\(r)")
+        #expect(r.stderr == "ledger: warning: nothing is at \(missing), so `ledger sync` cannot reach origin there yet; "
+                + "make the remote with `git init --bare -b main \(missing)`, or mount the disk it is on\n", "\(r)")
+        #expect(try GitCLI.run(["init", "-q", "--bare", "-b", "main", missing], in: "/").status == 0)
+        let again = ledger.run("init", "--remote", missing)
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again)")
+        let network = try TestLedger(initialize: false)
+        let ssh = network.run("init", "--remote", "ssh://elsewhere/ledger.git")
+        #expect(ssh.status == 0 && ssh.stderr.isEmpty, "\(ssh)")
+    }
 }
 
 @Suite struct GlobalBehaviourTests {

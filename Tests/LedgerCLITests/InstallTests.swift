@@ -7,8 +7,9 @@ import Testing
 /// the ledger through the installed completion script, and `make uninstall` removes it all.
 @Suite struct InstallTests {
     /// Runs bash's completion function for `line` (completing its last word) with the
-    /// installed script, as bash does on TAB; the candidates it offers.
-    static func complete(_ line: String, prefix: String, ledger: TestLedger) throws -> [String] {
+    /// installed script, as bash does on TAB, in `directory` (default: the ledger's root); the
+    /// candidates it offers.
+    static func complete(_ line: String, prefix: String, ledger: TestLedger, in directory: String? = nil) throws -> [String] {
         var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         if words.last != "" && line.hasSuffix(" ") { words.append("") }
         let script = """
@@ -25,7 +26,7 @@ import Testing
         env["PREFIX"] = prefix
         env["PATH"] = prefix + "/bin:/usr/bin:/bin"
         env["LEDGER_NOW"] = nil
-        let r = try Processes.run("/bin/bash", ["--norc", "--noprofile", "-c", script], environment: env, currentDirectory: ledger.root)
+        let r = try Processes.run("/bin/bash", ["--norc", "--noprofile", "-c", script], environment: env, currentDirectory: directory ?? ledger.root)
         guard r.status == 0 else { throw LedgerError.failure("bash: \(r)") }
         return r.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
     }

@@ -20,6 +20,23 @@ import Testing
         #expect(wrong.status == 2 && wrong.stderr.contains("did you mean"), "\(wrong)")
     }
 
+    /// A near miss of a kind's part is answered with the kinds it may mean, as a near miss of
+    /// a whole name is; `--write` where a file is names it, exits 1 and writes nothing.
+    @Test func nearMissesAreSuggestedAndAFileIsNoFolderToWriteInto() throws {
+        let ledger = try TestLedger()
+        let moment = ledger.run("schema", "moment")
+        #expect(moment.status == 2 && moment.stderr.contains("(did you mean 'moments.experience' or 'moments.settings'?)"), "\(moment)")
+        let session = ledger.run("schema", "sesion")
+        #expect(session.status == 2 && session.stderr.contains("(did you mean 'waterline.session'?)"), "\(session)")
+        let file = ledger.directory.path + "/schemas"
+        try "mine\n".write(toFile: file, atomically: true, encoding: .utf8)
+        for target in [file, file + "/editor"] {
+            let r = ledger.run("schema", "--write", target)
+            #expect(r.status == 1 && r.stderr.contains("--write \(target): \(file) is a file, not a folder"), "\(r)")
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "mine\n")
+    }
+
     @Test func writeAndVSCodeAssociateEveryKindAndKeepTheUsersSettings() throws {
         let ledger = try TestLedger()
         let dir = ledger.directory.path + "/schemas"

@@ -49,16 +49,16 @@ import Testing
             return env
         }
 
-        /// What bash's completion offers for `line`.
-        func bash(_ line: String) throws -> [String] {
-            try InstallTests.complete(line, prefix: prefix, ledger: other)
+        /// What bash's completion offers for `line`, in `directory` (default: the other ledger's root).
+        func bash(_ line: String, in directory: String? = nil) throws -> [String] {
+            try InstallTests.complete(line, prefix: prefix, ledger: other, in: directory)
         }
 
         /// What zsh offers when TAB is pressed at the end of `line`: an interactive zsh on a
         /// pseudo-terminal (zpty) loads `_ledger` from the installed site-functions with
         /// compinit; every `compadd` records the matches it adds, and the shell exits once the
         /// completion is done, so reading its output to the end is the wait (no timing).
-        func zsh(_ line: String, zsh: String) throws -> [String] {
+        func zsh(_ line: String, zsh: String, in directory: String? = nil) throws -> [String] {
             var env = try environment()
             let zdotdir = env["ZDOTDIR"]!, candidates = zdotdir + "/candidates"
             try "".write(toFile: candidates, atomically: false, encoding: .utf8)
@@ -81,7 +81,7 @@ import Testing
                 """#.write(toFile: zdotdir + "/.zshrc", atomically: false, encoding: .utf8)
             // zsh -d: no /etc/zsh/zshrc; `timeout` only bounds a shell that never completes.
             let driver = #"zmodload zsh/zpty && zpty z zsh -d -i && zpty -w -n z "$1"$'\t' && { while zpty -r z chunk; do :; done; zpty -d z }"#
-            let r = try Processes.run("/usr/bin/timeout", ["60", zsh, "-f", "-c", driver, "zsh", line], environment: env, currentDirectory: other.root)
+            let r = try Processes.run("/usr/bin/timeout", ["60", zsh, "-f", "-c", driver, "zsh", line], environment: env, currentDirectory: directory ?? other.root)
             guard r.status == 0 else { throw LedgerError.failure("zsh: \(r)") }
             let words = try String(contentsOfFile: candidates, encoding: .utf8).split(separator: "\n").map(String.init)
             return Array(Set(words)).sorted()
@@ -89,10 +89,10 @@ import Testing
 
         /// What fish offers for `line` (`complete -C`), with the installed file on
         /// fish_complete_path before fish's own completions, in the order fish's default has them.
-        func fish(_ line: String, fish: String) throws -> [String] {
+        func fish(_ line: String, fish: String, in directory: String? = nil) throws -> [String] {
             let r = try Processes.run(fish, ["--no-config", "-c", "set fish_complete_path $argv[1] $__fish_data_dir/completions; complete -C $argv[2]",
                                              prefix + "/share/fish/vendor_completions.d", line],
-                                      environment: try environment(), currentDirectory: other.root)
+                                      environment: try environment(), currentDirectory: directory ?? other.root)
             guard r.status == 0, r.stderr.isEmpty else { throw LedgerError.failure("fish: \(r)") }
             return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t", maxSplits: 1)[0]) }.sorted()
         }
@@ -108,7 +108,14 @@ import Testing
          // A path is completed from the file system (no fallback of the shell does it).
          ("ledger moments add --photo IMG", [s.photo]),
          ("ledger check IMG", [s.photo]),
+         // An app by its name, a file or folder by its path (`log`, `purge`); an app's
+         // folder in the ledger's root is offered once, by the app's name.
+         ("ledger log wat", ["waterline"]),
+         ("ledger log IMG", [s.photo]),
+         ("ledger log waterline/pre", ["waterline/presets/"]),
+         ("ledger purge mo", ["moments"]),
          // Fixed sets of words.
+         ("ledger forget h", ["hydrate"]),
          ("ledger moments add --moment to", ["today"]),
          ("ledger autosync settings s", ["set"]),
          ("ledger autosync settings --json set inter", ["interval"]),
@@ -120,30 +127,40 @@ import Testing
     @Test func bashCompletesFilesAndDirectoriesWhereAPathIsAsked() throws {
         let s = try Setup()
         let photo = s.other.root + "/" + s.photo
-        for line in ["ledger moments add --photo \(s.other.root)/IMG", "ledger check \(s.other.root)/IMG", "ledger purge \(s.other.root)/IMG"] {
+        for line in ["ledger moments add --photo \(s.other.root)/IMG", "ledger check \(s.other.root)/IMG", "ledger purge \(s.other.root)/IMG",
+                     "ledger log \(s.other.root)/IMG"] {
             #expect(try s.bash(line) == [photo], "\(line)")
         }
         for line in ["ledger status --repo \(s.tmp.path)/pic", "ledger init \(s.tmp.path)/pic", "ledger clone URL \(s.tmp.path)/pic"] {
             #expect(try s.bash(line) == [s.tmp.path + "/pictures"], "\(line)")
         }
         #expect(try s.bash("ledger status --repo \(s.other.root)/IMG") == [], "directories only")
+        #expect(try s.bash("ledger log \(s.tmp.path)/pic") == [s.tmp.path + "/pictures/"], "a folder, to go on into")
+        #expect(try s.bash("ledger log wat", in: s.tmp.path) == ["waterline"], "an app, away from its folder")
     }
 
     @Test(.enabled(if: zsh != nil, "zsh is not installed (Debian package zsh; make test-deps installs it)"))
     func zshCompletesCommandsOptionsAndPresetsAsBashDoes() throws {
         let s = try Setup()
-        try Self.completesAsBash("zsh", s) { try s.zsh($0, zsh: Self.zsh!) }
+        try Self.completesAsBash("zsh", s) { try s.zsh($0, zsh: Self.zsh!, in: $1) }
     }
 
     /// Each of `lines` as expected and as bash completes it; and every preset of the ledger,
-    /// ids and one-word names, as bash offers them.
-    static func completesAsBash(_ shell: String, _ s: Setup, _ complete: (String) throws -> [String]) throws {
+    /// ids and one-word names, as bash offers them; `complete` runs in the directory given
+    /// (nil: the other ledger's root).
+    static func completesAsBash(_ shell: String, _ s: Setup, _ complete: (String, String?) throws -> [String]) throws {
         for (line, expected) in lines(s) {
-            let offered = try complete(line)
+            let offered = try complete(line, nil)
             #expect(offered == expected, "\(shell), \(line)")
             #expect(offered == (try s.bash(line)), "\(shell) and bash, \(line)")
         }
-        let all = try complete("ledger waterline drink --repo \(s.ledger.root) --preset ")
+        // Away from the ledger's folders, an app by its name all the same.
+        for line in ["ledger log wat", "ledger purge hyd"] {
+            let offered = try complete(line, s.tmp.path)
+            #expect(offered == [line.hasSuffix("wat") ? "waterline" : "hydrate"], "\(shell), \(line)")
+            #expect(offered == (try s.bash(line, in: s.tmp.path)), "\(shell) and bash, \(line)")
+        }
+        let all = try complete("ledger waterline drink --repo \(s.ledger.root) --preset ", nil)
         #expect(all.contains("mezcal") && all.contains("beer"), "\(shell): \(all)")
         #expect(Set(all) == Set(try s.bash("ledger waterline drink --repo \(s.ledger.root) --preset ")), "\(shell): every preset")
     }
@@ -151,7 +168,7 @@ import Testing
     @Test(.enabled(if: fish != nil, "fish is not installed (Debian package fish; make test-deps installs it)"))
     func fishCompletesCommandsOptionsAndPresetsAsBashDoes() throws {
         let s = try Setup()
-        try Self.completesAsBash("fish", s) { try s.fish($0, fish: Self.fish!) }
+        try Self.completesAsBash("fish", s) { try s.fish($0, fish: Self.fish!, in: $1) }
         // Completed through another command, as `env ledger …` (fish's own `complete -C`).
         #expect(try s.fish("env ledger waterline drink --repo \(s.ledger.root) --preset mez", fish: Self.fish!) == ["mezcal"])
     }

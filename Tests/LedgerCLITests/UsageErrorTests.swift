@@ -53,7 +53,7 @@ import Testing
         (["waterline", "presets", "add", String(repeating: "x", count: 90), "--type", "beer"], "NAME must be at most 80 characters"),
         (["waterline", "presets", "edit", "beer", "--std", "25"], "--std"),
         (["waterline", "presets", "edit", "beer", "--name", " "], "--name must not be empty"),
-        (["waterline", "settings", "set", "defaultWaterAmount", "5000ml"], "defaultWaterAmount must be more than 0"),
+        (["waterline", "settings", "set", "defaultWaterAmount", "5000ml"], "defaultWaterAmount must be at least 1 ml"),
         (["waterline", "settings", "set", "defaultWaterAmount", "2e2"], "defaultWaterAmount must be an amount like 250, 250ml or 8oz, in decimals (found \"2e2\")"),
         (["waterline", "start", "--time", "2026-11-22T01:00"], "--time"),
         // BrewGuide

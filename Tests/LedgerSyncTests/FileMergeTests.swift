@@ -25,6 +25,19 @@ import Testing
         #expect(PathRole.conflictCopyPath(of: "README", tag: "abc") == "README.conflict-abc")
     }
 
+    /// A new ledger's .gitignore met, with no history in common, by a new repository's own (a
+    /// ledger synced onto it): the repository's lines, then the ledger's, as `ledger clone` of
+    /// it makes them; with a history in common, or for another file, a conflict file as ever.
+    @Test func aNewLedgersSetupFileGoesAfterANewRepositorysOwn() {
+        let own = Self.bytes(LedgerSetup.gitignore), theirs = Self.bytes("*.log\n")
+        for (ours, other) in [(own, theirs), (theirs, own)] {
+            let r = FileMerge.resolve(path: ".gitignore", base: nil, ours: ours, theirs: other)
+            #expect(r.merged && r.result == Self.bytes("*.log\n\n" + LedgerSetup.gitignore))
+        }
+        #expect(!FileMerge.resolve(path: ".gitignore", base: Self.bytes("*.tmp\n"), ours: own, theirs: theirs).merged)
+        #expect(!FileMerge.resolve(path: "README.md", base: nil, ours: own, theirs: theirs).merged)
+    }
+
     @Test func blobHashesAreGits() {
         // `printf 'hello\n' | git hash-object --stdin`
         #expect(ObjectID.blob(hashing: Self.bytes("hello\n")).description == "ce013625030ba8dba906f756967f9e9ca394464a")

@@ -19,7 +19,7 @@ struct ForgetCommand: ParsableCommand {
             Shows what goes and asks on a terminal; --yes answers for scripts.
             """)
 
-    @Argument(help: ArgumentHelp("The app: waterline, brew, hydrate or moments.", valueName: "app"))
+    @Argument(help: ArgumentHelp("The app: waterline, brew, hydrate or moments.", valueName: "app"), completion: .list(Forgetting.apps.map(\.rawValue)))
     var app: String?
 
     @Flag(help: "Forget every app.")

@@ -30,5 +30,11 @@ struct InitCommand: ParsableCommand {
         case .alreadyInitialized(let restored):
             Console.print("\(target) is already a ledger; ledger " + restored.joined(separator: ", ") + ".")
         }
+        // A remote on a path where nothing is: the ledger is made all the same (a disk to
+        // mount, a remote to make next), and the missing remote said now, not at the first sync.
+        if let remote, let missing = Remote.missingLocalPath(remote) {
+            Console.error("ledger: warning: nothing is at \(missing), so `ledger sync` cannot reach origin there yet; "
+                + "make the remote with `git init --bare -b main \(SetupDoctor.shellQuoted(missing))`, or mount the disk it is on")
+        }
     }
 }

@@ -46,6 +46,7 @@ struct SchemaCommand: ParsableCommand {
         if vscode { return try writeVSCode(types) }
         if let write {
             let dir = CLIContext.current.absolutePath(write)
+            try Self.refuseFile(on: dir, given: write)
             for t in types { Console.print("wrote " + (try Self.writeSchema(t, in: dir))) }
             return
         }
@@ -68,7 +69,16 @@ struct SchemaCommand: ParsableCommand {
         }
         if let t = LedgerSchema.standard.documentType(forPath: path) { return [t] }
         let names = all.map(\.kind.name)
-        throw LedgerError.usage("there is no document kind \"\(kind)\"\(Suggestion.didYouMean(kind, among: names)); the kinds are \(names.joined(separator: ", "))")
+        throw LedgerError.usage("there is no document kind \"\(kind)\"\(Suggestion.didYouMean(kind, amongDotted: names)); the kinds are \(names.joined(separator: ", "))")
+    }
+
+    /// Refuses `--write` where a file is: at `dir` itself or on its way (exit 1, as `init`
+    /// and `clone` refuse a file where their folder goes), before anything is written.
+    static func refuseFile(on dir: String, given: String) throws {
+        var path = dir
+        while !path.isEmpty, path != "/", FileSystem.stamp(following: path) == nil { path = (path as NSString).deletingLastPathComponent }
+        guard let stamp = FileSystem.stamp(following: path), stamp.type != .directory else { return }
+        throw LedgerError.invalid("--write \(given): \(path) is a file, not a folder; give a folder to write the schemas into (nothing was written)")
     }
 
     /// Writes `type`'s schema as DIR/KIND.schema.json; the path written.

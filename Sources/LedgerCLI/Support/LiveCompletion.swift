@@ -4,7 +4,7 @@ import LedgerKit
 import LedgerSync
 
 /// Completions read from the ledger as the user presses TAB: preset, recipe, session, entry
-/// and brew-log ids (and names that are one word), Moments buckets, remote names.
+/// and brew-log ids (and names that are one word), Moments buckets, remote names, app names.
 ///
 /// The shell runs `ledger ---completion …` with the words typed so far; the ledger is the one
 /// the command would use (`--repo` among the words, else `$LEDGER_REPO`, the ledger around
@@ -54,6 +54,27 @@ enum LiveCompletion {
     /// The remotes of the ledger's repository.
     static let remotes = kind { store in
         try Repository.open(store.root).remoteNames()
+    }
+
+    /// The apps by name (`waterline`, `brew`, …), then the files and folders whose path begins
+    /// with the word typed: what an APP|PATH|ID argument takes (`log`, `purge`). An app's name
+    /// stands for its folder of the same name (in the ledger's root, both would be offered).
+    static let appsAndPaths = CompletionKind.custom { _, _, prefix in
+        let apps = Forgetting.apps.map(\.rawValue)
+        return apps.filter { $0.hasPrefix(prefix) } + paths(prefix).filter { !($0.hasSuffix("/") && apps.contains(String($0.dropLast()))) }
+    }
+
+    /// The files and folders (these with a trailing `/`) whose path begins with `prefix`, as a
+    /// shell's file completion offers them: relative to the current directory, `~/` for the
+    /// home directory, hidden ones only when the name typed begins with a dot; names with
+    /// spaces are left out, as everywhere here.
+    static func paths(_ prefix: String) -> [String] {
+        let folder = prefix.lastIndex(of: "/").map { String(prefix[...$0]) } ?? ""
+        let name = prefix.dropFirst(folder.count)
+        guard let entries = try? FileSystem.list(CLIContext.current.absolutePath(folder.isEmpty ? "." : folder)) else { return [] }
+        return entries.filter { $0.name.hasPrefix(name) && (name.hasPrefix(".") || !$0.name.hasPrefix(".")) && !$0.name.contains(where: \.isWhitespace) }
+            .map { folder + $0.name + ($0.type == .directory ? "/" : "") }
+            .sorted()
     }
 
     /// A completion of `candidates` of the ledger named by the words typed, filtered by the

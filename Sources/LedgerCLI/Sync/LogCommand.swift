@@ -17,7 +17,7 @@ struct LogCommand: ParsableCommand {
             document's id. --limit defaults to 20 (0: every commit).
             """)
 
-    @Argument(help: ArgumentHelp("Only the history of an app, a file or folder, or a document (its id).", valueName: "app|path|id"), completion: .file())
+    @Argument(help: ArgumentHelp("Only the history of an app, a file or folder, or a document (its id).", valueName: "app|path|id"), completion: LiveCompletion.appsAndPaths)
     var target: String?
 
     @Option(help: ArgumentHelp("Only commits made on or after DATE (2026-11-21, 2026-11-21T22:00, or a timestamp with its offset).", valueName: "date"))

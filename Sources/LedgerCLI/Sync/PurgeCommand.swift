@@ -18,7 +18,7 @@ struct PurgeCommand: ParsableCommand {
             answers for scripts.
             """)
 
-    @Argument(help: ArgumentHelp("What to purge: an app (waterline, brew, hydrate, moments), a file or folder of the ledger, or a document's id.", valueName: "path|id|app"), completion: .file())
+    @Argument(help: ArgumentHelp("What to purge: an app (waterline, brew, hydrate, moments), a file or folder of the ledger, or a document's id.", valueName: "path|id|app"), completion: LiveCompletion.appsAndPaths)
     var target: String
 
     @OptionGroup var change: ConfirmedChangeOptions

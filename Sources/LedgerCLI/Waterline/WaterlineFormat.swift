@@ -139,16 +139,19 @@ enum WaterlineText {
         minutes >= 60 ? "\(minutes / 60) h \(NumberText.padded(minutes % 60)) min" : "\(minutes) min"
     }
 
-    /// "Hazy IPA · 1.9 std" for a drink logged from a preset; else "beer · 12 oz · 5% · 1.0 std"
-    /// (sizes in `units`); "water · 8 oz". `presetNames` names presets of entries that did not
-    /// record one. Without the estimate: "beer · 12 oz".
-    static func describe(_ e: LogEntry, units: VolumeUnit, presetNames: [String: String] = [:], estimate: Bool = true) -> String {
+    /// "Hazy IPA · 1.9 std" for a drink logged from a preset, "Beer · 500 ml · 1.4 std" at
+    /// another size than the preset's own (as `presets`, by id, have it); else "beer · 12 oz ·
+    /// 5% · 1.0 std" (sizes in `units`); "water · 8 oz". `presets` also names the presets of
+    /// entries that did not record the name. Without the estimate: "beer · 12 oz".
+    static func describe(_ e: LogEntry, units: VolumeUnit, presets: [String: DrinkPreset] = [:], estimate: Bool = true) -> String {
         switch e.type {
         case .alcohol:
             let m = e.alcoholMeta
+            let preset = m?.presetId.flatMap { presets[$0] }
             var parts: [String]
-            if let name = m?.presetName ?? m?.presetId.flatMap({ presetNames[$0] }) {
+            if let name = m?.presetName ?? preset?.name {
                 parts = [name]
+                if let s = m?.sizeOz, let preset, size(s, units: units) != size(preset.sizeOz, units: units) { parts.append(units.describe(ounces: s)) }
             } else {
                 parts = [m?.drinkType?.rawValue ?? "drink"]
                 if let s = m?.sizeOz { parts.append(units.describe(ounces: s)) }

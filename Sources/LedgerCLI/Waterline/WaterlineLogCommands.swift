@@ -39,7 +39,7 @@ extension WaterlineCommand {
             let estimate = logged.estimate?.meta.standardDrinkEstimate ?? 0
             drink.sayUnused(logged.estimate)
             try WaterlineCommand.reportLogged(logged, run: run, headline:
-                "Logged \(WaterlineText.describe(logged.entry, units: logged.settings.units, estimate: false)) — \(WaterlineText.standardDrinks(estimate)) (\(logged.estimate?.reason ?? "")).")
+                "Logged \(WaterlineText.describe(logged.entry, units: logged.settings.units, presets: logged.preset.map { [$0.id: $0] } ?? [:], estimate: false)) — \(WaterlineText.standardDrinks(estimate)) (\(logged.estimate?.reason ?? "")).")
         }
     }
 

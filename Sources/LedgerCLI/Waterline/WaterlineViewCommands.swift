@@ -89,7 +89,7 @@ extension WaterlineCommand {
             return
         }
         let times = WaterlineText.Times(session, run.env.clock, now: run.now)
-        let presetNames = (try? run.waterline.presetList()).map { Dictionary($0.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }) } ?? [:]
+        let presets = (try? run.waterline.presetList()).map { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) } ?? [:]
         let steps = WaterlineEngine.replay(session.entries, rules: session.rules)
         let timeWidth = steps.map { times.show($0.entry.timestamp).count }.max() ?? 5
         Console.print(Style.dim("  " + "TIME".padding(toLength: timeWidth + 2, withPad: " ", startingAt: 0) + "ID          ENTRY                                  WATERLINE"))
@@ -97,7 +97,7 @@ extension WaterlineCommand {
             var marks: [String] = []
             if step.perDrinkReminder { marks.append("water due") }
             if step.pacingWarning { marks.append(Style.red("warning")) }
-            let entry = WaterlineText.describe(step.entry, units: settings.units, presetNames: presetNames)
+            let entry = WaterlineText.describe(step.entry, units: settings.units, presets: presets)
             let what = entry.padding(toLength: max(38, entry.count), withPad: " ", startingAt: 0)
             let value = WaterlineText.value(step.after.waterlineValue)
             let id = step.entry.id.padding(toLength: max(10, step.entry.id.count), withPad: " ", startingAt: 0)

@@ -94,6 +94,16 @@ package enum Suggestion {
         closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
+    /// " (did you mean 'x'?)" among names made of dotted parts (`waterline.session`): the name
+    /// closest to `word`, else the names that have a part close to it (`session`; `moment`,
+    /// for each kind of `moments`), when they are at most three; or "".
+    package static func didYouMean(_ word: String, amongDotted names: [String]) -> String {
+        if let near = closest(to: word, among: names) { return " (did you mean '\(near)'?)" }
+        let byPart = names.filter { $0.split(separator: ".").contains { closest(to: word, among: [String($0)]) != nil } }
+        guard !byPart.isEmpty, byPart.count <= 3 else { return "" }
+        return " (did you mean " + byPart.map { "'\($0)'" }.joined(separator: " or ") + "?)"
+    }
+
     /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }

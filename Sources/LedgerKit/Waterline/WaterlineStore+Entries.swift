@@ -45,6 +45,8 @@ extension WaterlineStore {
         public var nudges: [WaterlineNotification.Kind]
         /// For a drink: its estimate and how it was reached.
         public var estimate: DrinkEstimate?
+        /// For a drink logged from a preset: the preset, as it was then.
+        public var preset: DrinkPreset?
         /// Notes about repairs made on the way.
         public var notes: [String]
 
@@ -70,6 +72,7 @@ extension WaterlineStore {
                                          rules: settings.rules)
             var logged = try log(entry, settings: settings, now: now)
             logged.estimate = estimate
+            logged.preset = preset
             return logged
         }
     }
@@ -108,7 +111,7 @@ extension WaterlineStore {
         let step = WaterlineEngine.replay(session.entries, rules: session.rules).first { $0.entry.id == entry.id }!
         let after = WaterlineEngine.state(from: session.entries, warningThreshold: settings.warningThreshold)
         let nudges = WaterlineNotification.kinds(logging: entry, before: before, after: after, waterEveryNDrinks: settings.waterEveryNDrinks)
-        return Logged(session: session, entry: entry, step: step, state: after, settings: settings, nudges: nudges, estimate: nil, notes: notes)
+        return Logged(session: session, entry: entry, step: step, state: after, settings: settings, nudges: nudges, estimate: nil, preset: nil, notes: notes)
     }
 
     /// Refuses entry times outside the session or in the future.

@@ -25,6 +25,13 @@ extension Remote {
         return url.contains("://") || isSSH(url) ? nil : url
     }
 
+    /// The path a local remote names when nothing is there — a remote still to make (`init
+    /// --remote` does not make it) or a disk not mounted — else nil.
+    package static func missingLocalPath(_ url: String) -> String? {
+        guard let path = localPath(url), !FileSystem.exists(path) else { return nil }
+        return path
+    }
+
     /// Whether the URL is an ssh one (`ssh://…` or scp-like `[user@]host:path`).
     static func isSSH(_ url: String) -> Bool {
         if url.hasPrefix("ssh://") || url.hasPrefix("ssh+git://") || url.hasPrefix("git+ssh://") { return true }

@@ -27,6 +27,9 @@ package struct FileResolution: Sendable {
 ///   validation.
 /// - A photo is content-addressed: the same path should hold the same bytes; a deletion gives
 ///   way to the other side's file.
+/// - A ledger's `.gitignore` or `.gitattributes` met, with no history in common, by a new
+///   repository's own (a ledger synced onto it): the repository's lines, then the ledger's
+///   (`LedgerSetup.joinedSetupFile`), as `ledger clone` of that repository makes them.
 /// - Whatever cannot be parsed, has no rule, or merges into something invalid: the local
 ///   version stays in place and the other side's goes beside it as `<stem>.conflict-<tag>.<ext>`,
 ///   where the tag is the start of its git blob id (the same on every machine). Never
@@ -75,6 +78,9 @@ package enum FileMerge {
     static func resolveBytes(_ path: String, _ base: [UInt8]?, _ ours: [UInt8]?, _ theirs: [UInt8]?) -> FileResolution {
         if ours == base { return FileResolution(path: path, result: theirs, created: [], notes: []) }
         if theirs == base { return FileResolution(path: path, result: ours, created: [], notes: []) }
+        if base == nil, let ours, let theirs, let joined = LedgerSetup.joinedSetupFile(path, ours: ours, theirs: theirs) {
+            return FileResolution(path: path, result: joined, created: [], notes: ["kept the repository's own lines, with the ledger's after them"])
+        }
         return keepBoth(path, base, ours, theirs, because: "both machines changed it and it has no merge rule")
     }
 

@@ -150,15 +150,20 @@ import Testing
         #expect(ledger.run("waterline", "presets", "delete", "pivo-2").status == 0)
     }
 
-    /// One size limit and one message for drinks and water; the largest N is stated.
+    /// One size limit and one message for drinks and water, to the millilitre at both ends (an
+    /// amount that would be shown as 0 ml is refused); the largest N is stated.
     @Test func limitsAreStatedAsTheyAreApplied() throws {
         let ledger = try TestLedger()
         _ = started(ledger)
-        for args in [["drink", "--size", "68oz"], ["drink", "--size", "2010ml"], ["water", "--amount", "2001ml"]] {
+        for args in [["drink", "--size", "68oz"], ["drink", "--size", "2010ml"], ["water", "--amount", "2001ml"],
+                     ["water", "--amount", "0.3ml"], ["water", "--amount", "0.01"], ["drink", "--size", "0.4ml", "--std", "1"]] {
             let r = ledger.run(arguments: ["waterline"] + args, env: at(5))
-            #expect(r.status == 2 && r.stderr.contains("\(args[1]) must be more than 0 and at most 2000 ml (67.6 oz)"), "\(args): \(r)")
+            #expect(r.status == 2 && r.stderr.contains("\(args[1]) must be at least 1 ml (0.03 oz) and at most 2000 ml (67.6 oz)"), "\(args): \(r)")
         }
         #expect(ledger.run("waterline", "drink", "--size", "2000ml", "--std", "5", env: at(6)).status == 0)
+        // The least amount, in ounces (the settings' unit) to the hundredth rather than as 0 oz.
+        let least = ledger.run("waterline", "water", "--amount", "1ml", env: at(7))
+        #expect(least.status == 0 && least.stdout.contains("Logged water · 0.03 oz."), "\(least)")
         let n = ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "9223372036854775807")
         #expect(n.status == 2 && n.stderr.contains("waterEveryNDrinks must be a whole number of drinks from 1 to 8999999999999999"), "\(n)")
     }
@@ -220,6 +225,20 @@ import Testing
         #expect(r.status == 1, "\(r)")
         #expect(r.stderr.contains("session \(id), which ran from 2026-12-31T23:00:00+01:00 to 2027-01-01T02:00:00+01:00"), "\(r)")
         #expect(ledger.run("waterline", "start", "--time", "02:30", env: ["LEDGER_NOW": "2027-01-01T03:00:00+01:00"]).status == 0)
+    }
+
+    /// A drink from a preset at another size than the preset's own says its size, on the line
+    /// that logs it and in the entries; at the preset's own size it does not.
+    @Test func aPresetAtAnotherSizeSaysTheSize() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "settings", "set", "units", "ml").status == 0)
+        _ = started(ledger)
+        let other = ledger.run("waterline", "drink", "--preset", "beer", "--size", "500ml", "--std", "2", env: at(1))
+        #expect(other.status == 0 && other.stdout.contains("Logged Beer · 500 ml — 2.0 standard drinks (as given)."), "\(other)")
+        let own = ledger.run("waterline", "drink", "--preset", "beer", "--size", "355ml", env: at(2))
+        #expect(own.status == 0 && own.stdout.contains("Logged Beer — 1.0 standard drink ("), "\(own)")
+        let entries = ledger.run("waterline", "entries", env: at(3)).stdout
+        #expect(entries.contains("Beer · 500 ml · 2.0 std") && entries.contains("Beer · 1.0 std"), "\(entries)")
     }
 
     @Test func drinkFlagsAndTheEstimateTheyGive() throws {

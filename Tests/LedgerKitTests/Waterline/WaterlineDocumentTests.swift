@@ -86,7 +86,7 @@ import Testing
         Invalid(path: ["entries", "0", "alcoholMeta", "standardDrinkEstimate"], value: .number(0), pointer: "/entries/0/alcoholMeta/standardDrinkEstimate", says: "must be more than 0"),
         Invalid(path: ["entries", "0", "alcoholMeta"], value: nil, pointer: "/entries/0/alcoholMeta", says: "an alcohol entry needs alcoholMeta"),
         Invalid(path: ["entries", "2", "waterMeta", "units"], value: .string("cups"), pointer: "/entries/2/waterMeta/units", says: "must be one of \"oz\", \"ml\""),
-        Invalid(path: ["entries", "2", "waterMeta", "amount"], value: .number(-8), pointer: "/entries/2/waterMeta/amount", says: "must be more than 0"),
+        Invalid(path: ["entries", "2", "waterMeta", "amount"], value: .number(-8), pointer: "/entries/2/waterMeta/amount", says: "must be at least 1 ml"),
         Invalid(path: ["entries", "1", "timestamp"], value: .string("2026-11-21T20:59:00+01:00"), pointer: "/entries/1/timestamp", says: "before the session started"),
         Invalid(path: ["entries", "1", "timestamp"], value: .string("21:30"), pointer: "/entries/1/timestamp", says: "ISO-8601"),
         Invalid(path: ["entries", "1", "id"], value: .string("e0"), pointer: "/entries/1/id", says: "duplicate entry id"),

@@ -689,7 +689,7 @@ import Testing
         try waterline.start(at: at(0), now: at(0), ids: RandomIDSource())
         for bad in ["68oz", "2010ml", "2001ml", "67.65oz"] {
             #expect { try drink(1, size: size(bad)) } throws: {
-                ($0 as? LedgerError)?.sentence.inputs == [.waterline(.size)] && ($0 as? LedgerError)?.message == "size must be more than 0 and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
+                ($0 as? LedgerError)?.sentence.inputs == [.waterline(.size)] && ($0 as? LedgerError)?.message == "size must be at least 1 ml (0.03 oz) and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
             }
         }
         #expect(try drink(2, std: 5, size: size("2000ml")).entry.alcoholMeta?.sizeOz == 67.63)
@@ -697,7 +697,7 @@ import Testing
         for bad in ["2001ml", "68oz"] {
             let amount = Given(Volume(parsing: bad)!, input: .waterline(.amount), text: bad)
             #expect { try waterline.logWater(amount, at: at(4), now: at(4), ids: RandomIDSource()) } throws: {
-                ($0 as? LedgerError)?.sentence.inputs == [.waterline(.amount)] && ($0 as? LedgerError)?.message == "amount must be more than 0 and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
+                ($0 as? LedgerError)?.sentence.inputs == [.waterline(.amount)] && ($0 as? LedgerError)?.message == "amount must be at least 1 ml (0.03 oz) and at most 2000 ml (67.6 oz) (found \"\(bad)\")"
             }
         }
         _ = try waterline.logWater(Given(Volume(parsing: "2000ml")!, input: .waterline(.amount), text: "2000ml"), at: at(5), now: at(5), ids: RandomIDSource())

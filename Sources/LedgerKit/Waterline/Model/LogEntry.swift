@@ -53,7 +53,8 @@ public struct AlcoholMeta: JSONModel, Equatable {
         "must be more than 0 and at most \(CanonicalJSON.formatNumber(maximumEstimate)) standard drinks (found \(CanonicalJSON.formatNumber($0)))"
     }
     static let sizeRule = ValueRule<Double>(
-        schema: { ["exclusiveMinimum": 0, "exclusiveMaximum": .number((WaterMeta.maximumMillilitres + 0.5) / VolumeUnit.millilitresPerOunce)] },
+        schema: { ["minimum": .number(0.5 / VolumeUnit.millilitresPerOunce),
+                   "exclusiveMaximum": .number((WaterMeta.maximumMillilitres + 0.5) / VolumeUnit.millilitresPerOunce)] },
         problem: { WaterMeta.withinLimit($0, .oz) ? nil : "must be \(WaterMeta.limit) (found \(CanonicalJSON.formatNumber($0)) oz)" })
     static let abvRule = ValueRule<Double>.within(0...100) {
         "must be a percentage between 0 and 100 (found \(CanonicalJSON.formatNumber($0)))"
@@ -86,14 +87,16 @@ public struct WaterMeta: JSONModel, Equatable {
     /// limit of an amount of water and of a drink's size.
     public static let maximumMillilitres = 2000.0
 
-    /// Whether `amount` in `unit` is more than 0 and at most `maximumMillilitres`, to the
-    /// millilitre (so that 2000 ml kept as 67.63 oz, 2000.06 ml, is still 2000 ml).
+    /// Whether `amount` in `unit` is at least 1 ml and at most `maximumMillilitres`, to the
+    /// millilitre at both ends (so that 2000 ml kept as 67.63 oz, 2000.06 ml, is still 2000 ml,
+    /// and an amount that would be shown as 0 ml, such as 0.3 ml, is no amount).
     public static func withinLimit(_ amount: Double, _ unit: VolumeUnit) -> Bool {
-        amount > 0 && VolumeUnit.ml.convert(amount, from: unit).rounded() <= maximumMillilitres
+        let ml = VolumeUnit.ml.convert(amount, from: unit).rounded()
+        return ml >= 1 && ml <= maximumMillilitres
     }
 
     /// The limit in words, the same in every message.
-    public static let limit = "more than 0 and at most 2000 ml (67.6 oz)"
+    public static let limit = "at least 1 ml (0.03 oz) and at most 2000 ml (67.6 oz)"
 
     /// The amount in `unit`.
     public func amount(in unit: VolumeUnit) -> Double { unit.convert(amount, from: units) }

@@ -31,9 +31,12 @@ public enum VolumeUnit: String, JSONEnum, Sendable {
         self == .ml ? amount.rounded() : (amount * 10).rounded() / 10
     }
 
-    /// An amount of `unit` shown in this unit, rounded for people: "16 oz", "473 ml".
+    /// An amount of `unit` shown in this unit, rounded for people: "16 oz", "473 ml". An
+    /// amount too small for a tenth of an ounce (a millilitre is 0.03 oz) is shown to the
+    /// hundredth rather than as 0 oz.
     public func describe(_ amount: Double, from unit: VolumeUnit) -> String {
-        CanonicalJSON.formatNumber(rounded(convert(amount, from: unit))) + " " + rawValue
+        let v = convert(amount, from: unit)
+        return CanonicalJSON.formatNumber(rounded(v) == 0 && v > 0 ? (v * 100).rounded() / 100 : rounded(v)) + " " + rawValue
     }
 
     /// A size in ounces shown in this unit.
