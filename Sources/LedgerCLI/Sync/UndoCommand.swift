@@ -42,8 +42,9 @@ struct UndoCommand: ParsableCommand {
         if !change.json {
             Console.print(what + (nothing ? "." : ", which changes here:"))
             HistoryFormat.printChanges(plan.changes)
-            for r in plan.resolutions { Console.print("  Merged with what changed since, \(r.document.path): " + (r.notes.isEmpty ? "merged both." : r.notes.joined(separator: "; ") + ".")) }
-            for r in plan.reconciled { Console.print("  Adjusted: \(r).") }
+            // An undo that changes nothing merged nothing worth telling: only the refusal follows.
+            for r in plan.resolutions where !nothing { Console.print("  Merged with what changed since, \(r.document.path): " + (r.notes.isEmpty ? "merged both." : r.notes.joined(separator: "; ") + ".")) }
+            for r in plan.reconciled where !nothing { Console.print("  Adjusted: \(r).") }
         }
         if nothing { throw LedgerError.invalid(refusal) }
         if change.dryRun {

@@ -245,6 +245,9 @@ package enum DocumentStories {
             story.details = ["deleted on both devices"]
         } else if ours == nil || theirs == nil {
             story.details = ["deleted on one device and changed on the other: the change kept"]
+        } else if result == ours || result == theirs {
+            // A file with no merge rule (one of your own) is kept whole: nothing was merged.
+            story.details = ["changed on both devices: \(result == ours ? "the merging device's" : "the other device's") version kept"]
         } else {
             story.details = ["both devices changed it; merged field by field"]
         }

@@ -104,6 +104,10 @@ import Testing
         HistoryScenario.ok(undo)
         let changes = undo.json["changes"]?.arrayValue ?? []
         #expect(changes.contains { $0["text"]?.stringValue == "Waterline: night of Sat 21 Nov — drink at 21:40 deleted" })
+        // Taken back again, it changes nothing: the refusal, with no word of merging the
+        // session changed since (a merge that made nothing).
+        let again = b.run("undo", merge, "--yes")
+        #expect(again.status == 1 && again.stderr.contains("was already taken back") && !again.stdout.contains("Merged with what changed since"), "\(again)")
         // The laptop's drink goes, the phone's drinks stay — the one after the merge too —
         // and the state is recomputed: check finds nothing stale.
         let times = b.run("waterline", "entries", "--json").json.arrayValue?.compactMap { $0["timestamp"]?.stringValue } ?? []
