@@ -69,6 +69,12 @@ struct UndoCommand: ParsableCommand {
     static func describe(_ plan: Undo.Plan) -> String {
         let t = plan.target
         if let kept = plan.keptRef { return "Bringing back the work kept at \(kept) by a reset to the remote" }
+        if plan.commitsTakenBack > 1 {
+            // A fast-forward: this device's sync brought the commits of other devices; its last
+            // one is not the sync taken back.
+            return "Taking back the last sync, which brought \(plan.commitsTakenBack) commits, the last \(t.id.short) of \(HistoryFormat.time(t.time)) "
+                + "(\(t.subject)), restoring the documents of \(plan.restoring.short)"
+        }
         let which = plan.lastSync ? "the last sync" : "the commit"
         return "Taking back \(t.id.short), \(which) of \(HistoryFormat.time(t.time)) (\(t.subject)), restoring the documents of \(plan.restoring.short)"
     }
@@ -82,6 +88,7 @@ struct UndoCommand: ParsableCommand {
         o["commit"] = commit.map { .string($0.description) } ?? .null
         o["keptRef"] = plan.keptRef.map(JSONValue.string) ?? .null
         o["alreadyUndoneBy"] = plan.alreadyUndoneBy.map { .string($0.description) } ?? .null
+        o["commitsTakenBack"] = .number(Double(plan.commitsTakenBack))
         return .object(o)
     }
 }

@@ -42,6 +42,9 @@ package enum Undo {
         package var reconciled: [String]
         /// An undo made since that already took `target` back, if any.
         package var alreadyUndoneBy: ObjectID?
+        /// The commits taken back: 1 for a merge or a commit named; for the last sync a
+        /// fast-forward, every commit it brought (`restoring..target`).
+        package var commitsTakenBack = 1
     }
 
     /// What an undo of `revision` (nil: the last sync's) would do, computed on objects kept in
@@ -119,9 +122,13 @@ package enum Undo {
                 return true
             }
         }
-        return Plan(target: info, lastSync: choice.lastSync, restoring: choice.restoring, keptRef: choice.keptRef, head: head, tree: merged.tree,
-                    changes: try repo.tellChanges(from: headTree, to: merged.tree), resolutions: merged.resolutions,
-                    reconciled: merged.reconciled, alreadyUndoneBy: undoneBy)
+        var plan = Plan(target: info, lastSync: choice.lastSync, restoring: choice.restoring, keptRef: choice.keptRef, head: head, tree: merged.tree,
+                        changes: try repo.tellChanges(from: headTree, to: merged.tree), resolutions: merged.resolutions,
+                        reconciled: merged.reconciled, alreadyUndoneBy: undoneBy)
+        if choice.keptRef == nil, info.parents.first != choice.restoring {
+            plan.commitsTakenBack = try repo.commits(from: choice.target, notIn: choice.restoring).count
+        }
+        return plan
     }
 
     /// What an undo chooses: the commit taken back and the one whose documents come back.
