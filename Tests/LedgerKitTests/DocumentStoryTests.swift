@@ -117,5 +117,8 @@ import Testing
             == "notes.txt — merged: changed on both devices: the merging device's version kept")
         #expect(DocumentStories.tellMerge(path: "notes.txt", ours: ours, theirs: theirs, result: theirs).sentence
             == "notes.txt — merged: changed on both devices: the other device's version kept")
+        // The other version beside it is told as the conflict file it is, not as a file added.
+        #expect(DocumentStories.tell(path: "notes.conflict-0c681ed3.txt", old: nil, new: theirs).sentence
+            == "conflict file for notes.txt — the other device's version, kept beside it: it could not be merged")
     }
 }
