@@ -93,4 +93,32 @@ import Testing
         o["note"] = .string("the local IPA")
         #expect(tell(preset.path, before, .object(o)).details == ["standard drinks 1 → 1.5", "/note: added \"the local IPA\""])
     }
+
+    /// `ledger.json` records forgets: a sync that took a forget in, and an undo that takes it
+    /// back, say which app (they used to be told as "ledger.json — changed").
+    @Test func ledgerJSONTellsAForgetAndItsTakingBack() throws {
+        let created = try #require(Timestamp(iso8601: "2026-10-01T20:15:00+02:00"))
+        let instant = try #require(Timestamp(iso8601: "2026-11-21T23:30:00+01:00"))
+        let before = LedgerManifest(createdAt: created)
+        var after = before
+        after.forgotten = ForgottenApps([.hydrate: instant])
+        after.updatedAt = instant
+        let forget = tell("ledger.json", before.json, after.json)
+        #expect(forget.sentence == "Ledger: ledger.json — Water Reminder forgotten at Sat 21 Nov 23:30")
+        #expect(forget.fields.map(\.pointer.description) == ["/forgotten", "/updatedAt"])
+        #expect(tell("ledger.json", after.json, before.json).sentence == "Ledger: ledger.json — forget of Water Reminder taken back")
+    }
+
+    /// A file with no merge rule, changed on both devices, is kept whole from one side (the
+    /// other goes beside it as a conflict file): the merge says which, not "merged field by field".
+    @Test func aFileKeptWholeByAMergeSaysWhoseVersionWasKept() {
+        let ours = Array("laptop notes\n".utf8), theirs = Array("phone notes\n".utf8)
+        #expect(DocumentStories.tellMerge(path: "notes.txt", ours: ours, theirs: theirs, result: ours).sentence
+            == "notes.txt — merged: changed on both devices: the merging device's version kept")
+        #expect(DocumentStories.tellMerge(path: "notes.txt", ours: ours, theirs: theirs, result: theirs).sentence
+            == "notes.txt — merged: changed on both devices: the other device's version kept")
+        // The other version beside it is told as the conflict file it is, not as a file added.
+        #expect(DocumentStories.tell(path: "notes.conflict-0c681ed3.txt", old: nil, new: theirs).sentence
+            == "conflict file for notes.txt — the other device's version, kept beside it: it could not be merged")
+    }
 }

@@ -56,7 +56,7 @@ struct LogCommand: ParsableCommand {
             if e.kind == .merge, e.changes.isEmpty, query.filter == nil {
                 Console.print(Style.dim("  nothing to resolve: each device changed other documents"))
             }
-            if e.kind == .undo {
+            if e.kind == .undo || e.undoes != nil {  // ledger's undo, or git's revert
                 Console.print(Style.dim(e.undoes == nil ? "  to take it back again: ledger undo \(e.commit.id.short)"
                                                         : "  to bring back what it took back: ledger undo \(e.commit.id.short)"))
             }

@@ -42,8 +42,9 @@ struct UndoCommand: ParsableCommand {
         if !change.json {
             Console.print(what + (nothing ? "." : ", which changes here:"))
             HistoryFormat.printChanges(plan.changes)
-            for r in plan.resolutions { Console.print("  Merged with what changed since, \(r.document.path): " + (r.notes.isEmpty ? "merged both." : r.notes.joined(separator: "; ") + ".")) }
-            for r in plan.reconciled { Console.print("  Adjusted: \(r).") }
+            // An undo that changes nothing merged nothing worth telling: only the refusal follows.
+            for r in plan.resolutions where !nothing { Console.print("  Merged with what changed since, \(r.document.path): " + (r.notes.isEmpty ? "merged both." : r.notes.joined(separator: "; ") + ".")) }
+            for r in plan.reconciled where !nothing { Console.print("  Adjusted: \(r).") }
         }
         if nothing { throw LedgerError.invalid(refusal) }
         if change.dryRun {
@@ -68,6 +69,12 @@ struct UndoCommand: ParsableCommand {
     static func describe(_ plan: Undo.Plan) -> String {
         let t = plan.target
         if let kept = plan.keptRef { return "Bringing back the work kept at \(kept) by a reset to the remote" }
+        if plan.commitsTakenBack > 1 {
+            // A fast-forward: this device's sync brought the commits of other devices; its last
+            // one is not the sync taken back.
+            return "Taking back the last sync, which brought \(plan.commitsTakenBack) commits, the last \(t.id.short) of \(HistoryFormat.time(t.time)) "
+                + "(\(t.subject)), restoring the documents of \(plan.restoring.short)"
+        }
         let which = plan.lastSync ? "the last sync" : "the commit"
         return "Taking back \(t.id.short), \(which) of \(HistoryFormat.time(t.time)) (\(t.subject)), restoring the documents of \(plan.restoring.short)"
     }
@@ -81,6 +88,7 @@ struct UndoCommand: ParsableCommand {
         o["commit"] = commit.map { .string($0.description) } ?? .null
         o["keptRef"] = plan.keptRef.map(JSONValue.string) ?? .null
         o["alreadyUndoneBy"] = plan.alreadyUndoneBy.map { .string($0.description) } ?? .null
+        o["commitsTakenBack"] = .number(Double(plan.commitsTakenBack))
         return .object(o)
     }
 }

@@ -201,7 +201,8 @@ package struct ConflictStore: Sendable {
     func find(_ reference: String) throws -> Conflict {
         let ref = reference.hasPrefix("./") ? String(reference.dropFirst(2)) : reference
         let all = try list()
-        let matches = all.filter { $0.path == ref || $0.documentPath == ref || $0.id == ref }
+        // An id names the copy, or the document a conflict is about (`<id>.json`).
+        let matches = all.filter { $0.path == ref || $0.documentPath == ref || $0.id == ref || $0.documentPath?.hasSuffix("/\(ref).json") == true }
         guard !matches.isEmpty else {
             throw LedgerError.notFound("no conflict file or conflicted copy is \(reference)" + (all.isEmpty ? " (there are none)" : ""))
         }

@@ -210,7 +210,12 @@ package enum DocumentStories {
     /// absent; the bytes as stored, which need not be valid JSON).
     package static func tell(path: String, old: [UInt8]?, new: [UInt8]?, schema: DocumentSchema = LedgerSchema.standard) -> DocumentStory {
         let o = old.flatMap { try? JSONParser.parse($0) }, n = new.flatMap { try? JSONParser.parse($0) }
-        switch PathRole(path: path, schema: schema) {
+        var role = PathRole(path: path, schema: schema)
+        // A conflict file of a file of your own (`notes.conflict-1a2b3c4d.txt`) is one too.
+        if case .other = role, ConflictStore.isConflictFile(String(path.split(separator: "/").last ?? "")) {
+            role = .conflictCopy(original: ConflictStore.originalPath(of: path))
+        }
+        switch role {
         case .document(let type):
             let fields = (old != nil && new != nil) ? FieldChange.between(o, n) : []
             if let narrator = type.narrator, let told = narrator.tell(o, n) {
@@ -245,6 +250,9 @@ package enum DocumentStories {
             story.details = ["deleted on both devices"]
         } else if ours == nil || theirs == nil {
             story.details = ["deleted on one device and changed on the other: the change kept"]
+        } else if result == ours || result == theirs {
+            // A file with no merge rule (one of your own) is kept whole: nothing was merged.
+            story.details = ["changed on both devices: \(result == ours ? "the merging device's" : "the other device's") version kept"]
         } else {
             story.details = ["both devices changed it; merged field by field"]
         }

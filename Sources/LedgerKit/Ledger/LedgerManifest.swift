@@ -45,3 +45,24 @@ package struct LedgerManifest: SingletonDocument, Equatable {
 
 
 }
+/// How `ledger.json` is told in the history: "ledger.json — Water Reminder forgotten at Sat 21
+/// Nov 23:30", and an undo of that sync "— forget of Water Reminder taken back".
+extension LedgerManifest: NarratedDocument {
+    package var subject: String { "ledger.json" }
+
+    package static var fieldWords: [String: FieldWords] { ["format": FieldWords("format")] }
+
+    package static var toldFields: Set<String> { ["forgotten"] }
+
+    package static func events(from old: LedgerManifest?, to new: LedgerManifest) -> [String] {
+        guard let old else { return [] }
+        let before = old.forgotten ?? ForgottenApps(), after = new.forgotten ?? ForgottenApps()
+        return Forgetting.apps.compactMap { app in
+            switch (before[app], after[app]) {
+            case (let b, let a?) where b != a: "\(app.title) forgotten at \(StoryWords.day(a.local.date)) \(StoryWords.clock(a))"
+            case (_?, nil): "forget of \(app.title) taken back"
+            default: nil
+            }
+        }
+    }
+}

@@ -135,6 +135,21 @@ extension Repository {
         }
     }
 
+    /// Adds an entry to `reference`'s reflog at `commit`, the commit it holds: libgit2 writes
+    /// none when a reference is set to the commit it already holds, and git's record of what
+    /// happened to the branch (`ledger undo` reads it) would miss what did.
+    package func appendReflog(_ reference: String, at commit: ObjectID, message: String, signature: Signature) throws {
+        var log: OpaquePointer?
+        try check(git_reflog_read(&log, pointer, reference), "git_reflog_read")
+        defer { git_reflog_free(log) }
+        var sig: UnsafeMutablePointer<git_signature>?
+        try check(git_signature_now(&sig, signature.name, signature.email), "git_signature_now")
+        defer { git_signature_free(sig) }
+        var id = commit.raw
+        try check(git_reflog_append(log, &id, sig, message), "git_reflog_append")
+        try check(git_reflog_write(log), "git_reflog_write")
+    }
+
     /// The references whose names start with `prefix` (`refs/ledger/unsynced/`), with the
     /// object each points at (a commit, or for an annotated tag the tag); symbolic ones left out.
     package func references(under prefix: String) throws -> [(name: String, commit: ObjectID)] {

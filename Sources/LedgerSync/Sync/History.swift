@@ -207,15 +207,21 @@ package enum History {
         return .commit
     }
 
-    /// The commit an undo's message names (`Undoes: <id>`).
+    /// The commit an undo's message names (`Undoes: <id>`), or git's revert (`This reverts
+    /// commit <id>.`, `This reverts commit <id>, reversing…` for a merge).
     static func undoes(_ message: String) -> ObjectID? {
-        message.split(separator: "\n").last { $0.hasPrefix(Undo.trailer) }.flatMap { ObjectID(hex: String($0.dropFirst(Undo.trailer.count))) }
+        let lines = message.split(separator: "\n")
+        if let line = lines.last(where: { $0.hasPrefix(Undo.trailer) }) { return ObjectID(hex: String(line.dropFirst(Undo.trailer.count))) }
+        return lines.first { $0.hasPrefix(revertLine) }.flatMap { ObjectID(hex: String($0.dropFirst(revertLine.count).prefix(40))) }
     }
+
+    /// How git's revert names the commit it takes back.
+    static let revertLine = "This reverts commit "
 
     /// Whether a commit's message says it takes another back — an undo of ledger's (`Undoes:`)
     /// or git's revert (`This reverts commit …`): what it brings in, an earlier commit had.
     static func takesBack(_ message: String) -> Bool {
-        undoes(message) != nil || message.split(separator: "\n").contains { $0.hasPrefix("This reverts commit ") }
+        undoes(message) != nil || message.split(separator: "\n").contains { $0.hasPrefix(revertLine) }
     }
 }
 

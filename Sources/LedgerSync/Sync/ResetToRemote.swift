@@ -98,8 +98,15 @@ package enum ResetToRemote {
         }
         if apply {
             // The work tree holds `mine`; the index, once written, the remote's tree.
-            try BranchMove.run(repo, store, branchRef: target.branchRef, to: upstream, tree: upstreamTree, from: head, workTree: mine,
-                               message: reflogMessage + "\(target.remoteName)/\(target.remoteBranch)" + (outcome.keptRef.map { " (kept \($0))" } ?? ""))
+            let message = reflogMessage + "\(target.remoteName)/\(target.remoteBranch)" + (outcome.keptRef.map { " (kept \($0))" } ?? "")
+            try BranchMove.run(repo, store, branchRef: target.branchRef, to: upstream, tree: upstreamTree, from: head, workTree: mine, message: message)
+            // Only uncommitted work reset, the branch did not move: its reflog says so all the
+            // same, so that `ledger undo` brings that work back rather than an older sync.
+            if head == upstream {
+                let device = try Device.current(in: store, defaultName: options.defaultDeviceName, record: apply)
+                try repo.appendReflog(target.branchRef, at: upstream, message: message,
+                                      signature: repo.signature(fallback: Signature(name: "ledger on \(device.name)", email: "ledger@\(device.id)")))
+            }
         }
         return outcome
     }

@@ -42,6 +42,9 @@ package enum Undo {
         package var reconciled: [String]
         /// An undo made since that already took `target` back, if any.
         package var alreadyUndoneBy: ObjectID?
+        /// The commits taken back: 1 for a merge or a commit named; for the last sync a
+        /// fast-forward, every commit it brought (`restoring..target`).
+        package var commitsTakenBack = 1
     }
 
     /// What an undo of `revision` (nil: the last sync's) would do, computed on objects kept in
@@ -105,7 +108,8 @@ package enum Undo {
         // accept the old history another device pushes, and this device would pull it.
         if case .collection(let folder, _) = PurgeRecord.kind.location,
            let record = changed.sorted().first(where: { $0.hasPrefix(folder + "/") }) {
-            throw LedgerError.invalid("the undo would take back the purge record \(record): a purge cannot be undone (what it removed is gone from every device that honoured it, and without the record the next sync would take the old history back in); nothing was changed")
+            throw LedgerError.invalid("the undo would take back the purge record \(record): a purge cannot be undone (what it removed is gone from every device that honoured it, and without the record the next sync would take the old history back in); nothing was changed"
+                + (choice.lastSync ? "; to take back an earlier sync, name its commit (\(next: .sync(.history)) lists them)" : ""))
         }
         let dirty = try repo.workTreeChanges().map(\.path).filter(changed.contains).sorted()
         if !dirty.isEmpty {
@@ -118,9 +122,13 @@ package enum Undo {
                 return true
             }
         }
-        return Plan(target: info, lastSync: choice.lastSync, restoring: choice.restoring, keptRef: choice.keptRef, head: head, tree: merged.tree,
-                    changes: try repo.tellChanges(from: headTree, to: merged.tree), resolutions: merged.resolutions,
-                    reconciled: merged.reconciled, alreadyUndoneBy: undoneBy)
+        var plan = Plan(target: info, lastSync: choice.lastSync, restoring: choice.restoring, keptRef: choice.keptRef, head: head, tree: merged.tree,
+                        changes: try repo.tellChanges(from: headTree, to: merged.tree), resolutions: merged.resolutions,
+                        reconciled: merged.reconciled, alreadyUndoneBy: undoneBy)
+        if choice.keptRef == nil, info.parents.first != choice.restoring {
+            plan.commitsTakenBack = try repo.commits(from: choice.target, notIn: choice.restoring).count
+        }
+        return plan
     }
 
     /// What an undo chooses: the commit taken back and the one whose documents come back.
@@ -137,7 +145,8 @@ package enum Undo {
     /// time a sync moved the branch (its reflog: `ledger: sync`, or git's `pull`/`merge`),
     /// from where it was to where the sync took it — a merge or a fast-forward — or the last
     /// reset to the remote, whose kept work is brought back; without a reflog, the newest
-    /// merge on the branch's first-parent line.
+    /// merge on the branch's first-parent line, or a purge's commit met before it (a purge
+    /// deletes the reflogs; undoing it is refused).
     static func choose(_ repo: Repository, revision: String?, head: ObjectID) throws -> Choice {
         if let revision, let kept = keptReference(repo, revision) {
             return Choice(target: kept.commit, restoring: kept.commit, lastSync: false, keptRef: kept.name)
@@ -166,10 +175,18 @@ package enum Undo {
             guard let old = entry.old, try repo.isAncestor(entry.new, of: head) else { continue }
             return Choice(target: entry.new, restoring: old, lastSync: true)
         }
+        // A purge deletes every reflog: the purge met first (its own commit, which the sync
+        // that brought it in took in too) is the last sync then, and is refused as a purge —
+        // never a merge made before it.
+        let purges: String? = if case .collection(let folder, _) = PurgeRecord.kind.location { folder } else { nil }
         var commit: ObjectID? = head
         while let c = commit {
             let info = try repo.commitInfo(c)
             if info.parents.count > 1 { return Choice(target: c, restoring: info.parents[0], lastSync: true) }
+            if let parent = info.parents.first, let purges,
+               try repo.objectID(at: purges, inTree: info.tree) != repo.objectID(at: purges, inTree: repo.treeOf(commit: parent)) {
+                return Choice(target: c, restoring: parent, lastSync: true)
+            }
             commit = info.parents.first
         }
         throw LedgerError.notFound("no sync of this ledger merged anything yet (its history has no merge): there is no sync to undo; name a commit (\(next: .sync(.history)) lists them)")

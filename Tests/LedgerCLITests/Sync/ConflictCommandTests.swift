@@ -113,7 +113,10 @@ import Testing
         let s = try Self.conflicted()
         let b = s.b
         let copyPath = try #require(b.files(under: "brew/recipes").first { b.document($0)?["name"]?.stringValue == "Morning V60 (Conflicted Copy)" })
-        HistoryScenario.ok(b.run("resolve", copyPath, "--keep", "both"))
+        // Named by the id of the recipe it was forked from, the document's id (docs/sync.md:
+        // "ID the copy's or the document's id"), as by its path.
+        let recipeID = String(s.recipePath(b).split(separator: "/").last!.dropLast(5))
+        HistoryScenario.ok(b.run("resolve", recipeID, "--keep", "both"))
         #expect(b.document(copyPath)?["name"]?.stringValue == "Morning V60 copy")
         #expect(b.document(copyPath)?["defaultDose"] == .number(18))
         let conflictFile = try #require(b.files(under: "waterline").first { $0.contains(".conflict-") })

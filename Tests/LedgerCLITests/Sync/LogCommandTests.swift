@@ -207,4 +207,21 @@ import Testing
             #expect(r.status == 0 && r.stdout == "No commits match.\n", "\(args): \(r)")
         }
     }
+
+    /// A commit taken back with plain `git revert` is told as taken back: `undoes` names it, the
+    /// log says how to bring it back, and `ledger undo` of it is refused naming the revert, as
+    /// after an undo of ledger's (it used to say only "that changes nothing").
+    @Test func aGitRevertIsToldAsTakingBackItsCommit() throws {
+        let ledger = try TestLedger()
+        HistoryScenario.ok(ledger.run("waterline", "settings", "set", "waterEveryNDrinks", "2"))
+        #expect(try GitCLI.run(["commit", "-qam", "water every 2 drinks"], in: ledger.root).status == 0)
+        let bumped = try ledger.revParse("HEAD")
+        #expect(try GitCLI.run(["revert", "--no-edit", "HEAD"], in: ledger.root).status == 0)
+        let revert = try ledger.revParse("HEAD")
+        let entry = ledger.run("log", "--limit", "1", "--json").json.arrayValue?.first
+        #expect(entry?["undoes"] == .string(bumped) && entry?["kind"] == .string("commit"), "\(String(describing: entry))")
+        #expect(ledger.run("log", "--limit", "1").stdout.contains("to bring back what it took back: ledger undo \(revert.prefix(7))"))
+        let again = ledger.run("undo", bumped, "--yes")
+        #expect(again.status == 1 && again.stderr.contains("was already taken back by \(revert.prefix(7))"), "\(again)")
+    }
 }

@@ -219,6 +219,32 @@ import Testing
         }
     }
 
+    /// A purge deletes every reflog, so `ledger undo` finds no sync in it: on the device that
+    /// purged and on one whose sync only took the purge in, the last sync is the purge — refused
+    /// as such — never a merge made days before it, which the undo used to take back instead
+    /// (deleting a moment nobody asked about) and call "the last sync".
+    @Test func afterAPurgeUndoRefusesThePurgeInsteadOfTakingBackAnOlderMerge() throws {
+        let (fixture, laptop, note) = try Self.originWithNote("secret diary line")
+        let phone = try fixture.clone(now: "2026-11-21T09:10:00+01:00")
+        #expect(laptop.run("moments", "add", "laptop offline", env: Self.at("09:15:00")).status == 0)
+        #expect(phone.run("moments", "add", "phone offline", env: Self.at("09:20:00")).status == 0)
+        #expect(laptop.run("sync").status == 0)
+        #expect(phone.run("sync").status == 0, "the phone's sync is a merge")
+        #expect(laptop.run("sync").status == 0)
+        let id = ((note as NSString).lastPathComponent as NSString).deletingPathExtension
+        #expect(laptop.run("purge", id, "--yes", env: Self.at("09:30:00")).status == 0)
+        #expect(phone.run("sync", env: Self.at("09:40:00")).status == 0, "a fast-forward to the purge")
+        for device in [laptop, phone] {
+            let head = try device.revParse("HEAD")
+            let preview = device.run("undo", "--dry-run")
+            #expect(preview.status == 1 && preview.stderr.contains("a purge cannot be undone") && preview.stderr.contains("name its commit"), "\(device.root): \(preview)")
+            let undo = device.run("undo", "--yes")
+            #expect(undo.status == 1 && undo.stderr.contains("a purge cannot be undone"), "\(device.root): \(undo)")
+            #expect(try device.revParse("HEAD") == head, "nothing was changed")
+            #expect(device.files(under: "moments/experiences").count == 2, "both offline moments stay")
+        }
+    }
+
     /// Waterline's account deletion from the history too (`ledger purge waterline`): every
     /// session, preset and setting of it in no object of any repository, its defaults back,
     /// the forget's instant recorded; a drink another device logged offline after the purge

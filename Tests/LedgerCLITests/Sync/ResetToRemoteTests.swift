@@ -88,4 +88,25 @@ import Testing
         #expect(try s.b.revParse("HEAD") == s.a.revParse("HEAD"))
         #expect(try GitCLI.run(["for-each-ref", "refs/ledger"], in: s.b.root).stdout.isEmpty)
     }
+
+    /// In step but for an uncommitted change, the reset keeps only that and the branch does not
+    /// move (libgit2 then writes no reflog entry): `ledger undo` still brings that work back,
+    /// as the reset says, and does not take back the sync before it instead.
+    @Test func undoBringsBackUncommittedWorkAResetKeptWithoutMovingTheBranch() throws {
+        let s = try HistoryScenario()
+        try s.start()
+        try s.divergeAndMerge()  // the phone's last sync is a merge: what a wrong undo would take back
+        let b = s.b
+        HistoryScenario.ok(b.run("moments", "add", "a walk", env: HistoryScenario.at("22:10:00")))
+        let head = try b.revParse("HEAD")
+        let reset = b.run("sync", "--reset-to-remote", "--yes", "--json")
+        HistoryScenario.ok(reset)
+        let kept = try #require(reset.json["kept"]?.stringValue, "\(reset)")
+        #expect(try b.revParse("HEAD") == head && b.files(under: "moments/experiences").isEmpty)
+        let undo = b.run("undo", "--yes")
+        HistoryScenario.ok(undo)
+        #expect(undo.stdout.contains("Bringing back the work kept at \(kept)"), "\(undo)")
+        #expect(b.files(under: "moments/experiences").count == 1)
+        #expect(b.document(s.recipePath(b))?["defaultDose"] == .number(16), "the merge is not taken back")
+    }
 }

@@ -104,6 +104,10 @@ import Testing
         HistoryScenario.ok(undo)
         let changes = undo.json["changes"]?.arrayValue ?? []
         #expect(changes.contains { $0["text"]?.stringValue == "Waterline: night of Sat 21 Nov — drink at 21:40 deleted" })
+        // Taken back again, it changes nothing: the refusal, with no word of merging the
+        // session changed since (a merge that made nothing).
+        let again = b.run("undo", merge, "--yes")
+        #expect(again.status == 1 && again.stderr.contains("was already taken back") && !again.stdout.contains("Merged with what changed since"), "\(again)")
         // The laptop's drink goes, the phone's drinks stay — the one after the merge too —
         // and the state is recomputed: check finds nothing stale.
         let times = b.run("waterline", "entries", "--json").json.arrayValue?.compactMap { $0["timestamp"]?.stringValue } ?? []
@@ -138,9 +142,12 @@ import Testing
         HistoryScenario.ok(s.b.run("sync"))
         let after = try s.b.revParse("HEAD")
         let reverted = try UndoCommandTests.copy(s.b, "reverted")
+        #expect(s.b.run("undo", after, "--dry-run", "--json").json["commitsTakenBack"] == .number(1), "a commit named is one commit")
         let undo = s.b.run("undo", "--yes")
         HistoryScenario.ok(undo)
-        #expect(undo.stdout.contains("Taking back \(after.prefix(7)), the last sync of"))
+        // The sync taken back is this device's, which brought the laptop's two commits: not
+        // the laptop's last commit, as it used to be told.
+        #expect(undo.stdout.contains("Taking back the last sync, which brought 2 commits, the last \(after.prefix(7)) of"), "\(undo)")
         #expect(try s.b.revParse("HEAD^") == after)
         #expect(try UndoCommandTests.tree(s.b.root) == UndoCommandTests.tree(s.b.root, before))
         let r = try GitCLI.run(["revert", "--no-edit", "\(before)..\(after)"], in: reverted)
