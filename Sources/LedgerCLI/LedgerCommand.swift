@@ -91,8 +91,12 @@ public enum LedgerCLI {
         }
         let status = CLIContext.$current.withValue(context) { () -> Int32 in
             do {
-                var command = try QuickLine.command(args) ?? QuickParse.command(args) ?? LedgerCommand.parseAsRoot(args)
-                try command.run()
+                if let quick = QuickLine.command(args) {
+                    try quick.run()
+                } else {
+                    var command = try QuickParse.command(args) ?? LedgerCommand.parseAsRoot(args)
+                    try command.run()
+                }
                 return 0
             } catch let e as LedgerError {
                 Console.error(e)

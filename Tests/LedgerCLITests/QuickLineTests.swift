@@ -31,14 +31,20 @@ import Testing
         return (values, flags)
     }
 
-    static func described(_ command: any ParsableCommand) -> String { QuickParseTests.described(command) }
+    /// Every value of `line`, as `dump` writes it.
+    static func described(_ line: any QuickRun) -> String {
+        var text = ""
+        dump(line, to: &text)
+        return text
+    }
 
-    /// Expects `arguments` to be read here as argument-parser reads them.
+    /// Expects `arguments` to be read here as argument-parser reads them: the same command's
+    /// `Line`, with the same values.
     static func expectSame(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let full = try LedgerCommand.parseAsRoot(arguments)
+        let full = try #require(try LedgerCommand.parseAsRoot(arguments) as? any QuickCommand, "\(arguments)", sourceLocation: sourceLocation)
         let quick = try #require(QuickLine.command(arguments), "\(arguments)", sourceLocation: sourceLocation)
-        #expect(type(of: quick) == type(of: full), "\(arguments)", sourceLocation: sourceLocation)
-        #expect(described(quick) == described(full), "\(arguments)", sourceLocation: sourceLocation)
+        #expect(type(of: quick) == type(of: full.line), "\(arguments)", sourceLocation: sourceLocation)
+        #expect(described(quick) == described(full.line), "\(arguments)", sourceLocation: sourceLocation)
     }
 
     @Test func eachQuickCommandReadsEveryOptionItDeclares() throws {

@@ -33,27 +33,7 @@ extension BrewCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            if let note, let problem = BrewLog.noteProblem(note) { throw LedgerError.usage("--note: " + problem) }
-            var record = BrewStore.BrewRecord(rating: rating.rating)
-            record.tasteTag = tag?.tag
-            record.inputs = try inputs.inputs(exclusive: false)
-            (record.recipe, record.resetInputs, record.note) = (recipe, inputs.reset, note)
-            let env = try global.environment()
-            record.brewedAt = try at.map { try TimeArgument.parse($0.text, option: "--at", clock: env.clock) }
-            let logged = try BrewStore(env.store).logBrew(record, now: env.now, ids: env.ids)
-            let log = logged.log
-            if let notice = logged.notice { Console.error("ledger: " + notice) }
-            if output.json {
-                guard case .object(var o) = BrewJSON.log(log) else { return }
-                o["warnings"] = .array(logged.warnings.map(JSONValue.string))
-                Output.json(.object(o))
-                return
-            }
-            for w in logged.warnings { Console.print(Style.yellow("! " + w)) }
-            Console.print("Saved brew log \(log.id): " + BrewText.summary(log) + ".")
-            if let t = log.tasteTag { Console.print(BrewText.hint(t)) }
-        }
+        func run() throws { try line.run() }
     }
 
     /// `ledger brew logs [--recipe REF] [--limit N] [--json]`
@@ -191,16 +171,48 @@ extension BrewCommand.Save: QuickCommand {
     static let flags = ["reset"]
     static let positionals = 1
 
-    static func read(_ words: QuickLine.Words) throws -> Self {
-        var command = Self()
-        command.recipe = words.positionals.first
-        command.inputs = BrewInputOptions()
-        (command.inputs.dose, command.inputs.targetYield, command.inputs.temperature) = (try words.value("dose", as: DecimalNumber.parse), try words.value("yield", as: DecimalNumber.parse), try words.value("temp", as: DecimalNumber.parse))
-        command.inputs.grind = try words.value("grind")
-        command.inputs.reset = words.flag("reset")
+    var line: Line {
+        Line(recipe: recipe, inputs: inputs.given, rating: rating, tag: tag, note: note, at: at, json: output.json, global: global.choice)
+    }
+
+    static func read(_ words: QuickLine.Words) throws -> Line {
+        let inputs = BrewInputsGiven(dose: try words.value("dose", as: DecimalNumber.parse), targetYield: try words.value("yield", as: DecimalNumber.parse),
+                                     temperature: try words.value("temp", as: DecimalNumber.parse), grind: try words.value("grind"), reset: words.flag("reset"))
         guard let rating: RatingValue = try words.value("rating") else { throw ValidationError("--rating") }
-        (command.rating, command.tag, command.note, command.at) = (rating, try words.value("tag"), words["note"], try words.value("at"))
-        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
-        return command
+        return Line(recipe: words.positionals.first, inputs: inputs, rating: rating, tag: try words.value("tag"), note: words["note"],
+                    at: try words.value("at"), json: words.flag("json"), global: LedgerChoice.read(words))
+    }
+
+    struct Line: QuickRun {
+        var recipe: String?
+        var inputs: BrewInputsGiven
+        var rating: RatingValue
+        var tag: TasteTagValue?
+        var note: String?
+        var at: ClockText?
+        var json: Bool
+        var global: LedgerChoice
+
+        func run() throws {
+            if let note, let problem = BrewLog.noteProblem(note) { throw LedgerError.usage("--note: " + problem) }
+            var record = BrewStore.BrewRecord(rating: rating.rating)
+            record.tasteTag = tag?.tag
+            record.inputs = try inputs.inputs(exclusive: false)
+            (record.recipe, record.resetInputs, record.note) = (recipe, inputs.reset, note)
+            let env = try global.environment()
+            record.brewedAt = try at.map { try TimeArgument.parse($0.text, option: "--at", clock: env.clock) }
+            let logged = try BrewStore(env.store).logBrew(record, now: env.now, ids: env.ids)
+            let log = logged.log
+            if let notice = logged.notice { Console.error("ledger: " + notice) }
+            if json {
+                guard case .object(var o) = BrewJSON.log(log) else { return }
+                o["warnings"] = .array(logged.warnings.map(JSONValue.string))
+                Output.json(.object(o))
+                return
+            }
+            for w in logged.warnings { Console.print(Style.yellow("! " + w)) }
+            Console.print("Saved brew log \(log.id): " + BrewText.summary(log) + ".")
+            if let t = log.tasteTag { Console.print(BrewText.hint(t)) }
+        }
     }
 }

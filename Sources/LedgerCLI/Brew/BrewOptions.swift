@@ -20,6 +20,21 @@ struct BrewInputOptions: ParsableArguments {
 
     init() {}
 
+    /// The values given, for what depends on them.
+    var given: BrewInputsGiven { BrewInputsGiven(dose: dose, targetYield: targetYield, temperature: temperature, grind: grind, reset: reset) }
+
+    func inputs(exclusive: Bool) throws -> BrewInputs { try given.inputs(exclusive: exclusive) }
+}
+
+/// The confirm-inputs values as given (`BrewInputOptions` without argument-parser's wrappers,
+/// for `save`'s quick reading).
+struct BrewInputsGiven {
+    var dose: Double?
+    var targetYield: Double?
+    var temperature: Double?
+    var grind: GrindValue?
+    var reset: Bool
+
     /// The values given, checked; `exclusive` refuses a dose together with a yield.
     func inputs(exclusive: Bool) throws -> BrewInputs {
         if exclusive, dose != nil, targetYield != nil {

@@ -28,60 +28,7 @@ extension HydrateCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            let reference = slot?.reference
-            let env = try global.environment()
-            let hydrate = HydrateStore(env.store)
-            let zone = env.clock.timeZone
-            let outcome = try reference.map { try hydrate.confirm($0, at: env.now, timeZone: zone) } ?? hydrate.confirm(at: env.now, timeZone: zone)
-            // A named reminder may be of another day than the current one; then it is named with its date.
-            let today = reference == nil ? nil : env.now.local.date
-            switch outcome {
-            case .confirmed(let slot, let day), .alreadyConfirmed(let slot, _, let day):
-                let progress = day.progress(at: env.now)
-                let reminder = HydrateFormat.reminder(slot, day, today: today)
-                var previous: Timestamp?
-                if case .alreadyConfirmed(_, let at, _) = outcome { previous = at }
-                if output.json {
-                    Output.json([
-                        ("confirmed", .bool(true)), ("alreadyConfirmed", .bool(previous != nil)),
-                        ("outsideReminders", HydrateFormat.outsideJSON(progress)),
-                        ("slot", .string(slot.time.iso8601)), ("confirmedAt", .string((previous ?? env.now).iso8601)),
-                        ("date", .string(day.date.description)),
-                        ("completed", .number(Double(progress.completed))), ("total", .number(Double(progress.total))),
-                    ])
-                } else if let previous {
-                    Console.print("\(Self.capitalized(reminder)) was already confirmed at \(HydrateFormat.clock(previous, day.plan)); it counts once. "
-                        + HydrateFormat.progressSentence(progress) + ".")
-                } else {
-                    Console.print("Confirmed \(reminder). " + HydrateFormat.progressSentence(progress) + ".")
-                }
-            case .beforeFirstReminder(let day), .windowClosed(let day):
-                // No reminder to confirm: the glass is kept, outside the reminders.
-                let progress = day.progress(at: env.now)
-                if output.json {
-                    Output.json([
-                        ("confirmed", .bool(false)), ("alreadyConfirmed", .bool(false)), ("outsideReminders", HydrateFormat.outsideJSON(progress)),
-                        ("slot", .null), ("confirmedAt", .string(env.now.iso8601)), ("date", .string(day.date.description)),
-                        ("completed", .number(Double(progress.completed))), ("total", .number(Double(progress.total))),
-                    ])
-                    return
-                }
-                let when = HydrateFormat.clock(env.now, day.plan)
-                let whereItIs = env.now < day.plan.start
-                    ? "before the first reminder of the day (\(HydrateFormat.clock(day.plan.start, day.plan)))"
-                    : "after the day's reminders ended (\(HydrateFormat.clock(day.plan.end, day.plan))); to confirm one you were notified of, "
-                        + "name it with `ledger hydrate drank --slot HH:MM`"
-                Console.print("Noted a glass at \(when), \(whereItIs). It counts for no reminder. " + HydrateFormat.progressSentence(progress) + ".")
-            case .notYet(let slot, let day):
-                throw LedgerError.invalid("--slot: \(HydrateFormat.reminder(slot, day, today: today)) has not come yet; nothing was recorded")
-            case .tooLate(let slot, let day, let deadline):
-                throw LedgerError.invalid("--slot: \(HydrateFormat.reminder(slot, day, today: today)) can no longer be confirmed: a reminder can be "
-                    + "confirmed until the end of its day (\(deadline.iso8601)); nothing was recorded")
-            case .noSuchReminder(let reference, let day):
-                throw LedgerError.invalid("--slot: there is no \(reference) reminder on \(day.date) (its reminders: \(HydrateFormat.reminderTimes(day.plan))); nothing was recorded")
-            }
-        }
+        func run() throws { try line.run() }
 
         static func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
     }
@@ -160,10 +107,70 @@ extension HydrateCommand.Drank: QuickCommand {
     static let path = ["hydrate", "drank"]
     static let valueOptions = ["slot"]
 
-    static func read(_ words: QuickLine.Words) throws -> Self {
-        var command = Self()
-        command.slot = try words.value("slot")
-        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
-        return command
+    var line: Line { Line(slot: slot, json: output.json, global: global.choice) }
+
+    static func read(_ words: QuickLine.Words) throws -> Line {
+        Line(slot: try words.value("slot"), json: words.flag("json"), global: LedgerChoice.read(words))
+    }
+
+    struct Line: QuickRun {
+        var slot: SlotValue?
+        var json: Bool
+        var global: LedgerChoice
+
+        func run() throws {
+            let reference = slot?.reference
+            let env = try global.environment()
+            let hydrate = HydrateStore(env.store)
+            let zone = env.clock.timeZone
+            let outcome = try reference.map { try hydrate.confirm($0, at: env.now, timeZone: zone) } ?? hydrate.confirm(at: env.now, timeZone: zone)
+            // A named reminder may be of another day than the current one; then it is named with its date.
+            let today = reference == nil ? nil : env.now.local.date
+            switch outcome {
+            case .confirmed(let slot, let day), .alreadyConfirmed(let slot, _, let day):
+                let progress = day.progress(at: env.now)
+                let reminder = HydrateFormat.reminder(slot, day, today: today)
+                var previous: Timestamp?
+                if case .alreadyConfirmed(_, let at, _) = outcome { previous = at }
+                if json {
+                    Output.json([
+                        ("confirmed", .bool(true)), ("alreadyConfirmed", .bool(previous != nil)),
+                        ("outsideReminders", HydrateFormat.outsideJSON(progress)),
+                        ("slot", .string(slot.time.iso8601)), ("confirmedAt", .string((previous ?? env.now).iso8601)),
+                        ("date", .string(day.date.description)),
+                        ("completed", .number(Double(progress.completed))), ("total", .number(Double(progress.total))),
+                    ])
+                } else if let previous {
+                    Console.print("\(HydrateCommand.Drank.capitalized(reminder)) was already confirmed at \(HydrateFormat.clock(previous, day.plan)); it counts once. "
+                        + HydrateFormat.progressSentence(progress) + ".")
+                } else {
+                    Console.print("Confirmed \(reminder). " + HydrateFormat.progressSentence(progress) + ".")
+                }
+            case .beforeFirstReminder(let day), .windowClosed(let day):
+                // No reminder to confirm: the glass is kept, outside the reminders.
+                let progress = day.progress(at: env.now)
+                if json {
+                    Output.json([
+                        ("confirmed", .bool(false)), ("alreadyConfirmed", .bool(false)), ("outsideReminders", HydrateFormat.outsideJSON(progress)),
+                        ("slot", .null), ("confirmedAt", .string(env.now.iso8601)), ("date", .string(day.date.description)),
+                        ("completed", .number(Double(progress.completed))), ("total", .number(Double(progress.total))),
+                    ])
+                    return
+                }
+                let when = HydrateFormat.clock(env.now, day.plan)
+                let whereItIs = env.now < day.plan.start
+                    ? "before the first reminder of the day (\(HydrateFormat.clock(day.plan.start, day.plan)))"
+                    : "after the day's reminders ended (\(HydrateFormat.clock(day.plan.end, day.plan))); to confirm one you were notified of, "
+                        + "name it with `ledger hydrate drank --slot HH:MM`"
+                Console.print("Noted a glass at \(when), \(whereItIs). It counts for no reminder. " + HydrateFormat.progressSentence(progress) + ".")
+            case .notYet(let slot, let day):
+                throw LedgerError.invalid("--slot: \(HydrateFormat.reminder(slot, day, today: today)) has not come yet; nothing was recorded")
+            case .tooLate(let slot, let day, let deadline):
+                throw LedgerError.invalid("--slot: \(HydrateFormat.reminder(slot, day, today: today)) can no longer be confirmed: a reminder can be "
+                    + "confirmed until the end of its day (\(deadline.iso8601)); nothing was recorded")
+            case .noSuchReminder(let reference, let day):
+                throw LedgerError.invalid("--slot: there is no \(reference) reminder on \(day.date) (its reminders: \(HydrateFormat.reminderTimes(day.plan))); nothing was recorded")
+            }
+        }
     }
 }

@@ -15,28 +15,7 @@ extension HydrateCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            let env = try global.environment()
-            let view = try HydrateCommand.view(date, env)
-            let day = view.day
-            let progress = day.progress(at: env.now)
-            if output.json {
-                Output.json(.object(HydrateFormat.progressJSON(view, progress)))
-                return
-            }
-            Console.print(Style.bold(HydrateFormat.progressSentence(progress)) + Style.dim(" · " + HydrateFormat.title(day.date)))
-            Console.print(HydrateFormat.bar(progress))
-            let plan = day.plan
-            if let outside = HydrateFormat.outside(progress, plan) { Console.print("Also " + outside + ".") }
-            if let open = progress.current, open.state == .due {
-                Console.print("The \(HydrateFormat.clock(open.slot.time, plan)) reminder is open: `ledger hydrate drank` once you have had a glass.")
-            } else if let next = progress.next {
-                Console.print("\(progress.upcoming == progress.total ? "First" : "Next") reminder at \(HydrateFormat.clock(next.time, plan)).")
-            } else {
-                Console.print("The day's reminders are over.")
-            }
-            if view.awaitsSetup { Console.print(Style.dim(HydrateFormat.setupHint)) }
-        }
+        func run() throws { try line.run() }
     }
 
     /// `ledger hydrate plan [--date D] [--json]`
@@ -130,10 +109,38 @@ extension HydrateCommand.Status: QuickCommand {
     static let path = ["hydrate", "status"]
     static let valueOptions = ["date"]
 
-    static func read(_ words: QuickLine.Words) throws -> Self {
-        var command = Self()
-        command.date = try words.value("date")
-        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
-        return command
+    var line: Line { Line(date: date, json: output.json, global: global.choice) }
+
+    static func read(_ words: QuickLine.Words) throws -> Line {
+        Line(date: try words.value("date"), json: words.flag("json"), global: LedgerChoice.read(words))
+    }
+
+    struct Line: QuickRun {
+        var date: DateValue?
+        var json: Bool
+        var global: LedgerChoice
+
+        func run() throws {
+            let env = try global.environment()
+            let view = try HydrateCommand.view(date, env)
+            let day = view.day
+            let progress = day.progress(at: env.now)
+            if json {
+                Output.json(.object(HydrateFormat.progressJSON(view, progress)))
+                return
+            }
+            Console.print(Style.bold(HydrateFormat.progressSentence(progress)) + Style.dim(" · " + HydrateFormat.title(day.date)))
+            Console.print(HydrateFormat.bar(progress))
+            let plan = day.plan
+            if let outside = HydrateFormat.outside(progress, plan) { Console.print("Also " + outside + ".") }
+            if let open = progress.current, open.state == .due {
+                Console.print("The \(HydrateFormat.clock(open.slot.time, plan)) reminder is open: `ledger hydrate drank` once you have had a glass.")
+            } else if let next = progress.next {
+                Console.print("\(progress.upcoming == progress.total ? "First" : "Next") reminder at \(HydrateFormat.clock(next.time, plan)).")
+            } else {
+                Console.print("The day's reminders are over.")
+            }
+            if view.awaitsSetup { Console.print(Style.dim(HydrateFormat.setupHint)) }
+        }
     }
 }

@@ -37,73 +37,7 @@ extension MomentsCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            let env = try global.environment()
-            let momentType = moment.type
-            let kinds = [dot ? "--dot" : nil, link.map { _ in "--link" }, photo.map { _ in "--photo" }].compactMap { $0 }
-            if kinds.count > 1 { throw LedgerError.usage("give one of \(kinds.joined(separator: ", ")) at a time") }
-            let note = text.joined(separator: " ").trimmingWhitespace(newlines: true)
-            if let kind = kinds.first, !text.isEmpty {
-                throw LedgerError.usage("an experience is a note or a \(kind.dropFirst(2)), so TEXT cannot go with \(kind); add the note on its own")
-            }
-            if kinds.isEmpty, note.isEmpty {
-                throw LedgerError.usage("say what you appreciate: ledger moments add TEXT (or --dot, --link URL, --photo PATH)")
-            }
-            if kinds.isEmpty, let problem = Experience.noteProblem(note) { throw LedgerError.usage("TEXT: \(problem)") }
-            let timestamp = try captureTime(env)
-            if let link, let problem = LinkURL.problem(link) { throw LedgerError.usage("--link: \(problem)") }
-            let content: MomentsStore.Capture.Content
-            if dot {
-                content = .dot
-            } else if let link {
-                content = .link(link)
-            } else if let photo {
-                let file = try readPhoto(photo)
-                content = .photo(bytes: file.bytes, source: file.shown)
-            } else {
-                content = .note(note)
-            }
-            let captured = try MomentsStore(env.store).capture(.init(content, moment: momentType, at: timestamp), at: env.now, ids: env.ids)
-            let experience = captured.experience
-            if let problem = captured.settingsProblem {
-                Console.error(problem, prefix: "ledger: warning: recorded with the default template, because ")
-            }
-            if output.json {
-                var o: JSONObject = ["id": .string(experience.id), "path": .string(experience.path),
-                                     "sentence": .string(captured.sentence), "experience": experience.json]
-                if experience.experienceType == .photo { o["photoAdded"] = .bool(captured.photoAdded) }
-                Output.json(.object(o))
-                return
-            }
-            Console.print(Style.bold(captured.sentence))
-            let local = experience.timestamp.local
-            var detail = "\(experience.experienceType.rawValue) · \(MomentsFormat.shortDate(local.date)) \(MomentsFormat.clock(local)) · \(experience.path)"
-            if let payload = experience.payload, experience.experienceType == .photo {
-                detail += " · " + payload + (captured.photoAdded ? "" : " (this photo was already in the ledger)")
-            }
-            Console.print(Style.dim("  " + detail))
-        }
-
-        /// `--at`, or now; never later than now.
-        func captureTime(_ env: CommandEnvironment) throws -> Timestamp {
-            try at.map { try TimeArgument.parse($0.text, option: "--at", clock: env.clock) } ?? env.now
-        }
-
-        /// The photo file's bytes, refusing what is not a regular file or is over the size limit.
-        func readPhoto(_ path: String) throws -> (bytes: [UInt8], shown: String) {
-            let absolute = CLIContext.current.absolutePath(path)
-            let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
-            guard let stamp = FileSystem.stamp(resolved) else {
-                throw LedgerError.usage("--photo: there is no file at \(path)")
-            }
-            guard stamp.type == .file else { throw LedgerError.usage("--photo: \(path) is not a regular file") }
-            if let problem = MomentsPhotos.sizeProblem(path, bytes: Int(stamp.size)) { throw LedgerError.invalid("--photo: " + problem) }
-            guard let bytes = try FileSystem.read(resolved, limit: MomentsPhotos.maximumBytes) else {
-                throw LedgerError.usage("--photo: there is no file at \(path)")
-            }
-            if ImageFormat.detect(bytes) == nil { throw LedgerError.invalid("--photo: " + MomentsPhotos.notAnImage(path)) }
-            return (bytes, path)
-        }
+        func run() throws { try line.run() }
     }
 
     /// `ledger moments delete REF [--json]`
@@ -165,13 +99,89 @@ extension MomentsCommand.Add: QuickCommand {
     static let flags = ["dot"]
     static let positionals = Int.max
 
-    static func read(_ words: QuickLine.Words) throws -> Self {
-        var command = Self()
-        command.text = words.positionals
-        command.moment = try words.value("moment") ?? Self.defaultMoment
-        command.dot = words.flag("dot")
-        (command.link, command.photo, command.at) = (words["link"], words["photo"], try words.value("at"))
-        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
-        return command
+    var line: Line { Line(text: text, moment: moment, dot: dot, link: link, photo: photo, at: at, json: output.json, global: global.choice) }
+
+    static func read(_ words: QuickLine.Words) throws -> Line {
+        Line(text: words.positionals, moment: try words.value("moment") ?? Self.defaultMoment, dot: words.flag("dot"),
+             link: words["link"], photo: words["photo"], at: try words.value("at"), json: words.flag("json"), global: LedgerChoice.read(words))
+    }
+
+    struct Line: QuickRun {
+        var text: [String]
+        var moment: MomentChoice
+        var dot: Bool
+        var link: String?
+        var photo: String?
+        var at: ClockText?
+        var json: Bool
+        var global: LedgerChoice
+
+        func run() throws {
+            let env = try global.environment()
+            let momentType = moment.type
+            let kinds = [dot ? "--dot" : nil, link.map { _ in "--link" }, photo.map { _ in "--photo" }].compactMap { $0 }
+            if kinds.count > 1 { throw LedgerError.usage("give one of \(kinds.joined(separator: ", ")) at a time") }
+            let note = text.joined(separator: " ").trimmingWhitespace(newlines: true)
+            if let kind = kinds.first, !text.isEmpty {
+                throw LedgerError.usage("an experience is a note or a \(kind.dropFirst(2)), so TEXT cannot go with \(kind); add the note on its own")
+            }
+            if kinds.isEmpty, note.isEmpty {
+                throw LedgerError.usage("say what you appreciate: ledger moments add TEXT (or --dot, --link URL, --photo PATH)")
+            }
+            if kinds.isEmpty, let problem = Experience.noteProblem(note) { throw LedgerError.usage("TEXT: \(problem)") }
+            let timestamp = try captureTime(env)
+            if let link, let problem = LinkURL.problem(link) { throw LedgerError.usage("--link: \(problem)") }
+            let content: MomentsStore.Capture.Content
+            if dot {
+                content = .dot
+            } else if let link {
+                content = .link(link)
+            } else if let photo {
+                let file = try readPhoto(photo)
+                content = .photo(bytes: file.bytes, source: file.shown)
+            } else {
+                content = .note(note)
+            }
+            let captured = try MomentsStore(env.store).capture(.init(content, moment: momentType, at: timestamp), at: env.now, ids: env.ids)
+            let experience = captured.experience
+            if let problem = captured.settingsProblem {
+                Console.error(problem, prefix: "ledger: warning: recorded with the default template, because ")
+            }
+            if json {
+                var o: JSONObject = ["id": .string(experience.id), "path": .string(experience.path),
+                                     "sentence": .string(captured.sentence), "experience": experience.json]
+                if experience.experienceType == .photo { o["photoAdded"] = .bool(captured.photoAdded) }
+                Output.json(.object(o))
+                return
+            }
+            Console.print(Style.bold(captured.sentence))
+            let local = experience.timestamp.local
+            var detail = "\(experience.experienceType.rawValue) · \(MomentsFormat.shortDate(local.date)) \(MomentsFormat.clock(local)) · \(experience.path)"
+            if let payload = experience.payload, experience.experienceType == .photo {
+                detail += " · " + payload + (captured.photoAdded ? "" : " (this photo was already in the ledger)")
+            }
+            Console.print(Style.dim("  " + detail))
+        }
+
+        /// `--at`, or now; never later than now.
+        func captureTime(_ env: CommandEnvironment) throws -> Timestamp {
+            try at.map { try TimeArgument.parse($0.text, option: "--at", clock: env.clock) } ?? env.now
+        }
+
+        /// The photo file's bytes, refusing what is not a regular file or is over the size limit.
+        func readPhoto(_ path: String) throws -> (bytes: [UInt8], shown: String) {
+            let absolute = CLIContext.current.absolutePath(path)
+            let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
+            guard let stamp = FileSystem.stamp(resolved) else {
+                throw LedgerError.usage("--photo: there is no file at \(path)")
+            }
+            guard stamp.type == .file else { throw LedgerError.usage("--photo: \(path) is not a regular file") }
+            if let problem = MomentsPhotos.sizeProblem(path, bytes: Int(stamp.size)) { throw LedgerError.invalid("--photo: " + problem) }
+            guard let bytes = try FileSystem.read(resolved, limit: MomentsPhotos.maximumBytes) else {
+                throw LedgerError.usage("--photo: there is no file at \(path)")
+            }
+            if ImageFormat.detect(bytes) == nil { throw LedgerError.invalid("--photo: " + MomentsPhotos.notAnImage(path)) }
+            return (bytes, path)
+        }
     }
 }

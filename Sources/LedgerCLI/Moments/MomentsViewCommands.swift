@@ -9,6 +9,17 @@ struct MomentsViewOptions: ParsableArguments {
     @OptionGroup var output: JSONOption
 
     @OptionGroup var global: GlobalOptions
+
+    /// The values given, for what depends on them.
+    var given: MomentsViewGiven { MomentsViewGiven(date: date, json: output.json, global: global.choice) }
+}
+
+/// `--date`, `--json` and `--repo` as given (`MomentsViewOptions` without argument-parser's
+/// wrappers, for `today`'s quick reading).
+struct MomentsViewGiven {
+    var date: DateValue?
+    var json: Bool
+    var global: LedgerChoice
 }
 
 extension MomentsCommand {
@@ -16,21 +27,21 @@ extension MomentsCommand {
     struct Today: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "today", abstract: "A day as 24 hour dots.")
         @OptionGroup var options: MomentsViewOptions
-        func run() throws { try options.show(.today) }
+        func run() throws { try line.run() }
     }
 
     /// `ledger moments week [--date D] [--json]`
     struct Week: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "week", abstract: "An ISO week (Monday to Sunday) as 7 day dots.")
         @OptionGroup var options: MomentsViewOptions
-        func run() throws { try options.show(.week) }
+        func run() throws { try options.given.show(.week) }
     }
 
     /// `ledger moments month [--date D] [--json]`
     struct Month: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "month", abstract: "A month as a calendar of day dots.")
         @OptionGroup var options: MomentsViewOptions
-        func run() throws { try options.show(.month) }
+        func run() throws { try options.given.show(.month) }
     }
 
     /// `ledger moments year [--date D] [--months] [--json]`
@@ -39,7 +50,7 @@ extension MomentsCommand {
         @Flag(help: "One dot per month instead of one per day.")
         var months = false
         @OptionGroup var options: MomentsViewOptions
-        func run() throws { try options.show(.year, byMonth: months) }
+        func run() throws { try options.given.show(.year, byMonth: months) }
     }
     /// `ledger moments show BUCKET [--ids] [--json]`: the experiences of one dot, newest first.
     struct Show: ParsableCommand {
@@ -124,7 +135,7 @@ extension MomentsCommand {
     }
 }
 
-extension MomentsViewOptions {
+extension MomentsViewGiven {
     /// Reads the span of `view` around `--date` and draws it (or prints it as JSON).
     func show(_ view: MomentView, byMonth: Bool = false) throws {
         let env = try global.environment()
@@ -133,7 +144,7 @@ extension MomentsViewOptions {
         let scale = view.dotScale(byMonth: byMonth)
         let experiences = try MomentsStore(env.store).experiences(in: span)
         let matrix = DotMatrix(span: span, scale: scale, experiences: experiences)
-        if output.json {
+        if json {
             let buckets = zip(matrix.buckets, matrix.counts).map { b, n -> JSONValue in
                 .object(["start": .string(MomentsFormat.start(b)), "bucket": .string(b.label), "count": .number(Double(n))])
             }
@@ -178,11 +189,15 @@ extension MomentsCommand.Today: QuickCommand {
     static let path = ["moments", "today"]
     static let valueOptions = ["date"]
 
-    static func read(_ words: QuickLine.Words) throws -> Self {
-        var command = Self()
-        command.options = MomentsViewOptions()
-        command.options.date = try words.value("date")
-        (command.options.output, command.options.global) = (JSONOption.read(words), GlobalOptions.read(words))
-        return command
+    var line: Line { Line(view: options.given) }
+
+    static func read(_ words: QuickLine.Words) throws -> Line {
+        Line(view: MomentsViewGiven(date: try words.value("date"), json: words.flag("json"), global: LedgerChoice.read(words)))
+    }
+
+    struct Line: QuickRun {
+        var view: MomentsViewGiven
+
+        func run() throws { try view.show(.today) }
     }
 }

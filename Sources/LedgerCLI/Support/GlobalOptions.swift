@@ -10,9 +10,10 @@ public struct GlobalOptions: ParsableArguments {
 
     public init() {}
 
-    /// The ledger directory (SPEC §2): `--repo`, else `$LEDGER_REPO`, else the ledger that
-    /// contains the current directory, else `$XDG_DATA_HOME/ledger`.
-    func repositoryPath() -> String { Self.repositoryPath(given: repo) }
+    /// `--repo` as given, for what depends on it (`LedgerChoice`).
+    var choice: LedgerChoice { LedgerChoice(repo: repo) }
+
+    func repositoryPath() -> String { choice.repositoryPath() }
 
     /// The ledger directory when `--repo` gives `given` (nil: not given).
     static func repositoryPath(given: String?) -> String {
@@ -36,22 +37,7 @@ public struct GlobalOptions: ParsableArguments {
         return LedgerStore(gitWorkTree: root).exists ? root : nil
     }
 
-    /// The ledger, which must exist. Unless `readable` is false (for `check`, which reports
-    /// it), a ledger whose `ledger.json` is invalid — or of a newer format than this version
-    /// of ledger knows — is refused: nothing is read or written in it.
-    func store(readable: Bool = true) throws -> LedgerStore {
-        let path = repositoryPath()
-        let store = Self.store(at: path)
-        Self.housekeep(store)
-        guard store.exists else {
-            if FileSystem.exists(path) {
-                throw LedgerError.notFound("\(path) is not a ledger (it has no ledger.json); create one with `ledger init \(path)`")
-            }
-            throw LedgerError.notFound("there is no ledger at \(path); create one with `ledger init`, or point --repo or $LEDGER_REPO at yours")
-        }
-        if readable { _ = try store.load(LedgerManifest.self, at: LedgerManifest.kind.path()) }
-        return store
-    }
+    func store(readable: Bool = true) throws -> LedgerStore { try choice.store(readable: readable) }
 
     /// The ledger in the git work tree at `root`, set up for this process: every core reads,
     /// the lock file names this command, and a wait for another holder is explained.
@@ -78,6 +64,36 @@ public struct GlobalOptions: ParsableArguments {
     /// command reads the ledger; what was done is said on stderr.
     static func housekeep(_ store: LedgerStore) {
         for note in Housekeeping.prepare(store, git: GitTool.find(in: CLIContext.current.environment)) { Console.error("ledger: " + Words.text(note)) }
+    }
+
+    func environment() throws -> CommandEnvironment { try choice.environment() }
+}
+
+/// Which ledger a command works on — `--repo` as given — and the set-up that follows from it:
+/// `GlobalOptions` without argument-parser's wrapper, for the quick commands (`QuickLine`),
+/// which build no argument-parser value.
+struct LedgerChoice {
+    var repo: String?
+
+    /// The ledger directory (SPEC §2): `--repo`, else `$LEDGER_REPO`, else the ledger that
+    /// contains the current directory, else `$XDG_DATA_HOME/ledger`.
+    func repositoryPath() -> String { GlobalOptions.repositoryPath(given: repo) }
+
+    /// The ledger, which must exist. Unless `readable` is false (for `check`, which reports
+    /// it), a ledger whose `ledger.json` is invalid — or of a newer format than this version
+    /// of ledger knows — is refused: nothing is read or written in it.
+    func store(readable: Bool = true) throws -> LedgerStore {
+        let path = repositoryPath()
+        let store = GlobalOptions.store(at: path)
+        GlobalOptions.housekeep(store)
+        guard store.exists else {
+            if FileSystem.exists(path) {
+                throw LedgerError.notFound("\(path) is not a ledger (it has no ledger.json); create one with `ledger init \(path)`")
+            }
+            throw LedgerError.notFound("there is no ledger at \(path); create one with `ledger init`, or point --repo or $LEDGER_REPO at yours")
+        }
+        if readable { _ = try store.load(LedgerManifest.self, at: LedgerManifest.kind.path()) }
+        return store
     }
 
     /// The clock and ids for this run.

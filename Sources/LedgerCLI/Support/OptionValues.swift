@@ -114,6 +114,19 @@ struct TimeOption: ParsableArguments {
             transform: ClockText.parse)
     var text: ClockText?
 
+    /// The time given, for what depends on it.
+    var given: TimeGiven { TimeGiven(text: text) }
+
+    var isGiven: Bool { given.isGiven }
+    func instant(_ clock: CommandClock) throws -> Timestamp? { try given.instant(clock) }
+    var precision: Int64 { given.precision }
+    func explaining<T>(_ at: Timestamp?, clock: CommandClock, _ body: () throws -> T) throws -> T { try given.explaining(at, clock: clock, body) }
+}
+
+/// `--time` as given (`TimeOption` without argument-parser's wrapper, for the quick commands).
+struct TimeGiven {
+    var text: ClockText?
+
     /// The option's name, in messages.
     static let option = "--time"
 

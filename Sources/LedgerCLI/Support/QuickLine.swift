@@ -7,15 +7,20 @@ import ArgumentParser
 /// argument-parser learns a command's options by reflecting on it, and the Swift runtime meets
 /// each property wrapper's type for the first time there: resolving them scans every protocol
 /// conformance record of the binary, which was most of a quick command's work (18 of the 30 M
-/// instructions of `waterline drink --preset beer`). A quick command names its long options
-/// here and builds itself from them with the same value parsers its declarations name
-/// (`OptionValue.parse`, `init(argument:)`). Whatever it does not read plainly is left to
-/// argument-parser — a short option, `--`, a value starting with a dash, an option or flag
-/// given twice, `--flag=value`, `--option=` with nothing after it, an unknown word, a value its
-/// parser refuses, a required option left out, a failed `validate()` — so that help, errors and
-/// their wording stay argument-parser's own. QuickLineTests hold each command built here and by argument-parser
-/// from the same words to be the same value.
+/// instructions of `waterline drink --preset beer`). Even building the command's value does
+/// some of it (each `@OptionGroup` checks its group's conformance: 1.7 M instructions for
+/// `drink`'s four, 0.26 ms). So a quick command names its long options here and reads them
+/// into its `Line` — its values without argument-parser's wrappers, and what it does with
+/// them — with the same value parsers its declarations name (`OptionValue.parse`,
+/// `init(argument:)`); argument-parser's reading of the command runs the same `Line`.
+/// Whatever it does not read plainly is left to argument-parser — a short option, `--`, a value
+/// starting with a dash, an option or flag given twice, `--flag=value`, `--option=` with
+/// nothing after it, an unknown word, a value its parser refuses, a required option left out
+/// — so that help, errors and their wording stay argument-parser's own. QuickLineTests hold
+/// each command's `Line` read here and by argument-parser from the same words to be the same.
 protocol QuickCommand: ParsableCommand {
+    /// What the command does, with its values.
+    associatedtype Line: QuickRun
     /// Its words after `ledger`.
     static var path: [String] { get }
     /// The long options it takes a value for (without `--`), beside `--repo`.
@@ -24,10 +29,15 @@ protocol QuickCommand: ParsableCommand {
     static var flags: [String] { get }
     /// How many positional words it takes at most.
     static var positionals: Int { get }
-    /// The command those words give; throws when a value is refused. (A function, not an
-    /// initializer: in an initializer, assigning a property wrapper's value with a default
-    /// initializes the wrapper anew instead of setting its value.)
-    static func read(_ words: QuickLine.Words) throws -> Self
+    /// The command those words give; throws when a value is refused.
+    static func read(_ words: QuickLine.Words) throws -> Line
+    /// The same, from argument-parser's reading.
+    var line: Line { get }
+}
+
+/// A quick command's values, and what it does with them.
+protocol QuickRun {
+    func run() throws
 }
 
 extension QuickCommand {
@@ -90,34 +100,17 @@ enum QuickLine {
     }
 
     /// The quick command `arguments` give, or nil when argument-parser is to read them.
-    static func command(_ arguments: [String]) -> (any ParsableCommand)? {
+    static func command(_ arguments: [String]) -> (any QuickRun)? {
         guard let type = commands.first(where: { arguments.starts(with: $0.path) }),
-              let words = Words(arguments.dropFirst(type.path.count), for: type),
-              var command = try? type.read(words), (try? command.validate()) != nil else { return nil }
-        return command
+              let words = Words(arguments.dropFirst(type.path.count), for: type) else { return nil }
+        return try? type.read(words)
     }
 }
 
-extension JSONOption {
-    static func read(_ words: QuickLine.Words) -> Self {
-        var option = Self()
-        option.json = words.flag("json")
-        return option
-    }
+extension LedgerChoice {
+    static func read(_ words: QuickLine.Words) -> Self { LedgerChoice(repo: words["repo"]) }
 }
 
-extension GlobalOptions {
-    static func read(_ words: QuickLine.Words) -> Self {
-        var options = Self()
-        options.repo = words["repo"]
-        return options
-    }
-}
-
-extension TimeOption {
-    static func read(_ words: QuickLine.Words) throws -> Self {
-        var option = Self()
-        option.text = try words.value("time")
-        return option
-    }
+extension TimeGiven {
+    static func read(_ words: QuickLine.Words) throws -> Self { TimeGiven(text: try words.value("time")) }
 }

@@ -9,7 +9,9 @@ struct WaterlineRun {
     let waterline: WaterlineStore
     let json: Bool
 
-    init(_ global: GlobalOptions, json: Bool) throws {
+    init(_ global: GlobalOptions, json: Bool) throws { try self.init(global.choice, json: json) }
+
+    init(_ global: LedgerChoice, json: Bool) throws {
         env = try global.environment()
         waterline = WaterlineStore(env.store)
         self.json = json

@@ -28,19 +28,7 @@ extension WaterlineCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            let run = try WaterlineRun(global, json: output.json)
-            let order = WaterlineStore.DrinkOrder(
-                preset: preset, type: drink.type?.given, size: drink.size?.given, abv: drink.abv?.given,
-                standardDrinks: drink.standardDrinks?.count, time: try time.instant(run.env.clock))
-            let logged = try time.explaining(order.time ?? run.now, clock: run.env.clock) {
-                try run.waterline.logDrink(order, now: run.now, ids: run.env.ids)
-            }
-            let estimate = logged.estimate?.meta.standardDrinkEstimate ?? 0
-            drink.sayUnused(logged.estimate)
-            try WaterlineCommand.reportLogged(logged, run: run, headline:
-                "Logged \(WaterlineText.describe(logged.entry, units: logged.settings.units, presets: logged.preset.map { [$0.id: $0] } ?? [:], estimate: false)) — \(WaterlineText.standardDrinks(estimate)) (\(logged.estimate?.reason ?? "")).")
-        }
+        func run() throws { try line.run() }
     }
 
     /// `ledger waterline water [--amount N]`
@@ -59,14 +47,7 @@ extension WaterlineCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            let run = try WaterlineRun(global, json: output.json)
-            let when = try time.instant(run.env.clock)
-            let logged = try time.explaining(when ?? run.now, clock: run.env.clock) {
-                try run.waterline.logWater(amount?.given, at: when, now: run.now, ids: run.env.ids)
-            }
-            try WaterlineCommand.reportLogged(logged, run: run, headline: "Logged \(WaterlineText.describe(logged.entry, units: logged.settings.units)).")
-        }
+        func run() throws { try line.run() }
     }
 
     /// What `drink` and `water` print.
@@ -129,7 +110,7 @@ extension WaterlineCommand {
             let edited = try time.explaining(change.time, clock: run.env.clock) {
                 try run.waterline.editEntry(id, inSession: session, change: change, now: run.now)
             }
-            drink.sayUnused(edited.estimate)
+            drink.values.sayUnused(edited.estimate)
             if output.json {
                 Output.json(.object([
                     "entry": WaterlineJSON.entry(edited.step, sessionID: edited.session.id),
@@ -180,16 +161,34 @@ extension WaterlineCommand.Drink: QuickCommand {
     static let path = ["waterline", "drink"]
     static let valueOptions = ["preset", "type", "size", "abv", "std", "time"]
 
-    static func read(_ words: QuickLine.Words) throws -> Self {
-        var command = Self()
-        command.preset = words["preset"]
-        command.drink = DrinkOptions()
-        command.drink.type = try words.value("type")
-        command.drink.size = try words.value("size")
-        command.drink.abv = try words.value("abv")
-        command.drink.standardDrinks = try words.value("std")
-        (command.time, command.output, command.global) = (try TimeOption.read(words), JSONOption.read(words), GlobalOptions.read(words))
-        return command
+    var line: Line { Line(preset: preset, drink: drink.values, time: time.given, json: output.json, global: global.choice) }
+
+    static func read(_ words: QuickLine.Words) throws -> Line {
+        let drink = DrinkValues(type: try words.value("type"), size: try words.value("size"), abv: try words.value("abv"),
+                                standardDrinks: try words.value("std"))
+        return Line(preset: words["preset"], drink: drink, time: try TimeGiven.read(words), json: words.flag("json"), global: LedgerChoice.read(words))
+    }
+
+    struct Line: QuickRun {
+        var preset: String?
+        var drink: DrinkValues
+        var time: TimeGiven
+        var json: Bool
+        var global: LedgerChoice
+
+        func run() throws {
+            let run = try WaterlineRun(global, json: json)
+            let order = WaterlineStore.DrinkOrder(
+                preset: preset, type: drink.type?.given, size: drink.size?.given, abv: drink.abv?.given,
+                standardDrinks: drink.standardDrinks?.count, time: try time.instant(run.env.clock))
+            let logged = try time.explaining(order.time ?? run.now, clock: run.env.clock) {
+                try run.waterline.logDrink(order, now: run.now, ids: run.env.ids)
+            }
+            let estimate = logged.estimate?.meta.standardDrinkEstimate ?? 0
+            drink.sayUnused(logged.estimate)
+            try WaterlineCommand.reportLogged(logged, run: run, headline:
+                "Logged \(WaterlineText.describe(logged.entry, units: logged.settings.units, presets: logged.preset.map { [$0.id: $0] } ?? [:], estimate: false)) — \(WaterlineText.standardDrinks(estimate)) (\(logged.estimate?.reason ?? "")).")
+        }
     }
 }
 
@@ -197,10 +196,25 @@ extension WaterlineCommand.Water: QuickCommand {
     static let path = ["waterline", "water"]
     static let valueOptions = ["amount", "time"]
 
-    static func read(_ words: QuickLine.Words) throws -> Self {
-        var command = Self()
-        command.amount = try words.value("amount")
-        (command.time, command.output, command.global) = (try TimeOption.read(words), JSONOption.read(words), GlobalOptions.read(words))
-        return command
+    var line: Line { Line(amount: amount, time: time.given, json: output.json, global: global.choice) }
+
+    static func read(_ words: QuickLine.Words) throws -> Line {
+        Line(amount: try words.value("amount"), time: try TimeGiven.read(words), json: words.flag("json"), global: LedgerChoice.read(words))
+    }
+
+    struct Line: QuickRun {
+        var amount: WaterAmountValue?
+        var time: TimeGiven
+        var json: Bool
+        var global: LedgerChoice
+
+        func run() throws {
+            let run = try WaterlineRun(global, json: json)
+            let when = try time.instant(run.env.clock)
+            let logged = try time.explaining(when ?? run.now, clock: run.env.clock) {
+                try run.waterline.logWater(amount?.given, at: when, now: run.now, ids: run.env.ids)
+            }
+            try WaterlineCommand.reportLogged(logged, run: run, headline: "Logged \(WaterlineText.describe(logged.entry, units: logged.settings.units)).")
+        }
     }
 }

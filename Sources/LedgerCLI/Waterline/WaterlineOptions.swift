@@ -67,6 +67,18 @@ struct DrinkOptions: ParsableArguments {
 }
 
 extension DrinkOptions {
+    /// The values given, for what depends on them.
+    var values: DrinkValues { DrinkValues(type: type, size: size, abv: abv, standardDrinks: standardDrinks) }
+}
+
+/// `--type`, `--size`, `--abv` and `--std` as given (`DrinkOptions` without argument-parser's
+/// wrappers, for `drink`'s quick reading).
+struct DrinkValues {
+    var type: DrinkTypeValue?
+    var size: DrinkSizeValue?
+    var abv: ABVValue?
+    var standardDrinks: StandardDrinksValue?
+
     /// Says, on stderr, which of these values the estimate could not use and why (`DrinkEstimate.unused`):
     /// "ledger: note: --abv 40 was not used: an ABV counts only with a size …".
     func sayUnused(_ estimate: DrinkEstimate?) {

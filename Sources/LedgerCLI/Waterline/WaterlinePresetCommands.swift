@@ -77,7 +77,7 @@ extension WaterlineCommand.Presets {
             let order = WaterlineCommand.Presets.order(name: Given(name, input: .waterline(.name), text: name), values)
             let current = try run.current()
             let (preset, estimate) = try run.waterline.addPreset(order, now: run.now, ids: run.env.ids)
-            values.sayUnused(estimate)
+            values.values.sayUnused(estimate)
             if output.json { Output.json(WaterlineJSON.preset(preset)); return }
             Console.print("Added preset \(preset.name) (\(preset.id)): \(WaterlineCommand.Presets.describe(preset, units: current.settings.units)).")
             Console.print("Log it with `ledger waterline drink --preset \(preset.id)`.")
@@ -108,7 +108,7 @@ extension WaterlineCommand.Presets {
             let order = WaterlineCommand.Presets.order(name: name.map { Given($0, input: .waterline(.newName), text: $0) }, values)
             let current = try run.current()
             let (updated, estimate) = try run.waterline.editPreset(preset, order, now: run.now)
-            values.sayUnused(estimate)
+            values.values.sayUnused(estimate)
             if output.json { Output.json(WaterlineJSON.preset(updated)); return }
             Console.print("Preset \(updated.name) (\(updated.id)): \(WaterlineCommand.Presets.describe(updated, units: current.settings.units))"
                 + (estimate.map { " (\($0.reason))" } ?? "") + ".")

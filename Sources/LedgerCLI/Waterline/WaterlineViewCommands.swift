@@ -12,30 +12,7 @@ extension WaterlineCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        func run() throws {
-            let run = try WaterlineRun(global, json: output.json)
-            let current = try run.current()
-            if output.json {
-                Output.json(WaterlineJSON.status(current, clock: run.env.clock))
-                return
-            }
-            guard let session = current.session else {
-                Console.print("No active session. Start one with `ledger waterline start`; past ones: `ledger waterline sessions`.")
-                return
-            }
-            let state = current.state, settings = current.settings
-            let minutes = session.summary(now: run.now).durationMinutes
-            let times = WaterlineText.Times(session, run.env.clock, now: run.now)
-            Console.print(Style.bold("Session \(session.id)") + " · started \(times.show(session.startTime)) · \(WaterlineText.duration(minutes: minutes))")
-            Console.print("")
-            for line in WaterlineText.gauge(state, threshold: settings.warningThreshold) { Console.print(line) }
-            let position = WaterlineText.position(state)
-            Console.print("  Waterline \(Style.bold(WaterlineText.value(state.waterlineValue))) — " + (state.isWarning ? Style.red(position) : position))
-            Console.print("")
-            Console.print("  Drinks \(state.totalAlcoholCount) (\(WaterlineText.standardDrinks(state.totalStandardDrinks))) · Water \(state.totalWaterCount)")
-            Console.print("  " + WaterlineText.waterDue(state, n: settings.waterEveryNDrinks))
-            Console.print("  Next reminder: " + WaterlineCommand.nextReminderText(session, settings: settings, run: run, times: times))
-        }
+        func run() throws { try line.run() }
     }
 
     /// "23:40", "off (…)" or "none — paused …".
@@ -209,9 +186,37 @@ extension WaterlineCommand {
 extension WaterlineCommand.Status: QuickCommand {
     static let path = ["waterline", "status"]
 
-    static func read(_ words: QuickLine.Words) -> Self {
-        var command = Self()
-        (command.output, command.global) = (JSONOption.read(words), GlobalOptions.read(words))
-        return command
+    var line: Line { Line(json: output.json, global: global.choice) }
+
+    static func read(_ words: QuickLine.Words) -> Line { Line(json: words.flag("json"), global: LedgerChoice.read(words)) }
+
+    struct Line: QuickRun {
+        var json: Bool
+        var global: LedgerChoice
+
+        func run() throws {
+            let run = try WaterlineRun(global, json: json)
+            let current = try run.current()
+            if json {
+                Output.json(WaterlineJSON.status(current, clock: run.env.clock))
+                return
+            }
+            guard let session = current.session else {
+                Console.print("No active session. Start one with `ledger waterline start`; past ones: `ledger waterline sessions`.")
+                return
+            }
+            let state = current.state, settings = current.settings
+            let minutes = session.summary(now: run.now).durationMinutes
+            let times = WaterlineText.Times(session, run.env.clock, now: run.now)
+            Console.print(Style.bold("Session \(session.id)") + " · started \(times.show(session.startTime)) · \(WaterlineText.duration(minutes: minutes))")
+            Console.print("")
+            for line in WaterlineText.gauge(state, threshold: settings.warningThreshold) { Console.print(line) }
+            let position = WaterlineText.position(state)
+            Console.print("  Waterline \(Style.bold(WaterlineText.value(state.waterlineValue))) — " + (state.isWarning ? Style.red(position) : position))
+            Console.print("")
+            Console.print("  Drinks \(state.totalAlcoholCount) (\(WaterlineText.standardDrinks(state.totalStandardDrinks))) · Water \(state.totalWaterCount)")
+            Console.print("  " + WaterlineText.waterDue(state, n: settings.waterEveryNDrinks))
+            Console.print("  Next reminder: " + WaterlineCommand.nextReminderText(session, settings: settings, run: run, times: times))
+        }
     }
 }
