@@ -146,9 +146,13 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Expressi
     }
 
     /// The pointer to member `key` of the object here.
-    public func appending(_ key: String) -> JSONPointer { JSONPointer(tokens: tokens + [key]) }
+    public func appending(_ key: String) -> JSONPointer {
+        var p = self
+        p.tokens.append(key)
+        return p
+    }
     /// The pointer to element `index` of the array here.
-    public func appending(_ index: Int) -> JSONPointer { JSONPointer(tokens: tokens + [String(index)]) }
+    public func appending(_ index: Int) -> JSONPointer { appending(String(index)) }
 
     /// Whether this is the whole document.
     public var isRoot: Bool { tokens.isEmpty }

@@ -183,10 +183,11 @@ package struct Field<Model>: Sendable {
         guard !rules.isEmpty || V.mayBreakRules else { return nil }
         return { model, parent in
             guard let v = value(model) else { return [] }
-            let pointer = parent.appending(name)
+            // The pointer only for a problem, or for the values inside: checked once per field
+            // of every entry of a night, on each read and write.
             var issues: [DocumentIssue] = []
-            for rule in rules { if let p = rule.problem(v) { issues.append(.error(pointer, p)) } }
-            if V.mayBreakRules { issues += V.ruleIssues(v, at: pointer) }
+            for rule in rules { if let p = rule.problem(v) { issues.append(.error(parent.appending(name), p)) } }
+            if V.mayBreakRules { issues += V.ruleIssues(v, at: parent.appending(name)) }
             return issues
         }
     }

@@ -136,8 +136,9 @@ public struct Session: CollectionDocument, Equatable {
             issues.append(.error(.root.appending("endTime"), "is before startTime (\(startTime.iso8601)); a session cannot end before it starts"))
         }
         var seen: [String: Int] = [:]
+        let list = JSONPointer.root.appending("entries")
         for (i, e) in entries.enumerated() {
-            let p = JSONPointer.root.appending("entries").appending(i)
+            let p = list.appending(i)
             issues += e.validate(at: p)
             if let first = seen[e.id] {
                 issues.append(.error(p.appending("id"), "duplicate entry id \"\(e.id)\" (also /entries/\(first)); give each entry its own id"))
