@@ -194,7 +194,7 @@ package struct DocumentType: Sendable {
         inspection.normalized = fixed
         inspection.references = model.references
         inspection.tags = model.tags
-        if let c = model as? any CollectionDocument { inspection.shardDate = c.shardDate }
+        if let c = model.asCollection { inspection.shardDate = c.shardDate }
         return inspection
     }
 
@@ -206,7 +206,7 @@ package struct DocumentType: Sendable {
         let b = base.flatMap { D.decode($0, at: .root, issues: &ignored) }
         let merged = D.merge(base: b, ours: o, theirs: t, context: context)
         let created = merged.created.map { doc -> (String, JSONValue) in
-            let path = (doc as? any CollectionDocument)?.path ?? D.kind.path()
+            let path = doc.asCollection?.path ?? D.kind.path()
             return (path, doc.recomputed.json)
         }
         return MergeResolution(result: merged.document.recomputed.json, created: created, notes: merged.notes)

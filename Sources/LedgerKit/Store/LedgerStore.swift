@@ -163,7 +163,7 @@ public struct LedgerStore: Sendable {
         var issues: [DocumentIssue] = []
         let decoded = D.decode(json, at: .root, issues: &issues)
         if let decoded { issues += decoded.validate() }
-        if let c = decoded as? any CollectionDocument {
+        if let c = decoded?.asCollection {
             let name = FileSystem.stem(path)
             if c.id != name { issues.append(.error(.root.appending("id"), "the id \"\(c.id)\" does not match the file name \(name).json")) }
         }
