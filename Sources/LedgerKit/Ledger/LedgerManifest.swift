@@ -22,13 +22,13 @@ package struct LedgerManifest: SingletonDocument, Equatable {
     }
 
     package static let fields: [Field<LedgerManifest>] = [
-        .required("format", \.format, .within(1...currentFormat) { format in
+        .required("format", { $0.format }, { $0.format = $1 }, .within(1...currentFormat) { format in
             format > currentFormat ? "this ledger uses format \(format), written by a newer version of ledger; upgrade ledger to read it"
                 : "must be \(currentFormat) (found \(format))"
         }),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
-        .optional("forgotten", \.forgotten),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
+        .optional("forgotten", { $0.forgotten }, { $0.forgotten = $1 }),
     ]
 
     /// Field by field, as every settings-like document; the forgets made on both sides are

@@ -34,17 +34,17 @@ package struct PurgeRecord: CollectionDocument, Equatable {
     package init() {}
 
     package static let fields: [Field<PurgeRecord>] = [
-        .required("id", \.id),
-        .required("target", \.target),
-        .defaulted("folders", \.folders, []),
-        .defaulted("paths", \.paths, []),
-        .defaulted("blobs", \.blobs, []),
-        .required("deviceId", \.deviceId),
-        .required("deviceName", \.deviceName),
-        .defaulted("commitsRewritten", \.commitsRewritten, 0),
-        .optional("previousHead", \.previousHead),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("id", { $0.id }, { $0.id = $1 }),
+        .required("target", { $0.target }, { $0.target = $1 }),
+        .defaulted("folders", { $0.folders }, { $0.folders = $1 }, []),
+        .defaulted("paths", { $0.paths }, { $0.paths = $1 }, []),
+        .defaulted("blobs", { $0.blobs }, { $0.blobs = $1 }, []),
+        .required("deviceId", { $0.deviceId }, { $0.deviceId = $1 }),
+        .required("deviceName", { $0.deviceName }, { $0.deviceName = $1 }),
+        .defaulted("commitsRewritten", { $0.commitsRewritten }, { $0.commitsRewritten = $1 }, 0),
+        .optional("previousHead", { $0.previousHead }, { $0.previousHead = $1 }),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     package func validate() -> [DocumentIssue] {

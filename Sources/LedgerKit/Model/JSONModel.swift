@@ -10,7 +10,10 @@
 ///         var name = ""
 ///         var sizeOz: Double?
 ///         var unknownFields = JSONObject()
-///         static let fields: [Field<Self>] = [.required("name", \.name), .optional("sizeOz", \.sizeOz)]
+///         static let fields: [Field<Self>] = [
+///             .required("name", { $0.name }, { $0.name = $1 }),
+///             .optional("sizeOz", { $0.sizeOz }, { $0.sizeOz = $1 }),
+///         ]
 ///     }
 package protocol JSONModel: JSONRepresentable {
     /// A placeholder every field overwrites while decoding.
@@ -119,8 +122,12 @@ package struct Field<Model>: Sendable {
     /// Whether the member must be present.
     let isRequired: Bool
 
-    /// A member that must be present and of type `V`, keeping `rules`.
-    package static func required<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V> & Sendable,
+    /// A member that must be present and of type `V`, keeping `rules`; `get` and `set` reach
+    /// it in the model. (Closures, not a key path: a key path literal is an object the runtime
+    /// builds the first time it is used, 32,000 instructions each — a fifth of a `waterline
+    /// drink` for the 51 fields it reads — and each use of one goes through it.)
+    package static func required<V: JSONRepresentable>(_ name: String, _ get: @escaping @Sendable (Model) -> V,
+                                                      _ set: @escaping @Sendable (inout Model, V) -> Void,
                                                       _ rules: ValueRule<V>...) -> Field {
         Field(name: name, decode: { model, json, parent, issues in
             let pointer = parent.appending(name)
@@ -129,47 +136,49 @@ package struct Field<Model>: Sendable {
                 return false
             }
             guard let v = V.decode(json, at: pointer, issues: &issues) else { return false }
-            model[keyPath: keyPath] = v
+            set(&model, v)
             return true
-        }, encode: { $0[keyPath: keyPath].json },
-        check: checker(name, rules) { $0[keyPath: keyPath] },
+        }, encode: { get($0).json },
+        check: checker(name, rules) { get($0) },
         schema: { schema(V.self, rules) }, isRequired: true)
     }
 
     /// A member that may be absent or `null`. When the value is nil it is written as `null`
     /// if `writeNull` is set (for fields whose absence is meaningful to readers, such as a
     /// session's `endTime`), and left out otherwise.
-    package static func optional<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V?> & Sendable,
+    package static func optional<V: JSONRepresentable>(_ name: String, _ get: @escaping @Sendable (Model) -> V?,
+                                                      _ set: @escaping @Sendable (inout Model, V?) -> Void,
                                                       writeNull: Bool = false, _ rules: ValueRule<V>...) -> Field {
         Field(name: name, decode: { model, json, parent, issues in
             guard let json, json != .null else {
-                model[keyPath: keyPath] = nil
+                set(&model, nil)
                 return true
             }
             guard let v = V.decode(json, at: parent.appending(name), issues: &issues) else { return false }
-            model[keyPath: keyPath] = v
+            set(&model, v)
             return true
         }, encode: { model in
-            if let v = model[keyPath: keyPath] { return v.json }
+            if let v = get(model) { return v.json }
             return writeNull ? .null : nil
         },
-        check: checker(name, rules) { $0[keyPath: keyPath] },
+        check: checker(name, rules) { get($0) },
         schema: { nullable(schema(V.self, rules)) }, isRequired: false)
     }
 
     /// A member that takes `defaultValue` when absent (and is always written).
-    package static func defaulted<V: JSONRepresentable>(_ name: String, _ keyPath: WritableKeyPath<Model, V> & Sendable,
+    package static func defaulted<V: JSONRepresentable>(_ name: String, _ get: @escaping @Sendable (Model) -> V,
+                                                       _ set: @escaping @Sendable (inout Model, V) -> Void,
                                                        _ defaultValue: V, _ rules: ValueRule<V>...) -> Field {
         Field(name: name, decode: { model, json, parent, issues in
             guard let json else {
-                model[keyPath: keyPath] = defaultValue
+                set(&model, defaultValue)
                 return true
             }
             guard let v = V.decode(json, at: parent.appending(name), issues: &issues) else { return false }
-            model[keyPath: keyPath] = v
+            set(&model, v)
             return true
-        }, encode: { $0[keyPath: keyPath].json },
-        check: checker(name, rules) { $0[keyPath: keyPath] },
+        }, encode: { get($0).json },
+        check: checker(name, rules) { get($0) },
         schema: {
             var s = schema(V.self, rules)
             s["default"] = defaultValue.json

@@ -10,7 +10,7 @@ struct Attachment: JSONModel, Equatable {
     var label = ""
     var bytes: Int?
     var unknownFields = JSONObject()
-    static let fields: [Field<Self>] = [.required("label", \.label), .optional("bytes", \.bytes)]
+    static let fields: [Field<Self>] = [.required("label", { $0.label }, { $0.label = $1 }), .optional("bytes", { $0.bytes }, { $0.bytes = $1 })]
 }
 
 /// A collection kind sharded by year, with a derived value, a reference, a tag and domain rules.
@@ -31,9 +31,16 @@ struct Note: CollectionDocument, Equatable {
     var unknownFields = JSONObject()
 
     static let fields: [Field<Self>] = [
-        .required("id", \.id), .required("text", \.text), .required("mood", \.mood), .required("at", \.at),
-        .defaulted("pinned", \.pinned, false), .optional("replyTo", \.replyTo), .defaulted("attachments", \.attachments, []),
-        .required("wordCount", \.wordCount), .required("createdAt", \.createdAt), .required("updatedAt", \.updatedAt),
+        .required("id", { $0.id }, { $0.id = $1 }),
+        .required("text", { $0.text }, { $0.text = $1 }),
+        .required("mood", { $0.mood }, { $0.mood = $1 }),
+        .required("at", { $0.at }, { $0.at = $1 }),
+        .defaulted("pinned", { $0.pinned }, { $0.pinned = $1 }, false),
+        .optional("replyTo", { $0.replyTo }, { $0.replyTo = $1 }),
+        .defaulted("attachments", { $0.attachments }, { $0.attachments = $1 }, []),
+        .required("wordCount", { $0.wordCount }, { $0.wordCount = $1 }),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     var shardDate: LocalDate? { at.local.date }
@@ -72,8 +79,8 @@ struct NoteSettings: SingletonDocument, Equatable {
     var updatedAt = Timestamp(epochMilliseconds: 0, utcOffsetSeconds: 0)
     var unknownFields = JSONObject()
     static let fields: [Field<Self>] = [
-        .required("colour", \.colour), .required("size", \.size),
-        .required("createdAt", \.createdAt), .required("updatedAt", \.updatedAt),
+        .required("colour", { $0.colour }, { $0.colour = $1 }), .required("size", { $0.size }, { $0.size = $1 }),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }), .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
     static var defaultValue: NoteSettings { NoteSettings() }
     func validate() -> [DocumentIssue] {

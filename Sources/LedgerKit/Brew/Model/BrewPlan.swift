@@ -27,11 +27,11 @@ public struct BrewInputs: JSONModel, Equatable {
     }
 
     package static let fields: [Field<BrewInputs>] = [
-        .optional("recipeId", \.recipeId, BrewLimits.recipeIDRule),
-        .optional("dose", \.dose, BrewLimits.doseRule),
-        .optional("targetYield", \.targetYield, BrewLimits.yieldRule),
-        .optional("waterTemperature", \.waterTemperature, BrewLimits.temperatureRule),
-        .optional("grindLabel", \.grindLabel),
+        .optional("recipeId", { $0.recipeId }, { $0.recipeId = $1 }, BrewLimits.recipeIDRule),
+        .optional("dose", { $0.dose }, { $0.dose = $1 }, BrewLimits.doseRule),
+        .optional("targetYield", { $0.targetYield }, { $0.targetYield = $1 }, BrewLimits.yieldRule),
+        .optional("waterTemperature", { $0.waterTemperature }, { $0.waterTemperature = $1 }, BrewLimits.temperatureRule),
+        .optional("grindLabel", { $0.grindLabel }, { $0.grindLabel = $1 }),
     ]
 
     /// Whether nothing differs from the recipe's defaults.
@@ -112,15 +112,15 @@ public struct PlannedStep: JSONModel, Equatable {
     public init() {}
 
     package static let fields: [Field<PlannedStep>] = [
-        .required("number", \.number),
-        .required("kind", \.kind),
-        .required("title", \.title),
-        .optional("instruction", \.instruction),
-        .required("water", \.water),
-        .required("totalWater", \.totalWater),
-        .optional("timerSeconds", \.timerSeconds),
-        .optional("endsAtSeconds", \.endsAtSeconds),
-        .required("headline", \.headline),
+        .required("number", { $0.number }, { $0.number = $1 }),
+        .required("kind", { $0.kind }, { $0.kind = $1 }),
+        .required("title", { $0.title }, { $0.title = $1 }),
+        .optional("instruction", { $0.instruction }, { $0.instruction = $1 }),
+        .required("water", { $0.water }, { $0.water = $1 }),
+        .required("totalWater", { $0.totalWater }, { $0.totalWater = $1 }),
+        .optional("timerSeconds", { $0.timerSeconds }, { $0.timerSeconds = $1 }),
+        .optional("endsAtSeconds", { $0.endsAtSeconds }, { $0.endsAtSeconds = $1 }),
+        .required("headline", { $0.headline }, { $0.headline = $1 }),
     ]
 
     public static func == (a: PlannedStep, b: PlannedStep) -> Bool { a.json == b.json }
@@ -158,20 +158,20 @@ public struct BrewPlan: JSONModel, Equatable {
     public init() {}
 
     package static let fields: [Field<BrewPlan>] = [
-        .required("recipeId", \.recipeId),
-        .required("recipeName", \.recipeName),
-        .required("starter", \.starter),
-        .required("method", \.method),
-        .required("dose", \.dose),
-        .required("targetYield", \.targetYield),
-        .required("ratio", \.ratio),
-        .required("waterTemperature", \.waterTemperature),
-        .required("grindLabel", \.grindLabel),
-        .required("grindDescriptor", \.grindDescriptor),
-        .optional("edited", \.edited, writeNull: true),
-        .defaulted("fixedStepWeights", \.fixedStepWeights, false),
-        .required("warnings", \.warnings),
-        .required("steps", \.steps),
+        .required("recipeId", { $0.recipeId }, { $0.recipeId = $1 }),
+        .required("recipeName", { $0.recipeName }, { $0.recipeName = $1 }),
+        .required("starter", { $0.starter }, { $0.starter = $1 }),
+        .required("method", { $0.method }, { $0.method = $1 }),
+        .required("dose", { $0.dose }, { $0.dose = $1 }),
+        .required("targetYield", { $0.targetYield }, { $0.targetYield = $1 }),
+        .required("ratio", { $0.ratio }, { $0.ratio = $1 }),
+        .required("waterTemperature", { $0.waterTemperature }, { $0.waterTemperature = $1 }),
+        .required("grindLabel", { $0.grindLabel }, { $0.grindLabel = $1 }),
+        .required("grindDescriptor", { $0.grindDescriptor }, { $0.grindDescriptor = $1 }),
+        .optional("edited", { $0.edited }, { $0.edited = $1 }, writeNull: true),
+        .defaulted("fixedStepWeights", { $0.fixedStepWeights }, { $0.fixedStepWeights = $1 }, false),
+        .required("warnings", { $0.warnings }, { $0.warnings = $1 }),
+        .required("steps", { $0.steps }, { $0.steps = $1 }),
     ]
 
     public static func == (a: BrewPlan, b: BrewPlan) -> Bool { a.json == b.json }

@@ -17,13 +17,13 @@ public struct BrewPreferences: SingletonDocument, Equatable {
     public init() {}
 
     package static let fields: [Field<BrewPreferences>] = [
-        .optional("lastRecipeId", \.lastRecipeId, BrewLimits.recipeIDRule),
-        .optional("inputs", \.inputs, ValueRule(schema: { ["not": ["required": ["dose", "targetYield"]]] }) {
+        .optional("lastRecipeId", { $0.lastRecipeId }, { $0.lastRecipeId = $1 }, BrewLimits.recipeIDRule),
+        .optional("inputs", { $0.inputs }, { $0.inputs = $1 }, ValueRule(schema: { ["not": ["required": ["dose", "targetYield"]]] }) {
             $0.dose != nil && $0.targetYield != nil
                 ? "both \"dose\" and \"targetYield\" are set; keep the one you chose (the other follows from the recipe's ratio)" : nil
         }),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     public static var defaultValue: BrewPreferences { BrewPreferences() }

@@ -42,19 +42,19 @@ public struct BrewProgress: JSONModel, Equatable {
     }
 
     package static let fields: [Field<BrewProgress>] = [
-        .required("plan", \.plan),
-        .required("inputs", \.inputs),
-        .required("startedAt", \.startedAt),
-        .required("stepIndex", \.stepIndex),
-        .required("stepElapsedSeconds", \.stepElapsedSeconds),
-        .required("clockElapsedSeconds", \.clockElapsedSeconds),
-        .optional("runningSince", \.runningSince, writeNull: true),
-        .optional("finishedAt", \.finishedAt),
-        .optional("brewSeconds", \.brewSeconds),
-        .optional("rating", \.rating),
-        .optional("tasteTag", \.tasteTag),
-        .optional("note", \.note),
-        .optional("seenAt", \.seenAt),
+        .required("plan", { $0.plan }, { $0.plan = $1 }),
+        .required("inputs", { $0.inputs }, { $0.inputs = $1 }),
+        .required("startedAt", { $0.startedAt }, { $0.startedAt = $1 }),
+        .required("stepIndex", { $0.stepIndex }, { $0.stepIndex = $1 }),
+        .required("stepElapsedSeconds", { $0.stepElapsedSeconds }, { $0.stepElapsedSeconds = $1 }),
+        .required("clockElapsedSeconds", { $0.clockElapsedSeconds }, { $0.clockElapsedSeconds = $1 }),
+        .optional("runningSince", { $0.runningSince }, { $0.runningSince = $1 }, writeNull: true),
+        .optional("finishedAt", { $0.finishedAt }, { $0.finishedAt = $1 }),
+        .optional("brewSeconds", { $0.brewSeconds }, { $0.brewSeconds = $1 }),
+        .optional("rating", { $0.rating }, { $0.rating = $1 }),
+        .optional("tasteTag", { $0.tasteTag }, { $0.tasteTag = $1 }),
+        .optional("note", { $0.note }, { $0.note = $1 }),
+        .optional("seenAt", { $0.seenAt }, { $0.seenAt = $1 }),
     ]
 
     public static func == (a: BrewProgress, b: BrewProgress) -> Bool { a.json == b.json }

@@ -60,13 +60,13 @@ public struct RecipeStep: JSONModel, Equatable {
     }
 
     package static let fields: [Field<RecipeStep>] = [
-        .required("kind", \.kind),
-        .required("title", \.title, .text(.notBlank) { $0.trimmingWhitespace(newlines: true).isEmpty ? "the step has an empty title" : nil }),
-        .optional("instruction", \.instruction),
-        .optional("water", \.water, .atLeast(0) {
+        .required("kind", { $0.kind }, { $0.kind = $1 }),
+        .required("title", { $0.title }, { $0.title = $1 }, .text(.notBlank) { $0.trimmingWhitespace(newlines: true).isEmpty ? "the step has an empty title" : nil }),
+        .optional("instruction", { $0.instruction }, { $0.instruction = $1 }),
+        .optional("water", { $0.water }, { $0.water = $1 }, .atLeast(0) {
             "the step pours \(BrewFormat.number($0)) g; water must be 0 g or more"
         }),
-        .optional("timerSeconds", \.timerSeconds, .within(BrewLimits.timerSeconds) {
+        .optional("timerSeconds", { $0.timerSeconds }, { $0.timerSeconds = $1 }, .within(BrewLimits.timerSeconds) {
             "the step's timer is \($0) s; timers must be from 0 s to 86400 s (24 h) (remove the field for a step without a timer)"
         }),
     ]
@@ -108,26 +108,26 @@ public struct Recipe: CollectionDocument, Equatable {
     public init() {}
 
     package static let fields: [Field<Recipe>] = [
-        .required("id", \.id, .documentID(DocumentID.problem), ValueRule(schema: { ["not": ["const": .string(starterID)]] }) {
+        .required("id", { $0.id }, { $0.id = $1 }, .documentID(DocumentID.problem), ValueRule(schema: { ["not": ["const": .string(starterID)]] }) {
             $0 == starterID ? "the id \"\(starterID)\" belongs to the built-in V60 starter; give this recipe another id (and file name)" : nil
         }),
-        .required("name", \.name, .text([.notBlank, .oneLine, .trimmed], maxLength: maximumNameLength, nameProblem)),
-        .required("method", \.method),
-        .required("defaultDose", \.defaultDose, BrewLimits.doseRule),
-        .required("defaultTargetYield", \.defaultTargetYield, BrewLimits.yieldRule),
-        .required("defaultWaterTemperature", \.defaultWaterTemperature, BrewLimits.temperatureRule),
-        .required("defaultGrindLabel", \.defaultGrindLabel),
-        .optional("grindDescriptor", \.grindDescriptor, .text(.oneLine, maxLength: maximumDescriptorLength, descriptorProblem)),
-        .defaulted("fixedStepWeights", \.fixedStepWeights, false),
-        .required("steps", \.steps, ValueRule(schema: { ["minItems": 1] }) { $0.isEmpty ? "a recipe needs at least one step" : nil },
+        .required("name", { $0.name }, { $0.name = $1 }, .text([.notBlank, .oneLine, .trimmed], maxLength: maximumNameLength, nameProblem)),
+        .required("method", { $0.method }, { $0.method = $1 }),
+        .required("defaultDose", { $0.defaultDose }, { $0.defaultDose = $1 }, BrewLimits.doseRule),
+        .required("defaultTargetYield", { $0.defaultTargetYield }, { $0.defaultTargetYield = $1 }, BrewLimits.yieldRule),
+        .required("defaultWaterTemperature", { $0.defaultWaterTemperature }, { $0.defaultWaterTemperature = $1 }, BrewLimits.temperatureRule),
+        .required("defaultGrindLabel", { $0.defaultGrindLabel }, { $0.defaultGrindLabel = $1 }),
+        .optional("grindDescriptor", { $0.grindDescriptor }, { $0.grindDescriptor = $1 }, .text(.oneLine, maxLength: maximumDescriptorLength, descriptorProblem)),
+        .defaulted("fixedStepWeights", { $0.fixedStepWeights }, { $0.fixedStepWeights = $1 }, false),
+        .required("steps", { $0.steps }, { $0.steps = $1 }, ValueRule(schema: { ["minItems": 1] }) { $0.isEmpty ? "a recipe needs at least one step" : nil },
                   ValueRule(schema: {
                       ["contains": ["properties": ["kind": ["const": .string(StepKind.bloom.rawValue)]], "required": ["kind"]], "minContains": 0, "maxContains": 1]
                   }) { steps in
                       let blooms = steps.count { $0.kind == .bloom }
                       return blooms > 1 ? "the recipe has \(blooms) bloom steps; a recipe has at most one" : nil
                   }),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     /// The V60 starter recipe exactly as BrewGuide's product document gives it: 15 g, 250 g

@@ -20,7 +20,9 @@ public struct HydrationConfirmation: JSONModel, Equatable {
         self.slot = slot
     }
 
-    package static let fields: [Field<HydrationConfirmation>] = [.required("confirmedAt", \.confirmedAt), .optional("slot", \.slot)]
+    package static let fields: [Field<HydrationConfirmation>] = [
+        .required("confirmedAt", { $0.confirmedAt }, { $0.confirmedAt = $1 }), .optional("slot", { $0.slot }, { $0.slot = $1 }),
+    ]
 
     /// The instant whose reminder period says which reminder this confirms.
     public var confirmsInstant: Timestamp { slot ?? confirmedAt }
@@ -83,16 +85,16 @@ public struct HydrationDay: CollectionDocument, Equatable {
     }
 
     package static let fields: [Field<HydrationDay>] = [
-        .required("id", \.id, ValueRule(schema: { ["pattern": .string("^" + TextPattern.date + TextPattern.end)] }) {
+        .required("id", { $0.id }, { $0.id = $1 }, ValueRule(schema: { ["pattern": .string("^" + TextPattern.date + TextPattern.end)] }) {
             LocalDate($0) == nil ? "must be the day's date written YYYY-MM-DD, like 2026-11-21 (found \"\($0)\")" : nil
         }),
-        .required("schedule", \.schedule),
-        .required("timeZone", \.timeZone),
-        .defaulted("confirmations", \.confirmations, []),
-        .defaulted("completed", \.storedCompleted, .number(0)),
-        .defaulted("total", \.storedTotal, .number(0)),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("schedule", { $0.schedule }, { $0.schedule = $1 }),
+        .required("timeZone", { $0.timeZone }, { $0.timeZone = $1 }),
+        .defaulted("confirmations", { $0.confirmations }, { $0.confirmations = $1 }, []),
+        .defaulted("completed", { $0.storedCompleted }, { $0.storedCompleted = $1 }, .number(0)),
+        .defaulted("total", { $0.storedTotal }, { $0.storedTotal = $1 }, .number(0)),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     /// A stored count, or 0 when it is not a whole number.

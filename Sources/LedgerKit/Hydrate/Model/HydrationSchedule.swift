@@ -28,13 +28,13 @@ public struct HydrationSchedule: SingletonDocument, Equatable {
     }
 
     package static let fields: [Field<HydrationSchedule>] = [
-        .required("startTime", \.reminders.startTime),
-        .required("endTime", \.reminders.endTime),
-        .required("intervalMinutes", \.reminders.intervalMinutes, ReminderSchedule.intervalRule),
-        .required("followUpIntervalMinutes", \.reminders.followUpIntervalMinutes, ReminderSchedule.followUpRule),
-        .optional("setUpAt", \.setUpAt),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("startTime", { $0.reminders.startTime }, { $0.reminders.startTime = $1 }),
+        .required("endTime", { $0.reminders.endTime }, { $0.reminders.endTime = $1 }),
+        .required("intervalMinutes", { $0.reminders.intervalMinutes }, { $0.reminders.intervalMinutes = $1 }, ReminderSchedule.intervalRule),
+        .required("followUpIntervalMinutes", { $0.reminders.followUpIntervalMinutes }, { $0.reminders.followUpIntervalMinutes = $1 }, ReminderSchedule.followUpRule),
+        .optional("setUpAt", { $0.setUpAt }, { $0.setUpAt = $1 }),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     /// The default schedule, used while the file does not exist.

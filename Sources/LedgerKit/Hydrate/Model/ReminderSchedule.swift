@@ -86,10 +86,10 @@ public struct ReminderSchedule: JSONModel, Equatable {
     public static let maximumIntervalMinutes = 1440
 
     package static let fields: [Field<ReminderSchedule>] = [
-        .required("startTime", \.startTime),
-        .required("endTime", \.endTime),
-        .required("intervalMinutes", \.intervalMinutes, intervalRule),
-        .required("followUpIntervalMinutes", \.followUpIntervalMinutes, followUpRule),
+        .required("startTime", { $0.startTime }, { $0.startTime = $1 }),
+        .required("endTime", { $0.endTime }, { $0.endTime = $1 }),
+        .required("intervalMinutes", { $0.intervalMinutes }, { $0.intervalMinutes = $1 }, intervalRule),
+        .required("followUpIntervalMinutes", { $0.followUpIntervalMinutes }, { $0.followUpIntervalMinutes = $1 }, followUpRule),
     ]
 
     /// The rules of each interval on its own, wherever a document records them.

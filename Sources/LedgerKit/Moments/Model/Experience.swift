@@ -37,13 +37,13 @@ public struct Experience: CollectionDocument, Equatable {
     }
 
     package static let fields: [Field<Experience>] = [
-        .required("id", \.id, .documentID(DocumentID.problem)),
-        .required("timestamp", \.timestamp),
-        .required("momentType", \.momentType),
-        .required("experienceType", \.experienceType),
-        .optional("payload", \.payload, writeNull: true),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("id", { $0.id }, { $0.id = $1 }, .documentID(DocumentID.problem)),
+        .required("timestamp", { $0.timestamp }, { $0.timestamp = $1 }),
+        .required("momentType", { $0.momentType }, { $0.momentType = $1 }),
+        .required("experienceType", { $0.experienceType }, { $0.experienceType = $1 }),
+        .optional("payload", { $0.payload }, { $0.payload = $1 }, writeNull: true),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     /// The wall-clock date of `timestamp`: the shard folder and the day bucket.

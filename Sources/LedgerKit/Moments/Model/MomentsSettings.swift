@@ -19,7 +19,7 @@ public struct MomentsSettings: SingletonDocument, Equatable {
     }
 
     package static let fields: [Field<MomentsSettings>] = [
-        .defaulted("sentenceTemplate", \.sentenceTemplate, SentenceTemplate.defaultText,
+        .defaulted("sentenceTemplate", { $0.sentenceTemplate }, { $0.sentenceTemplate = $1 }, SentenceTemplate.defaultText,
                    .text([], maxLength: SentenceTemplate.maximumLength, SentenceTemplate.lengthProblem),
                    .text(.oneLine, SentenceTemplate.lineProblem),
                    ValueRule(schema: {
@@ -27,8 +27,8 @@ public struct MomentsSettings: SingletonDocument, Equatable {
                            .object(["pattern": .string(NSRegularExpression.escapedPattern(for: $0))])
                        })]
                    }, problem: SentenceTemplate.placeholderProblem)),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     public static var defaultValue: MomentsSettings { MomentsSettings() }

@@ -61,14 +61,14 @@ public struct DrinkPreset: CollectionDocument, Equatable {
     }
 
     package static let fields: [Field<DrinkPreset>] = [
-        .required("id", \.id, .documentID(DocumentID.problem)),
-        .required("name", \.name, .text(.notBlank, maxLength: 80, nameProblem)),
-        .required("drinkType", \.drinkType),
-        .optional("sizeOz", \.sizeOz, AlcoholMeta.sizeRule),
-        .optional("abv", \.abv, AlcoholMeta.abvRule),
-        .required("standardDrinkEstimate", \.standardDrinkEstimate, AlcoholMeta.estimateRule),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("id", { $0.id }, { $0.id = $1 }, .documentID(DocumentID.problem)),
+        .required("name", { $0.name }, { $0.name = $1 }, .text(.notBlank, maxLength: 80, nameProblem)),
+        .required("drinkType", { $0.drinkType }, { $0.drinkType = $1 }),
+        .optional("sizeOz", { $0.sizeOz }, { $0.sizeOz = $1 }, AlcoholMeta.sizeRule),
+        .optional("abv", { $0.abv }, { $0.abv = $1 }, AlcoholMeta.abvRule),
+        .required("standardDrinkEstimate", { $0.standardDrinkEstimate }, { $0.standardDrinkEstimate = $1 }, AlcoholMeta.estimateRule),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     /// The five presets a new ledger starts with (US-016), with ids that do not depend on the

@@ -38,12 +38,12 @@ public struct AlcoholMeta: JSONModel, Equatable {
     }
 
     package static let fields: [Field<AlcoholMeta>] = [
-        .optional("drinkType", \.drinkType),
-        .optional("sizeOz", \.sizeOz, sizeRule),
-        .optional("abv", \.abv, abvRule),
-        .required("standardDrinkEstimate", \.standardDrinkEstimate, estimateRule),
-        .optional("presetId", \.presetId),
-        .optional("presetName", \.presetName),
+        .optional("drinkType", { $0.drinkType }, { $0.drinkType = $1 }),
+        .optional("sizeOz", { $0.sizeOz }, { $0.sizeOz = $1 }, sizeRule),
+        .optional("abv", { $0.abv }, { $0.abv = $1 }, abvRule),
+        .required("standardDrinkEstimate", { $0.standardDrinkEstimate }, { $0.standardDrinkEstimate = $1 }, estimateRule),
+        .optional("presetId", { $0.presetId }, { $0.presetId = $1 }),
+        .optional("presetName", { $0.presetName }, { $0.presetName = $1 }),
     ]
 
     /// The largest standard-drink estimate accepted for one entry (a bottle of wine is about 5).
@@ -79,8 +79,8 @@ public struct WaterMeta: JSONModel, Equatable {
     }
 
     package static let fields: [Field<WaterMeta>] = [
-        .required("amount", \.amount),
-        .required("units", \.units),
+        .required("amount", { $0.amount }, { $0.amount = $1 }),
+        .required("units", { $0.units }, { $0.units = $1 }),
     ]
 
     /// The largest amount accepted for one entry, in millilitres (a 2-litre bottle): the one
@@ -154,15 +154,15 @@ public struct LogEntry: JSONModel, Equatable {
     }
 
     package static let fields: [Field<LogEntry>] = [
-        .required("id", \.id, .documentID { "\"\($0)\" is not a valid entry id: \(DocumentID.rule)" }),
-        .required("timestamp", \.timestamp),
-        .required("type", \.type),
-        .optional("alcoholMeta", \.alcoholMeta),
-        .optional("waterMeta", \.waterMeta),
-        .required("source", \.source),
-        .optional("updatedAt", \.updatedAt),
-        .optional("waterEveryNDrinks", \.waterEveryNDrinks, WaterlineRules.nRule),
-        .optional("warningThreshold", \.warningThreshold, WaterlineRules.thresholdRule),
+        .required("id", { $0.id }, { $0.id = $1 }, .documentID { "\"\($0)\" is not a valid entry id: \(DocumentID.rule)" }),
+        .required("timestamp", { $0.timestamp }, { $0.timestamp = $1 }),
+        .required("type", { $0.type }, { $0.type = $1 }),
+        .optional("alcoholMeta", { $0.alcoholMeta }, { $0.alcoholMeta = $1 }),
+        .optional("waterMeta", { $0.waterMeta }, { $0.waterMeta = $1 }),
+        .required("source", { $0.source }, { $0.source = $1 }),
+        .optional("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
+        .optional("waterEveryNDrinks", { $0.waterEveryNDrinks }, { $0.waterEveryNDrinks = $1 }, WaterlineRules.nRule),
+        .optional("warningThreshold", { $0.warningThreshold }, { $0.warningThreshold = $1 }, WaterlineRules.thresholdRule),
     ]
 
     /// The rules recorded when the entry was logged, when it has both.

@@ -48,18 +48,18 @@ public struct Session: CollectionDocument, Equatable {
     }
 
     package static let fields: [Field<Session>] = [
-        .required("id", \.id, .documentID(DocumentID.problem)),
-        .required("startTime", \.startTime),
-        .optional("endTime", \.endTime, writeNull: true),
-        .required("isActive", \.isActive),
-        .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1, WaterlineRules.nRule),
-        .defaulted("warningThreshold", \.warningThreshold, 2, WaterlineRules.thresholdRule),
-        .defaulted("entries", \.entries, []),
-        .optional("keptGoingAt", \.keptGoingAt),
-        .defaulted("state", \.storedState, .null),
-        .defaulted("computedSummary", \.storedSummary, .null),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("id", { $0.id }, { $0.id = $1 }, .documentID(DocumentID.problem)),
+        .required("startTime", { $0.startTime }, { $0.startTime = $1 }),
+        .optional("endTime", { $0.endTime }, { $0.endTime = $1 }, writeNull: true),
+        .required("isActive", { $0.isActive }, { $0.isActive = $1 }),
+        .defaulted("waterEveryNDrinks", { $0.waterEveryNDrinks }, { $0.waterEveryNDrinks = $1 }, 1, WaterlineRules.nRule),
+        .defaulted("warningThreshold", { $0.warningThreshold }, { $0.warningThreshold = $1 }, 2, WaterlineRules.thresholdRule),
+        .defaulted("entries", { $0.entries }, { $0.entries = $1 }, []),
+        .optional("keptGoingAt", { $0.keptGoingAt }, { $0.keptGoingAt = $1 }),
+        .defaulted("state", { $0.storedState }, { $0.storedState = $1 }, .null),
+        .defaulted("computedSummary", { $0.storedSummary }, { $0.storedSummary = $1 }, .null),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     public var shardDate: LocalDate? { startTime.local.date }

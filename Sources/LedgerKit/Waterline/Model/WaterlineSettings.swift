@@ -81,20 +81,20 @@ public struct WaterlineSettings: SingletonDocument, Equatable {
     }
 
     package static let fields: [Field<WaterlineSettings>] = [
-        .defaulted("waterEveryNDrinks", \.waterEveryNDrinks, 1, WaterlineRules.nRule),
-        .defaulted("timeRemindersEnabled", \.timeRemindersEnabled, true),
-        .defaulted("timeReminderIntervalMinutes", \.timeReminderIntervalMinutes, 20, .within(intervalMinutes) {
+        .defaulted("waterEveryNDrinks", { $0.waterEveryNDrinks }, { $0.waterEveryNDrinks = $1 }, 1, WaterlineRules.nRule),
+        .defaulted("timeRemindersEnabled", { $0.timeRemindersEnabled }, { $0.timeRemindersEnabled = $1 }, true),
+        .defaulted("timeReminderIntervalMinutes", { $0.timeReminderIntervalMinutes }, { $0.timeReminderIntervalMinutes = $1 }, 20, .within(intervalMinutes) {
             "must be a number of minutes between \(intervalMinutes.lowerBound) and \(intervalMinutes.upperBound) (found \($0))"
         }),
-        .defaulted("warningThreshold", \.warningThreshold, 2, WaterlineRules.thresholdRule),
-        .optional("defaultWaterAmount", \.defaultWaterAmount),
-        .defaulted("units", \.units, .oz),
-        .defaulted("discreetNotifications", \.discreetNotifications, true),
-        .defaulted("abandonedAfterHours", \.abandonedAfterHours, 12, .within(abandonedHours) {
+        .defaulted("warningThreshold", { $0.warningThreshold }, { $0.warningThreshold = $1 }, 2, WaterlineRules.thresholdRule),
+        .optional("defaultWaterAmount", { $0.defaultWaterAmount }, { $0.defaultWaterAmount = $1 }),
+        .defaulted("units", { $0.units }, { $0.units = $1 }, .oz),
+        .defaulted("discreetNotifications", { $0.discreetNotifications }, { $0.discreetNotifications = $1 }, true),
+        .defaulted("abandonedAfterHours", { $0.abandonedAfterHours }, { $0.abandonedAfterHours = $1 }, 12, .within(abandonedHours) {
             "must be a number of hours between \(abandonedHours.lowerBound) and \(abandonedHours.upperBound) (found \($0))"
         }),
-        .required("createdAt", \.createdAt),
-        .required("updatedAt", \.updatedAt),
+        .required("createdAt", { $0.createdAt }, { $0.createdAt = $1 }),
+        .required("updatedAt", { $0.updatedAt }, { $0.updatedAt = $1 }),
     ]
 
     public static var defaultValue: WaterlineSettings { WaterlineSettings() }
