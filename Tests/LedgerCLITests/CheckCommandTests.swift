@@ -305,6 +305,17 @@ extension CheckCommandTests {
 /// SPEC §4: "Every command that reads an invalid document refuses to act on it with the same
 /// message" — a byte order mark is told by `check` as by the app that reads the file.
 extension CheckCommandTests {
+    /// After a byte order mark, problems are placed where an editor shows them: the BOM,
+    /// which editors hide, takes no column.
+    @Test func aByteOrderMarkTakesNoColumn() throws {
+        let ledger = try TestLedger()
+        let before = "{\"createdAt\": \"2026-11-01T09:00:00+01:00\", \"sentenceTemplate\": "
+        try ledger.write("moments/settings.json", "\u{FEFF}" + before + "5, \"updatedAt\": \"2026-11-01T09:00:00+01:00\"}\n")
+        let check = ledger.run("check", "--format", "gnu")
+        #expect(check.stdout.contains("moments/settings.json:1:1: error: the file starts with a UTF-8 byte order mark"), "\(check)")
+        #expect(check.stdout.contains("moments/settings.json:1:\(before.count + 1): error: must be a string"), "\(check)")
+    }
+
     @Test func aByteOrderMarkIsToldAlikeByCheckAndByTheApps() throws {
         let ledger = try TestLedger()
         let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Mine").stdout.trimmingCharacters(in: .whitespacesAndNewlines)

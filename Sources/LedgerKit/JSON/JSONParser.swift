@@ -47,10 +47,11 @@ package enum JSONParser {
         try parse(Array(text.utf8))
     }
 
-    /// The 1-based line and column (in Unicode scalars) of byte `offset`.
+    /// The 1-based line and column (in Unicode scalars) of byte `offset`. A byte order mark
+    /// takes no column: editors hide it, and place the `{` after it at column 1.
     static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         var line = 1, column = 1
-        var i = 0
+        var i = JSONSyntaxError.byteOrderMark(bytes) == nil ? 0 : 3
         let end = min(offset, bytes.count)
         while i < end {
             let b = bytes[i]
