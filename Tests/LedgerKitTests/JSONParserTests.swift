@@ -36,6 +36,8 @@ import Testing
         ("[+2]", 1, 2, "a '+' sign: JSON numbers take none"),
         ("[.5]", 1, 2, "JSON numbers start with a digit (0.5, not .5)"),
         ("[1 x]", 1, 4, "unexpected 'x'; expected ',' or ']'"),
+        // A count typed with too many digits is no string to quote: no field of ledger's takes it.
+        ("{\"waterEveryNDrinks\": 99999999999999999999999}", 1, 23, "no field of ledger's takes a number this large; in a field of your own, write it as a string"),
     ])
     func reportsWhereAndWhy(text: String, line: Int, column: Int, message: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }

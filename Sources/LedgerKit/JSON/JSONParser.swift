@@ -435,7 +435,7 @@ private struct Parser {
         // another number by any rewrite; JSON readers that keep integers exact (Python, jq)
         // would then see the value changed. Such a number is refused, not altered.
         if integer, digits > 15, digits > 19 || String(UInt64(abs(v))) != text.drop(while: { $0 == "-" }) {
-            throw fail("number \(text) is too large to be kept exactly (ledger holds numbers as 64-bit floating point, exact up to 9007199254740992); write it as a string: \"\(text)\"", at: start)
+            throw fail("number \(text) is too large to be kept exactly (ledger holds numbers as 64-bit floating point, exact up to 9007199254740992), and no field of ledger's takes a number this large; in a field of your own, write it as a string: \"\(text)\"", at: start)
         }
         return v
     }
