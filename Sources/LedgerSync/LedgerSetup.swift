@@ -12,7 +12,9 @@ public enum LedgerSetup {
 
         """
 
-    /// `.gitignore`: editor swap files, backups and interrupted writes are never synced.
+    /// `.gitignore`: editor swap files and auto-saves, backups and interrupted writes are never
+    /// synced. (`\#*#`: Emacs's auto-save of a buffer with unsaved edits, `#<id>.json#`; the
+    /// backslash keeps git from reading the line as a comment.)
     public static let gitignore = """
         # ledger: hidden files (editor swap files, interrupted writes) and backups are not data
         .*
@@ -22,33 +24,40 @@ public enum LedgerSetup {
         *.orig
         *.rej
         *.bak
+        \\#*#
 
         """
 
-    /// The patterns `gitignore` gained after ledgers were first made with it (merge tools'
-    /// backups); `upgradeGitignore` adds them to those ledgers.
-    static let gitignoreAdditions = ["*.orig", "*.rej", "*.bak"]
+    /// The patterns `gitignore` gained after ledgers were first made with it, batch by batch,
+    /// each with what it keeps out; `upgradeGitignore` adds them to those ledgers.
+    static let gitignoreAdditions: [(patterns: [String], what: String)] = [
+        (["*.orig", "*.rej", "*.bak"], "merge tools' backups"),
+        (["\\#*#"], "Emacs's auto-save files"),
+    ]
 
-    /// `.gitignore`'s text with the `gitignoreAdditions` it lacks, and what was added; nil when
-    /// it needs nothing. Only a ledger's own block (from its first line, `# ledger: …`, to the
-    /// first blank line) is upgraded, and only while it holds none of the additions (a block
-    /// holding some was upgraded already, or edited by its owner). The missing lines go at the
-    /// block's end, so the owner's later lines (`!keep.bak`) keep their precedence; nothing is
-    /// reordered or removed, and a pattern the file already has anywhere is not repeated.
-    static func upgradedGitignore(_ text: String) -> (text: String, added: [String])? {
+    /// `.gitignore`'s text with the `gitignoreAdditions` it lacks, what was added, and what
+    /// that keeps out; nil when it needs nothing. Only a ledger's own block (from its first line,
+    /// `# ledger: …`, to the first blank line) is upgraded, and with a batch only while it
+    /// holds none of the batch's patterns (a block holding some was upgraded already, or edited
+    /// by its owner). The missing lines go at the block's end, so the owner's later lines
+    /// (`!keep.bak`) keep their precedence; nothing is reordered or removed, and a pattern the
+    /// file already has anywhere is not repeated.
+    static func upgradedGitignore(_ text: String) -> (text: String, added: [String], what: [String])? {
         let header = gitignore.prefix { $0 != "\n" }
         // Split on scalars: to Swift's strings, a CRLF is one character, not a "\n".
         var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
         let pattern = { (line: String) in line.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard let start = lines.firstIndex(where: { pattern($0) == header }) else { return nil }
         let end = lines[(start + 1)...].firstIndex { pattern($0).isEmpty } ?? lines.count
-        guard !lines[start..<end].contains(where: { gitignoreAdditions.contains(pattern($0)) }) else { return nil }
-        let present = Set(lines.map(pattern))
-        let added = gitignoreAdditions.filter { !present.contains($0) }
-        guard !added.isEmpty else { return nil }
+        let block = Set(lines[start..<end].map(pattern)), present = Set(lines.map(pattern))
+        let batches = gitignoreAdditions.filter { batch in !batch.patterns.contains(where: block.contains) }
+            .map { (patterns: $0.patterns.filter { !present.contains($0) }, what: $0.what) }
+            .filter { !$0.patterns.isEmpty }
+        guard !batches.isEmpty else { return nil }
+        let added = batches.flatMap(\.patterns)
         let newline = lines[start].hasSuffix("\r") ? "\r" : ""
         lines.insert(contentsOf: added.map { $0 + newline }, at: end)
-        return (lines.joined(separator: "\n"), added)
+        return (lines.joined(separator: "\n"), added, batches.map(\.what))
     }
 
     /// Adds to the `.gitignore` of the ledger at `workTree` the patterns its block lacks
@@ -59,7 +68,7 @@ public enum LedgerSetup {
               let upgrade = upgradedGitignore(String(decoding: bytes, as: UTF8.self)),
               (try? FileSystem.writeAtomically(".gitignore", under: workTree, Array(upgrade.text.utf8))) != nil
         else { return nil }
-        return "added \(upgrade.added.joined(separator: ", ")) to .gitignore (merge tools' backups, which ledgers now leave out of sync)"
+        return "added \(upgrade.added.joined(separator: ", ")) to .gitignore (\(upgrade.what.joined(separator: " and ")), which ledgers now leave out of sync)"
     }
 
     /// The command git runs as the `ledger` merge driver.

@@ -116,6 +116,37 @@ import Testing
         #expect(comma.status == 1 && comma.stdout.contains("a comma before '}': JSON allows no trailing comma"), "\(comma)")
     }
 
+    /// A document moved into another app's folder (a session into the brew logs, a recipe
+    /// into the presets) is told what it is and where it belongs, in one problem — not a wall
+    /// of "required field is missing" and "unknown field"; an object with no field the folder's
+    /// kind does not know is told its missing fields as before.
+    @Test func aDocumentInAnotherAppsFolderIsToldWhereItBelongs() throws {
+        let ledger = try TestLedger()
+        #expect(ledger.run("waterline", "start").status == 0 && ledger.run("waterline", "end", "--yes").status == 0)
+        let recipe = try #require(ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Mine").stdout.split(separator: "\n").first)
+        let session = try #require(ledger.files(under: "waterline/sessions").first)
+        let sessionID = ((session as NSString).lastPathComponent as NSString).deletingPathExtension
+        let moves = [(session, "brew/logs/2026/\(sessionID).json"), ("brew/recipes/\(recipe).json", "waterline/presets/\(recipe).json")]
+        for (from, to) in moves {
+            try FileManager.default.createDirectory(atPath: ledger.root + "/" + (to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(atPath: ledger.root + "/" + from, toPath: ledger.root + "/" + to)
+        }
+        let r = ledger.run("check", "--json")
+        let problems = r.json["problems"]?.arrayValue ?? []
+        #expect(r.status == 1 && r.json["errors"] == .number(2) && problems.count == 2, "\(r)")
+        #expect(problems.contains { $0["path"]?.stringValue == moves[0].1 && $0["pointer"] == .string("")
+            && $0["message"]?.stringValue == "holds the fields of a Waterline session, not of a BrewGuide log; move it to \(session)" }, "\(r)")
+        #expect(problems.contains { $0["path"]?.stringValue == moves[1].1
+            && $0["message"]?.stringValue == "holds the fields of a BrewGuide recipe, not of a Waterline preset; move it to brew/recipes/\(recipe).json" }, "\(r)")
+        // Moved back, all is well.
+        for (from, to) in moves { try FileManager.default.moveItem(atPath: ledger.root + "/" + to, toPath: ledger.root + "/" + from) }
+        #expect(ledger.run("check").status == 0)
+        // Only the fields every document has: nothing to recognise, the folder's kind speaks.
+        try ledger.write("brew/recipes/bare.json", "{\"createdAt\": \"2026-11-01T09:00:00+01:00\", \"updatedAt\": \"2026-11-01T09:00:00+01:00\"}\n")
+        let bare = ledger.run("check")
+        #expect(bare.stdout.contains("brew/recipes/bare.json: /steps: error: required field \"steps\" is missing") && !bare.stdout.contains("holds the fields"), "\(bare)")
+    }
+
     @Test func jsonReportHasTheSpecKeys() throws {
         let ledger = try TestLedger()
         try ledger.write("ledger.json", "{\n")
@@ -274,6 +305,17 @@ extension CheckCommandTests {
 /// SPEC §4: "Every command that reads an invalid document refuses to act on it with the same
 /// message" — a byte order mark is told by `check` as by the app that reads the file.
 extension CheckCommandTests {
+    /// After a byte order mark, problems are placed where an editor shows them: the BOM,
+    /// which editors hide, takes no column.
+    @Test func aByteOrderMarkTakesNoColumn() throws {
+        let ledger = try TestLedger()
+        let before = "{\"createdAt\": \"2026-11-01T09:00:00+01:00\", \"sentenceTemplate\": "
+        try ledger.write("moments/settings.json", "\u{FEFF}" + before + "5, \"updatedAt\": \"2026-11-01T09:00:00+01:00\"}\n")
+        let check = ledger.run("check", "--format", "gnu")
+        #expect(check.stdout.contains("moments/settings.json:1:1: error: the file starts with a UTF-8 byte order mark"), "\(check)")
+        #expect(check.stdout.contains("moments/settings.json:1:\(before.count + 1): error: must be a string"), "\(check)")
+    }
+
     @Test func aByteOrderMarkIsToldAlikeByCheckAndByTheApps() throws {
         let ledger = try TestLedger()
         let id = ledger.run("brew", "recipe", "duplicate", "v60-starter", "--name", "Mine").stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -54,3 +54,32 @@ import Testing
         #expect(FileSystem.readCache(path, limit: 1 << 20) == nil)
     }
 }
+
+/// A document rewritten by a command keeps who may read and write it, as an editor keeps it:
+/// a log made private with `chmod 600` is not made world-readable by the next drink.
+@Suite struct FileSystemPermissionTests {
+    let dir = TemporaryDirectory("modes")
+
+    func mode(_ name: String) -> mode_t {
+        var st = stat()
+        _ = lstat(dir.url(name), &st)
+        return st.st_mode & 0o7777
+    }
+
+    @Test func aRewriteKeepsTheFilesPermissions() throws {
+        for (before, after) in [(0o600, 0o600), (0o444, 0o444), (0o640, 0o640), (0o755, 0o644)] as [(mode_t, mode_t)] {
+            try FileSystem.writeAtomically("doc.json", under: dir.path, Array("{}\n".utf8))
+            chmod(dir.url("doc.json"), before)
+            try FileSystem.writeAtomically("doc.json", under: dir.path, Array("{\"a\": 1}\n".utf8))
+            #expect(mode("doc.json") == after, "a file of mode \(String(before, radix: 8))")
+            #expect(try FileSystem.read(dir.url("doc.json")) == Array("{\"a\": 1}\n".utf8))
+        }
+    }
+
+    @Test func anExecutableCheckoutIsExecutableWhereReadable() throws {
+        try FileSystem.writeAtomically("run.sh", under: dir.path, Array("true\n".utf8))
+        chmod(dir.url("run.sh"), 0o600)
+        try FileSystem.writeAtomically("run.sh", under: dir.path, Array("true\n".utf8), mode: 0o755)
+        #expect(mode("run.sh") == 0o700)
+    }
+}

@@ -20,6 +20,24 @@ import Testing
         ("{}\n x", 2, 2, "after the end of the JSON value"),
         ("{\"a\": \"tab\there\"}", 1, 11, "control character"),
         ("", 1, 1, "empty"),
+        // The slips of a hand edit in the syntax of JSON's neighbours: named, with what JSON takes.
+        ("{\"a\": 1, // note\n\"b\": 2}", 1, 10, "a comment ('//'): JSON allows no comments; remove it"),
+        ("{\"a\": 1 /* note */}", 1, 9, "a comment ('/*'): JSON allows no comments"),
+        ("# settings\n{}", 1, 1, "a comment ('#'): JSON allows no comments"),
+        ("[1, 2] // done", 1, 8, "a comment ('//')"),
+        ("{'a': 1}", 1, 2, "a single quote ('): JSON strings and member names take double quotes (\")"),
+        ("{\"a\": \u{201C}oz\u{201D}}", 1, 7, "a typographic quote (\u{201C}): JSON strings and member names take the straight double quote (\")"),
+        ("{units: \"oz\"}", 1, 2, "units: a member name takes double quotes (\"units\")"),
+        ("{\"units\": oz}", 1, 11, "oz: a string takes double quotes (\"oz\")"),
+        ("[True]", 1, 2, "True: JSON writes true, false and null in lower case"),
+        ("[None]", 1, 2, "None: JSON writes null"),
+        ("[NaN]", 1, 2, "NaN: JSON has no NaN or Infinity"),
+        ("[undefined]", 1, 2, "undefined: JSON has none; write null, or leave the member out"),
+        ("[+2]", 1, 2, "a '+' sign: JSON numbers take none"),
+        ("[.5]", 1, 2, "JSON numbers start with a digit (0.5, not .5)"),
+        ("[1 x]", 1, 4, "unexpected 'x'; expected ',' or ']'"),
+        // A count typed with too many digits is no string to quote: no field of ledger's takes it.
+        ("{\"waterEveryNDrinks\": 99999999999999999999999}", 1, 23, "no field of ledger's takes a number this large; in a field of your own, write it as a string"),
     ])
     func reportsWhereAndWhy(text: String, line: Int, column: Int, message: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }

@@ -17,8 +17,8 @@ struct BrewCommand: ParsableCommand {
         let status: BrewStore.Status
         do {
             status = try BrewStore(env.store).status()
-        } catch let e as LedgerError where e.code == .invalid {
-            return .invalid(.brew, e)  // the newest log, broken by a hand edit
+        } catch let e as LedgerError {
+            return .invalid(.brew, e)  // the newest log, broken by a hand edit or unreadable
         }
         var json: JSONObject = ["logs": .number(Double(status.logCount)), "brewInProgress": .bool(status.brewInProgress != nil)]
         json["lastLog"] = status.latest.map { .object(["id": .string($0.id), "timestamp": $0.timestamp.json, "recipeName": .string($0.recipeName),

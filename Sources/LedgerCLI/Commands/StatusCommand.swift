@@ -11,12 +11,14 @@ struct AppStatus: Sendable {
     var json: JSONObject
 
     /// The line of an app whose documents cannot be read: the file to fix and, for `--json`,
-    /// the sentence and `check`'s problems — the other apps' lines are still shown.
+    /// the sentence and `check`'s problems — the other apps' lines are still shown. A file
+    /// that cannot be read at all (another user's, mode 600) is said as the error says it.
     static func invalid(_ app: AppID, _ e: LedgerError) -> AppStatus {
-        let file = e.problems.first?.path ?? "a \(app.title) document"
         var sentence = e.commandLineMessage
         if sentence.hasSuffix(":") { sentence.removeLast() }  // the problems follow in their own field
-        return AppStatus(app: app, summary: "\(file) is invalid; see `ledger check`",
+        let summary = e.problems.first.map { "\($0.path) is invalid" }
+            ?? (e.code == .invalid ? "a \(app.title) document is invalid" : sentence)
+        return AppStatus(app: app, summary: summary + "; see `ledger check`",
                          json: ["error": .string(sentence), "problems": .array(e.problems.map(\.json))])
     }
 }

@@ -21,7 +21,7 @@ struct HydrateCommand: ParsableCommand {
         let view: HydrateStore.View
         do {
             view = try HydrateStore(env.store).view(nil, at: env.now, timeZone: env.clock.timeZone)
-        } catch let e as LedgerError where e.code == .invalid {
+        } catch let e as LedgerError {
             var line = AppStatus.invalid(.hydrate, e)
             line.json["valid"] = .bool(false)
             return line

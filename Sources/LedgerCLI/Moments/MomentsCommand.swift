@@ -20,7 +20,7 @@ struct MomentsCommand: ParsableCommand {
         let experiences: [Experience]
         do {
             experiences = try MomentsStore(env.store).experiences(in: week)
-        } catch let e as LedgerError where e.code == .invalid {
+        } catch let e as LedgerError {
             return .invalid(.moments, e)
         }
         let todayCount = experiences.count { today.contains($0.timestamp) }

@@ -22,7 +22,7 @@ struct WaterlineCommand: ParsableCommand {
     static func status(_ env: CommandEnvironment) throws -> AppStatus {
         do {
             return try statusLine(env)
-        } catch let e as LedgerError where e.code == .invalid {
+        } catch let e as LedgerError {
             return .invalid(.waterline, e)
         }
     }

@@ -45,14 +45,15 @@ extension BrewStore {
     }
 
     /// The entry of the custom recipe at `path`: valid, or with the problems that make it
-    /// invalid and whatever name its file holds.
+    /// invalid — a file that cannot be read too (another user's, mode 600), as `check` has it —
+    /// and whatever name its file holds.
     func entry(id: String, path: String) throws -> RecipeEntry {
         do {
             guard let recipe = try store.load(Recipe.self, at: path) else {
                 throw LedgerError.notFound("there is no recipe with id \"\(id)\"")
             }
             return RecipeEntry(recipe, path: path)
-        } catch let e as LedgerError where e.code == .invalid {
+        } catch let e as LedgerError where e.code == .invalid || e.code == .failure {
             var name = id
             if let bytes = try? store.read(path), let json = try? JSONParser.parse(bytes), let n = json["name"]?.stringValue,
                !n.trimmingWhitespace().isEmpty {

@@ -545,7 +545,7 @@ private struct Run {
             if let fileID { result.idHash = hash(t.kind.name, fileID) }
             d.kindName = t.kind.name
             d.id = fileID
-            inspectDocument(item, t, fileID, store: store, fix: fix, into: d)
+            inspectDocument(item, t, fileID, store: store, schema: schema, fix: fix, into: d)
         }
         if d.issues.isEmpty, let stamp { result.cacheStamp = stamp }
         if !d.issues.isEmpty || !d.fixed.isEmpty || !d.references.isEmpty || !d.tags.isEmpty { result.details = d }
@@ -558,8 +558,8 @@ private struct Run {
         return m
     }
 
-    static func inspectDocument(_ item: Item, _ type: DocumentType, _ fileID: String?, store: LedgerStore, fix: Bool,
-                                into result: Details) {
+    static func inspectDocument(_ item: Item, _ type: DocumentType, _ fileID: String?, store: LedgerStore, schema: DocumentSchema,
+                                fix: Bool, into result: Details) {
         let path = item.path
         let bytes: [UInt8]
         do {
@@ -586,6 +586,15 @@ private struct Run {
             return
         }
         let inspection = type.inspect(json)
+        if inspection.issues.contains(where: { $0.severity == .error }),
+           let (other, place) = anotherKind(of: json, not: type, fileID: fileID, in: schema) {
+            // A document moved into another app's folder: where it belongs, not a wall of
+            // "required field is missing" and "unknown field".
+            let taken = FileSystem.stamp(place, under: store.root) != nil
+            result.issues = issues + [.error(.root, "holds the fields of a \(other.title), not of a \(type.title); move it to \(place)"
+                + (taken ? ", where another file already is: compare the two" : ""))]
+            return
+        }
         issues += inspection.issues
         if let fileID, let id = inspection.id, id != fileID {
             issues.append(.error(.root.appending("id"), "the id \"\(id)\" does not match the file name \(fileID).json"))
@@ -634,6 +643,20 @@ private struct Run {
         result.references = inspection.references
         result.tags = inspection.tags
         if result.id == nil { result.id = inspection.id }
+    }
+
+    /// The kind `json` is a document of, when it is not `type` (which it breaks, with fields
+    /// `type` does not know) but another whose fields it has exactly — none missing, none
+    /// unknown — with the path it belongs at (by its own id, else the file's, and its date).
+    static func anotherKind(of json: JSONValue, not type: DocumentType, fileID: String?,
+                            in schema: DocumentSchema) -> (DocumentType, String)? {
+        let known = type.jsonSchema["properties"]?.objectValue
+        guard let members = json.objectValue?.members, members.contains(where: { known?[$0.key] == nil }) else { return nil }
+        for other in schema.documentTypes where other.kind.name != type.kind.name && other.fieldIssues(json).isEmpty {
+            let inspection = other.inspect(json)
+            return (other, other.kind.path(id: inspection.id ?? fileID, date: inspection.shardDate))
+        }
+        return nil
     }
 
     /// `issues` with none left for `--fix` to mend, each that was saying why, when `why` is

@@ -47,10 +47,11 @@ package enum JSONParser {
         try parse(Array(text.utf8))
     }
 
-    /// The 1-based line and column (in Unicode scalars) of byte `offset`.
+    /// The 1-based line and column (in Unicode scalars) of byte `offset`. A byte order mark
+    /// takes no column: editors hide it, and place the `{` after it at column 1.
     static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         var line = 1, column = 1
-        var i = 0
+        var i = JSONSyntaxError.byteOrderMark(bytes) == nil ? 0 : 3
         let end = min(offset, bytes.count)
         while i < end {
             let b = bytes[i]
@@ -79,7 +80,7 @@ private struct Parser {
         guard i < bytes.count else { throw fail("the file is empty; expected a JSON value") }
         let value = try parseValue()
         skipWhitespace()
-        if i < bytes.count { throw fail("unexpected \(describe(bytes[i])) after the end of the JSON value") }
+        if i < bytes.count { throw unexpected("after the end of the JSON value") }
         return value
     }
 
@@ -90,6 +91,62 @@ private struct Parser {
             default: return
             }
         }
+    }
+
+    /// Where a byte that cannot stand there was met: where a value, or a member name, was due.
+    enum Place { case value, memberName, elsewhere }
+
+    /// The error for the byte at `i`, which cannot stand there: "unexpected 'x'" followed by
+    /// `expected` — or, for the slips a hand edit makes in the syntax of JSON's neighbours
+    /// (JSON5, YAML, JavaScript, Python, a word processor), what it is and what JSON takes
+    /// instead: a comment, a single or typographic quote, a word without quotes, `True`,
+    /// `None`, `NaN`, `undefined`, a number written `+2` or `.5`.
+    func unexpected(_ expected: String, at place: Place = .elsewhere) -> JSONSyntaxError {
+        let b = bytes[i]
+        let next = i + 1 < bytes.count ? bytes[i + 1] : 0
+        if b == UInt8(ascii: "#") || b == UInt8(ascii: "/") && (next == UInt8(ascii: "/") || next == UInt8(ascii: "*")) {
+            let mark = b == UInt8(ascii: "#") ? "#" : next == UInt8(ascii: "/") ? "//" : "/*"
+            return fail("a comment ('\(mark)'): JSON allows no comments; remove it")
+        }
+        if b == UInt8(ascii: "'") {
+            return fail("a single quote ('): JSON strings and member names take double quotes (\")")
+        }
+        // U+2018, U+2019, U+201C, U+201D: what "smart quotes" turn ' and " into.
+        if b == 0xE2, next == 0x80, i + 2 < bytes.count, [0x98, 0x99, 0x9C, 0x9D].contains(bytes[i + 2]) {
+            let quote = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<(i + 3)]), as: UTF8.self)
+            return fail("a typographic quote (\(quote)): JSON strings and member names take the straight double quote (\")")
+        }
+        if place == .value, b == UInt8(ascii: "+") {
+            return fail("a '+' sign: JSON numbers take none; remove it")
+        }
+        if place == .value, b == UInt8(ascii: ".") {
+            return fail("a number starting with '.': JSON numbers start with a digit (0.5, not .5)")
+        }
+        if place != .elsewhere, let word = word() {
+            if place == .memberName { return fail("\(word): a member name takes double quotes (\"\(word)\")") }
+            switch word {
+            case "True", "TRUE", "False", "FALSE", "Null", "NULL": return fail("\(word): JSON writes true, false and null in lower case")
+            case "None", "nil": return fail("\(word): JSON writes null")
+            case "NaN", "Infinity": return fail("\(word): JSON has no NaN or Infinity; write a number, or null")
+            case "undefined": return fail("undefined: JSON has none; write null, or leave the member out")
+            default: return fail("\(word): a string takes double quotes (\"\(word)\")")
+            }
+        }
+        return fail("unexpected \(describe(b))" + (expected.hasPrefix(";") ? expected : " " + expected))
+    }
+
+    /// The word (ASCII letters, digits, '_' and '$', starting with no digit) at `i`, if any.
+    func word() -> String? {
+        func isWordByte(_ b: UInt8, first: Bool) -> Bool {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: "$"): true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): !first
+            default: false
+            }
+        }
+        var end = i
+        while end < bytes.count, end - i < 64, isWordByte(bytes[end], first: end == i) { end += 1 }
+        return end == i ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
     }
 
     func describe(_ b: UInt8) -> String {
@@ -110,7 +167,7 @@ private struct Parser {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        case let b: throw fail("unexpected \(describe(b)); expected a value")
+        default: throw unexpected("; expected a value", at: .value)
         }
     }
 
@@ -144,7 +201,7 @@ private struct Parser {
             skipWhitespace()
             guard i < bytes.count else { throw fail("unexpected end of file inside an object") }
             guard bytes[i] == UInt8(ascii: "\"") else {
-                throw fail("unexpected \(describe(bytes[i])); expected a member name in double quotes")
+                throw unexpected("; expected a member name in double quotes", at: .memberName)
             }
             let keyStart = i
             let key = try parseString()
@@ -168,7 +225,7 @@ private struct Parser {
             guard i < bytes.count else { throw fail("unexpected end of file inside an object that starts at \(pos(start))") }
             if bytes[i] == UInt8(ascii: ",") { try comma(before: UInt8(ascii: "}")); continue }
             if bytes[i] == UInt8(ascii: "}") { i += 1; break }
-            throw fail("unexpected \(describe(bytes[i])); expected ',' or '}' after an object member")
+            throw unexpected("; expected ',' or '}' after an object member")
         }
         depth -= 1
         // Canonical files are already sorted: check before sorting.
@@ -214,7 +271,7 @@ private struct Parser {
             guard i < bytes.count else { throw fail("unexpected end of file inside an array that starts at \(pos(start))") }
             if bytes[i] == UInt8(ascii: ",") { try comma(before: UInt8(ascii: "]")); continue }
             if bytes[i] == UInt8(ascii: "]") { i += 1; break }
-            throw fail("unexpected \(describe(bytes[i])); expected ',' or ']' after an array element")
+            throw unexpected("; expected ',' or ']' after an array element")
         }
         depth -= 1
         return .array(elements)
@@ -378,7 +435,7 @@ private struct Parser {
         // another number by any rewrite; JSON readers that keep integers exact (Python, jq)
         // would then see the value changed. Such a number is refused, not altered.
         if integer, digits > 15, digits > 19 || String(UInt64(abs(v))) != text.drop(while: { $0 == "-" }) {
-            throw fail("number \(text) is too large to be kept exactly (ledger holds numbers as 64-bit floating point, exact up to 9007199254740992); write it as a string: \"\(text)\"", at: start)
+            throw fail("number \(text) is too large to be kept exactly (ledger holds numbers as 64-bit floating point, exact up to 9007199254740992), and no field of ledger's takes a number this large; in a field of your own, write it as a string: \"\(text)\"", at: start)
         }
         return v
     }

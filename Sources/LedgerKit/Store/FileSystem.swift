@@ -367,7 +367,10 @@ package enum FileSystem {
         }
 
         /// Writes the file `name` atomically (see `FileSystem.writeAtomically`). A symbolic
-        /// link or a directory in its place is refused, not replaced.
+        /// link or a directory in its place is refused, not replaced. A file replaced keeps who
+        /// may read and write it (a document made private with `chmod 600` stays so), as an
+        /// editor keeps it; `mode` says whether it is executable. A new file gets `mode` less
+        /// the umask.
         package func writeAtomically(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644,
                                      describedAs shown: String? = nil) throws {
             let shown = shown ?? path(of: name)
@@ -378,6 +381,13 @@ package enum FileSystem {
             defer { if !ok { unlinkat(fd, tmp, 0) } }
             do {
                 defer { close(file) }
+                var old = stat()
+                if fstatat(fd, name, &old, AT_SYMLINK_NOFOLLOW) == 0, old.st_mode & S_IFMT == S_IFREG {
+                    let readWrite = old.st_mode & 0o666
+                    // Executable where readable, as git checks an executable file out.
+                    let kept = mode & 0o111 == 0 ? readWrite : readWrite | (readWrite & 0o444) >> 2
+                    guard fchmod(file, kept) == 0 else { throw systemError("write", shown) }
+                }
                 var done = 0
                 while done < bytes.count {
                     let n = bytes.withUnsafeBytes { write(file, $0.baseAddress! + done, bytes.count - done) }

@@ -318,7 +318,7 @@ import Testing
         _ = ledger.run("waterline", "status", env: at(31))  // the device-local hint names the session
         let good = try #require(ledger.read(path))
         try ledger.write(path, "{bad\n")
-        let problem = "\(path): 1:2: error: unexpected 'b'; expected a member name in double quotes"
+        let problem = "\(path): 1:2: error: bad: a member name takes double quotes (\"bad\")"
         // `ledger status` first, as a user would look: it must not record "no session active" either.
         let status = ledger.run("status", "--json", env: at(40))
         #expect(status.status == 0 && status.json["waterline"]?["error"]?.stringValue?.contains(path) == true, "\(status)")
