@@ -260,17 +260,20 @@ extension DocumentRepository where D: CollectionDocument {
     /// meanwhile).
     package func read(_ paths: [String], skip: (@Sendable (String, [UInt8]) -> Bool)? = nil) -> [Result<D?, any Error>] {
         let store = store
-        var directories: [String: Result<FileSystem.Directory?, any Error>] = [:]
+        // A few folders (a month's, a year's): a list, not a dictionary of them.
+        var directories: [(path: String, opened: Result<FileSystem.Directory?, any Error>)] = []
         for path in paths {
             let dir = FileSystem.split(path).directory
-            if directories[dir] == nil { directories[dir] = Result { try FileSystem.walk(dir, under: store.root, create: false) } }
+            if !directories.contains(where: { $0.path == dir }) {
+                directories.append((dir, Result { try FileSystem.walk(dir, under: store.root, create: false) }))
+            }
         }
         let opened = directories
         return Parallel.map(paths, threads: store.readerThreads) { path in
             Result {
                 let (dir, name) = FileSystem.split(path)
                 let bytes: [UInt8]?
-                switch opened[dir]! {
+                switch opened.first(where: { $0.path == dir })!.opened {
                 case .success(let d): bytes = try d?.read(name, limit: LedgerStore.maximumDocumentBytes)
                 case .failure: bytes = try store.read(path)  // says why, as a single read does
                 }
