@@ -1,3 +1,4 @@
+import Foundation
 import LedgerKit
 import Testing
 
@@ -23,6 +24,26 @@ import Testing
         #expect(m.marks[9] == .several)
         #expect(m.marks[23] == .filled)
         #expect(m.marks[0] == .texture)
+    }
+
+    /// Every experience of a year counted in its dot, at each scale a year is drawn with, as a
+    /// look at every dot in turn would count it — the edges of the span included (the first
+    /// and last minutes of the year) and an experience outside it left out.
+    @Test(arguments: [BucketScale.day, .month])
+    func aYearCountsEachExperienceInItsDot(scale: BucketScale) throws {
+        let year = try #require(MomentBucket("2026"))
+        var times = ["2026-01-01T00:00:00+01:00", "2026-12-31T23:59:59+01:00", "2025-12-31T23:59:59+01:00", "2027-01-01T00:00:00+01:00"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let day = Int.random(in: 1...28, using: &generator), month = Int.random(in: 1...12, using: &generator)
+            let hour = Int.random(in: 0...23, using: &generator)
+            times.append(String(format: "2026-%02d-%02dT%02d:30:00+01:00", month, day, hour))
+        }
+        let experiences = times.map { Self.experience($0) }
+        let m = DotMatrix(span: year, scale: scale, experiences: experiences)
+        let naive = m.buckets.map { b in experiences.filter { MomentBucket(containing: $0.timestamp, scale: scale) == b }.count }
+        #expect(m.counts == naive)
+        #expect(m.total == 302, "the two outside the year are left out")
     }
 
     @Test(arguments: [(0, DotMark.texture), (1, .filled), (2, .several), (40, .several)])
