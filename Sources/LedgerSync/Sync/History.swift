@@ -182,7 +182,7 @@ package enum History {
 
     /// The device a message of ledger's names: its `Device: NAME (ID)` line, else the subject
     /// `ledger sync on NAME: …` / `ledger undo on NAME: …`.
-    static func device(in message: String) -> String? {
+    package static func device(in message: String) -> String? {
         let lines = message.split(separator: "\n")
         if let line = lines.last(where: { $0.hasPrefix("Device: ") }) {
             var name = line.dropFirst(8)
