@@ -63,6 +63,17 @@ import Testing
         var copy = after
         copy.name = "Morning V60 (Conflicted Copy)"
         #expect(tell(copy.path, nil, copy.json).details.first?.hasPrefix("forked: the other device's version") == true)
+        // Beside the recipe it was forked from, the copy is told by what differs, as `ledger
+        // conflicts` lists it: fields in the app's words, others by name.
+        var recipe = before
+        recipe.defaultDose = 16
+        copy.defaultWaterTemperature = 95
+        copy.steps.removeLast()
+        let forked = DocumentStories.tell(path: copy.path, old: nil, new: CanonicalJSON.encode(copy.json), forkedFrom: CanonicalJSON.encode(recipe.json))
+        #expect(forked.details == ["forked: the other device's version, changed differently on both devices, kept as this copy "
+            + "(dose 18 g, the recipe's 16 g; grind fine, the recipe's medium; temperature 95 °C, the recipe's 94 °C; steps differ from the recipe's)"])
+        #expect(DocumentStories.tell(path: copy.path, old: nil, new: CanonicalJSON.encode(copy.json), forkedFrom: CanonicalJSON.encode(copy.json)).details
+            == ["forked: the other device's version, changed differently on both devices, kept as this copy (the same as the recipe now)"])
         #expect(Recipe.conflictedCopyBase("Morning V60 (Conflicted Copy 2)") == "Morning V60")
         #expect(Recipe.conflictedCopyBase("Morning V60") == nil)
     }

@@ -146,7 +146,9 @@ extension SyncReport {
         if !conflictFiles.isEmpty {
             Console.print("  leave \(Output.plural(conflictFiles.count, "conflict file")): " + conflictFiles.joined(separator: ", "))
         }
-        if !preview.commitsToPush.isEmpty {
+        if outcome == .offline, !preview.commitsToPush.isEmpty {
+            Console.print("  keep \(Output.plural(preview.commitsToPush.count, "commit")) to push to \(target) when it can be reached.")
+        } else if !preview.commitsToPush.isEmpty {
             Console.print("  push \(Output.plural(preview.commitsToPush.count, "commit")) to \(target) (\(Output.plural(pushed.count, "file")) changed there).")
         }
         if outcome == .upToDate { Console.print("  nothing: already in step with \(target).") }

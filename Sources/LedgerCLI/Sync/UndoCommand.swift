@@ -75,7 +75,13 @@ struct UndoCommand: ParsableCommand {
             return "Taking back the last sync, which brought \(plan.commitsTakenBack) commits, the last \(t.id.short) of \(HistoryFormat.time(t.time)) "
                 + "(\(t.subject)), restoring the documents of \(plan.restoring.short)"
         }
-        let which = plan.lastSync ? "the last sync" : "the commit"
+        if plan.chosen == .newestMerge {
+            // Not this device's sync (it has none on record): whose merge it is, and when.
+            let by = History.device(in: t.message).map { "made on \($0)" } ?? "made by \(t.authorName)"
+            return "Taking back \(t.id.short), the newest merge in the history (no sync of this device is on record), \(by) at \(HistoryFormat.time(t.time)) "
+                + "(\(t.subject)), restoring the documents of \(plan.restoring.short)"
+        }
+        let which = plan.chosen == .lastSync ? "the last sync" : "the commit"
         return "Taking back \(t.id.short), \(which) of \(HistoryFormat.time(t.time)) (\(t.subject)), restoring the documents of \(plan.restoring.short)"
     }
 

@@ -101,12 +101,12 @@ package struct ConflictStore: Sendable {
         let recipes = try BrewStore(store).recipeEntries()
         for copy in recipes {
             guard let path = copy.path, let base = Recipe.conflictedCopyBase(copy.name) else { continue }
-            let original = recipes.first { $0.path != nil && $0.name.lowercased() == base.lowercased() }
+            let original = recipes.first { $0.path != nil && Recipe.isForkOrigin($0.name, ofCopyNamed: copy.name) }
             let (mineBytes, theirsBytes) = (try original?.path.flatMap { try store.read($0) }, try store.read(path))
             let mine = mineBytes.flatMap { try? JSONParser.parse($0) }, theirs = theirsBytes.flatMap { try? JSONParser.parse($0) }
             out.append(Conflict(kind: .copy, path: path, documentPath: original?.path, subject: "recipe \(base)", mine: mine, theirs: theirs,
                                 mineBytes: mineBytes, theirsBytes: theirsBytes,
-                                fields: mine != nil && theirs != nil ? FieldChange.between(Self.recipeFields(mine), Self.recipeFields(theirs)) : []))
+                                fields: Self.copyDifference(recipe: mine, copy: theirs)))
         }
         return out.sorted { $0.path < $1.path }
     }
@@ -243,6 +243,14 @@ package struct ConflictStore: Sendable {
         guard let r = path.range(of: FileRole.conflictMarker, options: .backwards) else { return path }
         let rest = path[r.upperBound...]
         return String(path[..<r.lowerBound]) + (rest.firstIndex(of: ".").map { String(rest[$0...]) } ?? "")
+    }
+
+    /// Where a recipe's conflicted copy differs from the recipe it was forked from (nil: absent
+    /// or not JSON: nothing to compare), field by field, their ids, names and timestamps aside:
+    /// what `ledger conflicts` lists, and what the history tells of the fork.
+    package static func copyDifference(recipe: JSONValue?, copy: JSONValue?) -> [FieldChange] {
+        guard recipe != nil, copy != nil else { return [] }
+        return FieldChange.between(recipeFields(recipe), recipeFields(copy))
     }
 
     /// A recipe's fields that say what it is, without its identity and timestamps.

@@ -207,8 +207,11 @@ package enum DocumentStories {
     static let silentFields: Set<String> = ["createdAt", "updatedAt"]
 
     /// The change of the file at `path` (relative to the ledger) from `old` to `new` (nil:
-    /// absent; the bytes as stored, which need not be valid JSON).
-    package static func tell(path: String, old: [UInt8]?, new: [UInt8]?, schema: DocumentSchema = LedgerSchema.standard) -> DocumentStory {
+    /// absent; the bytes as stored, which need not be valid JSON). `forkedFrom`: for a recipe's
+    /// conflicted copy added, the recipe it was forked from beside it (`conflictedCopyName`),
+    /// whose difference from the copy tells the fork.
+    package static func tell(path: String, old: [UInt8]?, new: [UInt8]?, forkedFrom: [UInt8]? = nil,
+                             schema: DocumentSchema = LedgerSchema.standard) -> DocumentStory {
         let o = old.flatMap { try? JSONParser.parse($0) }, n = new.flatMap { try? JSONParser.parse($0) }
         var role = PathRole(path: path, schema: schema)
         // A conflict file of a file of your own (`notes.conflict-1a2b3c4d.txt`) is one too.
@@ -219,7 +222,11 @@ package enum DocumentStories {
         case .document(let type):
             let fields = (old != nil && new != nil) ? FieldChange.between(o, n) : []
             if let narrator = type.narrator, let told = narrator.tell(o, n) {
-                return DocumentStory(app: type.kind.app, subject: told.subject, details: told.details, fields: fields)
+                var details = told.details
+                if old == nil, let forkedFrom, let n, type.kind == Recipe.kind, Recipe.isConflictedCopy(n["name"]?.stringValue ?? "") {
+                    details = Recipe.forkEvents(ConflictStore.copyDifference(recipe: try? JSONParser.parse(forkedFrom), copy: n))
+                }
+                return DocumentStory(app: type.kind.app, subject: told.subject, details: details, fields: fields)
             }
             return DocumentStory(app: type.kind.app, subject: path, details: presence(old, new), fields: fields)
         case .attachment:
@@ -233,6 +240,15 @@ package enum DocumentStories {
             let details = old == nil || new == nil || fields.isEmpty ? presence(old, new) : []
             return DocumentStory(app: path.contains("/") ? app(of: path) : nil, subject: path, details: details, fields: fields)
         }
+    }
+
+    /// When `new`, the file at `path`, is a recipe's conflicted copy, its name ("Morning V60
+    /// (Conflicted Copy)"): the recipe it was forked from is the one beside it that
+    /// `Recipe.isForkOrigin` names, to pass to `tell` as `forkedFrom`.
+    package static func conflictedCopyName(path: String, new: [UInt8]?, schema: DocumentSchema = LedgerSchema.standard) -> String? {
+        guard case .document(let type) = PathRole(path: path, schema: schema), type.kind == Recipe.kind,
+              let new, let name = (try? JSONParser.parse(new))?["name"]?.stringValue, Recipe.isConflictedCopy(name) else { return nil }
+        return name
     }
 
     /// What a merge made of a document both machines changed: `ours` and `theirs` are the

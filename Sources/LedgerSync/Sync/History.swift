@@ -25,23 +25,38 @@ extension Repository {
             let path = change.path
             let before = try old.flatMap { try file(at: path, inTree: $0) }
             let after = try file(at: path, inTree: new)
+            // A recipe's conflicted copy is told by where it differs from the recipe beside it.
+            let forkedFrom = try before == nil ? DocumentStories.conflictedCopyName(path: path, new: after)
+                .flatMap { try recipe(forkedInto: $0, at: path, inTree: new) } : nil
             let story: DocumentStory
             if let otherParent {
                 let other = try entry(at: path, inTree: otherParent)
                 if resolved[path] == nil, other?.id == (try entry(at: path, inTree: new))?.id {
                     guard includeTaken else { continue }
-                    story = DocumentStories.tell(path: path, old: before, new: after)
+                    story = DocumentStories.tell(path: path, old: before, new: after, forkedFrom: forkedFrom)
                 } else {
                     story = before == nil && other == nil
-                    ? DocumentStories.tell(path: path, old: nil, new: after)
+                    ? DocumentStories.tell(path: path, old: nil, new: after, forkedFrom: forkedFrom)
                     : DocumentStories.tellMerge(path: path, ours: before, theirs: try other.map { try blob($0.id) }, result: after)
                 }
             } else {
-                story = DocumentStories.tell(path: path, old: before, new: after)
+                story = DocumentStories.tell(path: path, old: before, new: after, forkedFrom: forkedFrom)
             }
             out.append(TreeChange(document: DocumentChange(change), story: story))
         }
         return out
+    }
+
+    /// The recipe the conflicted copy named `copyName`, at `path`, was forked from: the one
+    /// beside it in `tree` of that name (`Recipe.isForkOrigin`, as `ledger conflicts` finds it);
+    /// nil when there is none.
+    func recipe(forkedInto copyName: String, at path: String, inTree tree: ObjectID) throws -> [UInt8]? {
+        let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+        for file in try files(under: folder, inTree: tree) where file.path != path {
+            let bytes = try blob(file.id)
+            if let name = (try? JSONParser.parse(bytes))?["name"]?.stringValue, Recipe.isForkOrigin(name, ofCopyNamed: copyName) { return bytes }
+        }
+        return nil
     }
 
     /// The files `ours` and `theirs` (trees; nil: empty) both changed since `base` (their
@@ -182,7 +197,7 @@ package enum History {
 
     /// The device a message of ledger's names: its `Device: NAME (ID)` line, else the subject
     /// `ledger sync on NAME: …` / `ledger undo on NAME: …`.
-    static func device(in message: String) -> String? {
+    package static func device(in message: String) -> String? {
         let lines = message.split(separator: "\n")
         if let line = lines.last(where: { $0.hasPrefix("Device: ") }) {
             var name = line.dropFirst(8)

@@ -374,6 +374,11 @@ private struct Run {
         report.error = message
         try? recordPulled(committed: committed)
         if preview {
+            // The commits that would wait to be pushed: those the remote lacked when last
+            // fetched (the local commit the sync would make among them), as `status` counts them.
+            if outcome == .offline, let head {
+                report.preview?.commitsToPush = try repo.commits(from: head, notIn: knownRemote).map(repo.commitInfo)
+            }
             try tellPreview(committed: committed)
         } else {
             maintain()

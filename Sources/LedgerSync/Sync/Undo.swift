@@ -19,12 +19,24 @@ package enum Undo {
     /// The line of an undo's message naming the commit it takes back.
     static let trailer = "Undoes: "
 
+    /// Why an undo takes back the commit it takes back.
+    package enum Chosen: Sendable {
+        /// Named (`ledger undo COMMIT`).
+        case named
+        /// The last sync: the last time a sync moved the branch (its reflog), the last reset
+        /// to the remote, or — after a purge, which deletes the reflogs — the purge.
+        case lastSync
+        /// No sync of this device is on record (a fresh clone): the newest merge in the history,
+        /// which another device may have made.
+        case newestMerge
+    }
+
     /// What an undo does.
     package struct Plan: Sendable {
         /// The commit taken back (for kept work: the kept commit brought back).
         package var target: CommitInfo
-        /// Why that one: the last sync (`lastSync`), or named.
-        package var lastSync: Bool
+        /// Why that one.
+        package var chosen: Chosen
         /// The commit whose documents are restored: where the sync started (a merge's first
         /// parent), or the parent of the commit named (for kept work: the kept commit).
         package var restoring: ObjectID
@@ -109,7 +121,7 @@ package enum Undo {
         if case .collection(let folder, _) = PurgeRecord.kind.location,
            let record = changed.sorted().first(where: { $0.hasPrefix(folder + "/") }) {
             throw LedgerError.invalid("the undo would take back the purge record \(record): a purge cannot be undone (what it removed is gone from every device that honoured it, and without the record the next sync would take the old history back in); nothing was changed"
-                + (choice.lastSync ? "; to take back an earlier sync, name its commit (\(next: .sync(.history)) lists them)" : ""))
+                + (choice.chosen != .named ? "; to take back an earlier sync, name its commit (\(next: .sync(.history)) lists them)" : ""))
         }
         let dirty = try repo.workTreeChanges().map(\.path).filter(changed.contains).sorted()
         if !dirty.isEmpty {
@@ -122,7 +134,7 @@ package enum Undo {
                 return true
             }
         }
-        var plan = Plan(target: info, lastSync: choice.lastSync, restoring: choice.restoring, keptRef: choice.keptRef, head: head, tree: merged.tree,
+        var plan = Plan(target: info, chosen: choice.chosen, restoring: choice.restoring, keptRef: choice.keptRef, head: head, tree: merged.tree,
                         changes: try repo.tellChanges(from: headTree, to: merged.tree), resolutions: merged.resolutions,
                         reconciled: merged.reconciled, alreadyUndoneBy: undoneBy)
         if choice.keptRef == nil, info.parents.first != choice.restoring {
@@ -135,7 +147,7 @@ package enum Undo {
     struct Choice {
         var target: ObjectID
         var restoring: ObjectID
-        var lastSync: Bool
+        var chosen: Chosen
         var keptRef: String?
     }
 
@@ -149,7 +161,7 @@ package enum Undo {
     /// deletes the reflogs; undoing it is refused).
     static func choose(_ repo: Repository, revision: String?, head: ObjectID) throws -> Choice {
         if let revision, let kept = keptReference(repo, revision) {
-            return Choice(target: kept.commit, restoring: kept.commit, lastSync: false, keptRef: kept.name)
+            return Choice(target: kept.commit, restoring: kept.commit, chosen: .named, keptRef: kept.name)
         }
         if let revision {
             guard let target = repo.commit(named: revision) else {
@@ -161,7 +173,7 @@ package enum Undo {
             guard let parent = try repo.commitInfo(target).parents.first else {
                 throw LedgerError.invalid("\(target.short) is the ledger's first commit: there is nothing before it to restore")
             }
-            return Choice(target: target, restoring: parent, lastSync: false)
+            return Choice(target: target, restoring: parent, chosen: .named)
         }
         let branchRef = repo.headReferenceName ?? "HEAD"
         for entry in try repo.reflog(branchRef) {
@@ -169,11 +181,11 @@ package enum Undo {
                 guard let r = entry.message.range(of: "(kept "), let kept = keptReference(repo, String(entry.message[r.upperBound...].dropLast())) else {
                     throw LedgerError.notFound("the last sync reset this ledger to its remote and there is no work it kept to bring back (it kept none, or it was brought back already); to take back an earlier sync, name its commit (\(next: .sync(.history)) lists them)")
                 }
-                return Choice(target: kept.commit, restoring: kept.commit, lastSync: true, keptRef: kept.name)
+                return Choice(target: kept.commit, restoring: kept.commit, chosen: .lastSync, keptRef: kept.name)
             }
             guard ["ledger: sync", "pull", "merge "].contains(where: { entry.message.hasPrefix($0) }) else { continue }
             guard let old = entry.old, try repo.isAncestor(entry.new, of: head) else { continue }
-            return Choice(target: entry.new, restoring: old, lastSync: true)
+            return Choice(target: entry.new, restoring: old, chosen: .lastSync)
         }
         // A purge deletes every reflog: the purge met first (its own commit, which the sync
         // that brought it in took in too) is the last sync then, and is refused as a purge —
@@ -182,10 +194,10 @@ package enum Undo {
         var commit: ObjectID? = head
         while let c = commit {
             let info = try repo.commitInfo(c)
-            if info.parents.count > 1 { return Choice(target: c, restoring: info.parents[0], lastSync: true) }
+            if info.parents.count > 1 { return Choice(target: c, restoring: info.parents[0], chosen: .newestMerge) }
             if let parent = info.parents.first, let purges,
                try repo.objectID(at: purges, inTree: info.tree) != repo.objectID(at: purges, inTree: repo.treeOf(commit: parent)) {
-                return Choice(target: c, restoring: parent, lastSync: true)
+                return Choice(target: c, restoring: parent, chosen: .lastSync)
             }
             commit = info.parents.first
         }

@@ -31,7 +31,7 @@ import Testing
         #expect(text.contains("  BrewGuide: recipe Morning V60 — dose 15 → 16 g"))
         #expect(text.contains("  Water Reminder: Sat 21 Nov — 11:00 confirmed, 1 of 8 done"))
         #expect(text.contains("phone  merge\n  Waterline: night of Sat 21 Nov — merged: both devices added entries; recomputed\n"))
-        #expect(text.contains("  BrewGuide: recipe Morning V60 (Conflicted Copy) — forked: the other device's version"))
+        #expect(text.contains("  BrewGuide: recipe Morning V60 (Conflicted Copy) — forked: the other device's version, changed differently on both devices, kept as this copy (dose 18 g, the recipe's 16 g)\n"))
         #expect(text.contains("test <test@example.com>  git commit: grind note, by hand\n  Waterline: waterline/notes.json — added\n  BrewGuide: recipe Morning V60 — grind description sand; slightly finer than sea salt → like coarse sand\n"))
         #expect(text.contains("laptop  sync\n  Waterline: waterline/notes.json — /mood: \"ok\" → \"good\"\n"))
 
@@ -140,6 +140,33 @@ import Testing
         #expect(text.contains("  Waterline: ") && text.contains("— merged: ") && !text.contains("nothing to resolve"), "\(text)")
         let waterline = b.run("log", "waterline", "--limit", "1", "--json").json.arrayValue?.first
         #expect(waterline?["commit"] == merge["commit"])
+    }
+
+    /// A recipe forked because its temperature changed differently on both devices: the copy is
+    /// told by the field that differs — as `ledger conflicts` lists it — not by dose and yield,
+    /// which are the same on both, in the preview, the log and an undo that brings the copy back.
+    @Test func aConflictedCopyIsToldByTheFieldsThatDiffer() throws {
+        let s = try HistoryScenario()
+        try s.start()
+        let (a, b) = (s.a, s.b)
+        HistoryScenario.ok(a.run("brew", "recipe", "edit", "Morning V60", "--temp", "93"))
+        HistoryScenario.ok(b.run("brew", "recipe", "edit", "Morning V60", "--temp", "95"))
+        HistoryScenario.ok(a.run("sync"))
+        let told = "BrewGuide: recipe Morning V60 (Conflicted Copy) — forked: the other device's version, changed differently on both devices, "
+            + "kept as this copy (temperature 93 °C, the recipe's 95 °C)"
+        let preview = b.run("sync", "--dry-run")
+        HistoryScenario.ok(preview)
+        #expect(preview.stdout.contains("    " + told + "\n"), "\(preview)")
+        HistoryScenario.ok(b.run("sync"))
+        let log = b.run("log", "--limit", "1")
+        #expect(log.stdout.contains("  " + told + "\n"), "\(log)")
+        #expect(!log.stdout.contains("dose"), "\(log)")
+        let conflicts = b.run("conflicts", "--json").json.arrayValue?.first
+        #expect(conflicts?["fields"]?.arrayValue?.compactMap { $0["pointer"]?.stringValue } == ["/defaultWaterTemperature"])
+        // An undo of the undo brings the copy back, and tells it the same way.
+        HistoryScenario.ok(b.run("undo", "--yes"))
+        let again = b.run("undo", "HEAD", "--dry-run")
+        #expect(again.stdout.contains("  " + told + "\n"), "\(again)")
     }
 
     @Test func filtersByAppDocumentPathDeviceDateAndCount() throws {

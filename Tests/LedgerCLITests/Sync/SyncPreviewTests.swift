@@ -77,4 +77,39 @@ import Testing
         #expect(!(try s.b.gitStatus().isEmpty))
         #expect(s.b.run("sync", "--dry-run", "--reset-to-remote").status == 2)
     }
+
+    /// Offline, the commits that would wait to be pushed are listed as when the remote can be
+    /// reached: the local commit the sync would make, and after a sync that could not push, the
+    /// commit it made — the same one the preview named, and the one a sync then pushes.
+    @Test func offlineTheCommitsWaitingToBePushedAreListedAsOnline() throws {
+        let s = try HistoryScenario()
+        try s.start()
+        let b = s.b
+        HistoryScenario.ok(b.run("waterline", "water", env: HistoryScenario.at("21:20:00")))
+        let moved = s.fixture.remote + ".away"
+        try FileManager.default.moveItem(atPath: s.fixture.remote, toPath: moved)
+
+        let preview = b.run("sync", "--dry-run", "--json")
+        #expect(preview.status == 3, "\(preview)")
+        let toPush = preview.json["commitsToPush"]?.arrayValue?.compactMap { $0["subject"]?.stringValue } ?? []
+        #expect(toPush.count == 1 && toPush.first?.hasPrefix("ledger sync on phone") == true, "\(preview)")
+        #expect(preview.json["pushedCommits"] == .number(0), "nothing is pushed offline, as the sync reports it")
+        let text = b.run("sync", "--dry-run")
+        #expect(text.status == 3 && text.stdout.contains("  keep 1 commit to push to origin (\(s.fixture.remote)) when it can be reached.\n"), "\(text)")
+
+        let sync = b.run("sync", "--json")
+        #expect(sync.status == 3 && sync.json["outcome"]?.stringValue == "offline" && sync.json["pushedCommits"] == .number(0), "\(sync)")
+        let made = try GitCLI.run(["log", "-1", "--format=%s"], in: b.root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(toPush == [made])
+        // Still offline: the commit the sync made waits, and nothing more would be committed.
+        let again = b.run("sync", "--dry-run", "--json")
+        #expect(again.status == 3 && again.json["committedDocuments"] == .array([]), "\(again)")
+        #expect(again.json["commitsToPush"]?.arrayValue?.compactMap { $0["subject"]?.stringValue } == [made])
+        // Online again, the preview lists the same commit, and the sync pushes it.
+        try FileManager.default.moveItem(atPath: moved, toPath: s.fixture.remote)
+        let online = b.run("sync", "--dry-run", "--json")
+        HistoryScenario.ok(online)
+        #expect(online.json["commitsToPush"]?.arrayValue?.compactMap { $0["subject"]?.stringValue } == [made])
+        #expect(b.run("sync", "--json").json["pushedCommits"] == .number(1))
+    }
 }

@@ -156,6 +156,23 @@ import Testing
         #expect(try UndoCommandTests.tree(reverted) == UndoCommandTests.tree(s.b.root))
     }
 
+    /// A fresh clone has no sync of its own on record: the undo takes back the newest merge in
+    /// the history, and says it is that — which device made it and when — not "the last sync".
+    @Test func aFreshCloneSaysItTakesBackTheNewestMergeNotItsLastSync() throws {
+        let s = try HistoryScenario()
+        try s.build()
+        let merge = try s.b.revParse("HEAD")
+        let c = try s.fixture.clone()
+        #expect(try c.revParse("HEAD") == merge)
+        let undo = c.run("undo", "--dry-run")
+        HistoryScenario.ok(undo)
+        #expect(undo.stdout.contains("Taking back \(merge.prefix(7)), the newest merge in the history (no sync of this device is on record), made on phone at "), "\(undo)")
+        #expect(undo.stdout.contains("(ledger sync on phone: merge origin/main), restoring the documents of \(try s.b.revParse("HEAD^1").prefix(7))"), "\(undo)")
+        #expect(!undo.stdout.contains("the last sync"))
+        // The phone, whose sync made it, still calls it its last sync.
+        #expect(s.b.run("undo", "--dry-run").stdout.contains("Taking back \(merge.prefix(7)), the last sync of"))
+    }
+
     @Test func aDryRunChangesNoByteAndUncommittedEditsAreNeverOverwritten() throws {
         let s = try HistoryScenario()
         try s.start()
