@@ -77,5 +77,7 @@ import Testing
         #expect(recipes.contains { $0["id"]?.stringValue == id && $0["valid"] == .bool(false) }, "\(list)")
         let plan = try Self.runRefused(ledger, ["brew", "plan", id])
         #expect(plan.status == 1 && plan.stderr.contains("\(path): /: error: cannot read \(path): Permission denied"), "\(plan)")
+        // No edit through ledger can fix a file it cannot read: access to the file can.
+        #expect(plan.stderr.contains("cannot be used: ledger cannot read its file; make \(path) readable by you") && !plan.stderr.contains("--editor"), "\(plan)")
     }
 }

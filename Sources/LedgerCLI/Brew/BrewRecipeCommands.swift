@@ -19,7 +19,7 @@ extension BrewCommand {
             let entries = try brew.recipeEntries()
             let selected = try brew.preferences().selectedRecipeID
             if output.json {
-                Output.json(.array(entries.map { BrewJSON.recipe($0, selected: $0.id == selected) }))
+                Output.json(.array(entries.map { BrewJSON.recipe($0, selected: $0.isSelected(by: selected)) }))
                 return
             }
             let nameWidth = min(32, max(4, entries.map { BrewText.shown($0.name).count + ($0.isStarter ? 10 : 0) }.max() ?? 0))
@@ -28,7 +28,7 @@ extension BrewCommand {
                           + "  " + BrewText.left("YIELD", 6) + "  " + BrewText.pad("RATIO", 6) + "  " + BrewText.left("TEMP", 6) + "   GRIND"))
             var invalid = 0
             for e in entries {
-                let mark = e.id == selected ? "*" : e.isValid ? " " : "!"
+                let mark = e.isSelected(by: selected) ? "*" : e.isValid ? " " : "!"
                 let name = BrewText.pad(BrewText.truncate(BrewText.shown(e.name) + (e.isStarter ? " (starter)" : ""), nameWidth), nameWidth)
                 var line = mark + " " + BrewText.pad(e.id, idWidth) + "  " + name + "  "
                 if let r = e.recipe {
