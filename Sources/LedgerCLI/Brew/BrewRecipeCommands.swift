@@ -43,7 +43,14 @@ extension BrewCommand {
             }
             Console.print("")
             Console.print(Style.dim("* last selected (the default for plan, start and save)"
-                + (invalid > 0 ? "; ! invalid: it cannot be brewed until fixed (`ledger brew recipe edit ID --editor`, then `ledger check`)" : "")))
+                + (invalid > 0 ? "; ! invalid: " + Self.invalidLegend(entries) + ", then `ledger check`)" : "")))
+        }
+
+        /// What the `!` of an invalid recipe means and how to fix it, to be closed with ")": a
+        /// file ledger cannot read is fixed by access to it, not by an edit through ledger.
+        static func invalidLegend(_ entries: [RecipeEntry]) -> String {
+            "it cannot be brewed until fixed (`ledger brew recipe edit ID --editor`"
+                + (entries.contains(where: \.unreadable) ? "; a file ledger cannot read: make it readable" : "")
         }
 
         static func describe(_ p: Problem?) -> String {

@@ -133,7 +133,7 @@ struct BrewScreen {
         }
         if flow.choices.contains(where: { !$0.isValid }) {
             out.append(Line(""))
-            out.append(Line("  ! invalid: it cannot be brewed until fixed (`ledger brew recipe edit ID --editor`)", .dim))
+            out.append(Line("  ! invalid: " + BrewCommand.Recipes.invalidLegend(flow.choices) + ")", .dim))
         }
         return out
     }
