@@ -147,6 +147,34 @@ import Testing
         #expect(bare.stdout.contains("brew/recipes/bare.json: /steps: error: required field \"steps\" is missing") && !bare.stdout.contains("holds the fields"), "\(bare)")
     }
 
+    /// A document changed before it was created — `updatedAt` earlier than `createdAt`, after a
+    /// hand edit or on a device whose clock was wrong — is a warning at `/updatedAt`, for every
+    /// kind of every app, and the ledger.json too.
+    @Test func anUpdateBeforeTheCreationIsAWarningOnEveryDocument() throws {
+        let ledger = try UnreadableDocumentTests.ledger()
+        let paths = ["ledger.json"] + ["waterline", "brew", "moments", "hydrate"].flatMap { ledger.files(under: $0) }
+        let kinds = Set(paths.map { ($0 as NSString).deletingLastPathComponent.split(separator: "/").prefix(2).joined(separator: "/") })
+        #expect(paths.count >= 10 && kinds.count >= 9, "\(paths)")
+        let early = try NSRegularExpression(pattern: #"^  "updatedAt": "[^"]*""#, options: .anchorsMatchLines)
+        for path in paths {
+            let text = try #require(ledger.read(path))
+            let edited = early.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text),
+                                                        withTemplate: #"  "updatedAt": "2020-01-01T00:00:00+01:00""#)
+            #expect(edited != text, "\(path)")
+            try ledger.write(path, edited)
+        }
+        let r = ledger.run("check", "--json")
+        #expect(r.status == 0 && r.json["errors"] == .number(0), "\(r)")
+        let problems = r.json["problems"]?.arrayValue ?? []
+        for path in paths {
+            #expect(problems.contains { $0["path"]?.stringValue == path && $0["pointer"] == .string("/updatedAt") && $0["severity"] == .string("warning")
+                && $0["message"]?.stringValue?.hasPrefix("is earlier than createdAt (") == true }, "\(path): \(r)")
+        }
+        #expect(problems.count == paths.count, "\(r)")
+        let text = ledger.run("check")
+        #expect(text.stdout.contains("ledger.json: /updatedAt: warning: is earlier than createdAt ("), "\(text)")
+    }
+
     @Test func jsonReportHasTheSpecKeys() throws {
         let ledger = try TestLedger()
         try ledger.write("ledger.json", "{\n")

@@ -75,7 +75,11 @@ import Testing
         let recipes = list.json.arrayValue ?? []
         #expect(list.status == 0 && recipes.count == 2, "\(list)")
         #expect(recipes.contains { $0["id"]?.stringValue == id && $0["valid"] == .bool(false) }, "\(list)")
+        let text = try Self.runRefused(ledger, ["brew", "recipes"])
+        #expect(text.stdout.contains("it cannot be brewed until fixed (`ledger brew recipe edit ID --editor`; a file ledger cannot read: make it readable, then `ledger check`)"), "\(text)")
         let plan = try Self.runRefused(ledger, ["brew", "plan", id])
         #expect(plan.status == 1 && plan.stderr.contains("\(path): /: error: cannot read \(path): Permission denied"), "\(plan)")
+        // No edit through ledger can fix a file it cannot read: access to the file can.
+        #expect(plan.stderr.contains("cannot be used: ledger cannot read its file; make \(path) readable by you") && !plan.stderr.contains("--editor"), "\(plan)")
     }
 }

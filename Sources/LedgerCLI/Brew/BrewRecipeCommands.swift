@@ -19,7 +19,7 @@ extension BrewCommand {
             let entries = try brew.recipeEntries()
             let selected = try brew.preferences().selectedRecipeID
             if output.json {
-                Output.json(.array(entries.map { BrewJSON.recipe($0, selected: $0.id == selected) }))
+                Output.json(.array(entries.map { BrewJSON.recipe($0, selected: $0.isSelected(by: selected)) }))
                 return
             }
             let nameWidth = min(32, max(4, entries.map { BrewText.shown($0.name).count + ($0.isStarter ? 10 : 0) }.max() ?? 0))
@@ -28,7 +28,7 @@ extension BrewCommand {
                           + "  " + BrewText.left("YIELD", 6) + "  " + BrewText.pad("RATIO", 6) + "  " + BrewText.left("TEMP", 6) + "   GRIND"))
             var invalid = 0
             for e in entries {
-                let mark = e.id == selected ? "*" : e.isValid ? " " : "!"
+                let mark = e.isSelected(by: selected) ? "*" : e.isValid ? " " : "!"
                 let name = BrewText.pad(BrewText.truncate(BrewText.shown(e.name) + (e.isStarter ? " (starter)" : ""), nameWidth), nameWidth)
                 var line = mark + " " + BrewText.pad(e.id, idWidth) + "  " + name + "  "
                 if let r = e.recipe {
@@ -43,7 +43,14 @@ extension BrewCommand {
             }
             Console.print("")
             Console.print(Style.dim("* last selected (the default for plan, start and save)"
-                + (invalid > 0 ? "; ! invalid: it cannot be brewed until fixed (`ledger brew recipe edit ID --editor`, then `ledger check`)" : "")))
+                + (invalid > 0 ? "; ! invalid: " + Self.invalidLegend(entries) + ", then `ledger check`)" : "")))
+        }
+
+        /// What the `!` of an invalid recipe means and how to fix it, to be closed with ")": a
+        /// file ledger cannot read is fixed by access to it, not by an edit through ledger.
+        static func invalidLegend(_ entries: [RecipeEntry]) -> String {
+            "it cannot be brewed until fixed (`ledger brew recipe edit ID --editor`"
+                + (entries.contains(where: \.unreadable) ? "; a file ledger cannot read: make it readable" : "")
         }
 
         static func describe(_ p: Problem?) -> String {

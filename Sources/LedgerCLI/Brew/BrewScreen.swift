@@ -120,7 +120,7 @@ struct BrewScreen {
     func recipeChoices(_ flow: BrewFlow) -> [Line] {
         var out = [Line("  Change recipe", .bold), Line("")]
         for (i, e) in flow.choices.prefix(9).enumerated() {
-            let mark = e.id == flow.plan.recipeId ? "*" : e.isValid ? " " : "!"
+            let mark = e.isSelected(by: flow.plan.recipeId) ? "*" : e.isValid ? " " : "!"
             let name = BrewText.pad(BrewText.truncate(BrewText.shown(e.name) + (e.isStarter ? " (starter)" : ""), 34), 34)
             let detail = e.recipe.map { r in
                 "\(BrewFormat.dose(r.defaultDose)) · \(BrewFormat.grams(r.defaultTargetYield)) · \(BrewFormat.temperature(r.defaultWaterTemperature)) · \(r.defaultGrindLabel.rawValue)"
@@ -133,7 +133,7 @@ struct BrewScreen {
         }
         if flow.choices.contains(where: { !$0.isValid }) {
             out.append(Line(""))
-            out.append(Line("  ! invalid: it cannot be brewed until fixed (`ledger brew recipe edit ID --editor`)", .dim))
+            out.append(Line("  ! invalid: " + BrewCommand.Recipes.invalidLegend(flow.choices) + ")", .dim))
         }
         return out
     }

@@ -60,7 +60,9 @@ extension BrewStore {
                 name = n
             }
             let problems = e.problems.isEmpty ? [Problem(path, .error(.root, e.message))] : e.problems
-            return RecipeEntry(id: id, name: name, path: path, recipe: nil, problems: problems)
+            var entry = RecipeEntry(id: id, name: name, path: path, recipe: nil, problems: problems)
+            entry.unreadable = e.code == .failure
+            return entry
         }
     }
 

@@ -25,7 +25,7 @@ import Darwin
 ///     E	notes.txt	<f, d, l or o>     (any other entry: a file with problems, a subdirectory)
 enum CheckCache {
     /// Bump when validation rules change in a way that could turn a clean file invalid.
-    static let revision = "5"
+    static let revision = "6"
 
     static func header(_ schema: DocumentSchema) -> String {
         "ledger-check-cache\t\(revision)\t\(schema.documentTypes.map(\.kind.name).joined(separator: ","))"

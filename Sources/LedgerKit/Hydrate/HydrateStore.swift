@@ -138,11 +138,38 @@ public struct HydrateStore: Sendable {
     /// Writes a confirmation at `now` (of the reminder at `slot`, when named) into `day`'s
     /// document; the day as it stands after it.
     private func save(confirmationAt now: Timestamp, slot: Timestamp?, of day: PlannedDay) throws -> PlannedDay {
+        if day.document == nil, let misplaced = try misplacedDocument(of: day.plan.date) {
+            let expected = HydrationDay.kind.path(id: day.plan.date.description, date: day.plan.date)
+            throw LedgerError.invalid("\(misplaced) holds the document of \(day.plan.date) (its id), which belongs at \(expected); "
+                + "nothing was written, so that the day has one document: move the file there by hand, then drink again")
+        }
         var document = day.documentForWriting(now: now)
         document.confirm(at: now, slot: slot)
         document.updatedAt = now
         try store.repository(HydrationDay.self).save(document, new: day.document == nil)
         return PlannedDay(plan: day.plan, document: document)
+    }
+
+    /// The file other than `date`'s own that holds `date`'s document (its id is the date):
+    /// one renamed by hand to another name in its year's folder, or `<date>.json` in another
+    /// year's folder — which `document(for:)` does not see, and beside which a new document
+    /// would be a second one with the same id. Asked only when the day's document is about to
+    /// be created (the day's first glass), as it reads the files of the year's folder: those
+    /// whose bytes hold the date in quotes are parsed; a file that cannot be read or parsed is
+    /// `check`'s to report.
+    func misplacedDocument(of date: LocalDate) throws -> String? {
+        let files = store.repository(HydrationDay.self).files
+        let own = HydrationDay.kind.path(id: date.description, date: date)
+        if let elsewhere = try files.path(of: date.description), elsewhere != own { return elsewhere }
+        let shard = files.shard(for: date)
+        let listing = try files.listing(in: shard)
+        let quoted = Array("\"\(date)\"".utf8)
+        for path in (listing.files.map(\.path) + listing.misnamed).sorted() where path != own {
+            guard let bytes = try? store.read(path), bytes.firstRange(of: quoted) != nil,
+                  let json = try? JSONParser.parse(bytes), json["id"]?.stringValue == date.description else { continue }
+            return path
+        }
+        return nil
     }
 
     /// Changes the schedule at `now`: the values `change` gives replace the current ones. The

@@ -156,6 +156,12 @@ package struct DocumentType: Sendable {
             return inspection
         }
         issues += model.validate()
+        if model.updatedAt < model.createdAt {
+            // A warning, not an error: the document reads as it is, and a device whose clock
+            // runs behind the one that created it stamps its changes so too (docs/ledger.md).
+            issues.append(.warning(.root.appending("updatedAt"), "is earlier than createdAt (\(model.createdAt)): a change cannot come before "
+                + "the creation (a hand edit, or a clock set wrong); sync's merges prefer the later updatedAt, so set it to when the document last changed"))
+        }
         // Derived values are recomputed from the document's inputs; while one of them has an
         // error the recompute would be a guess built on a rejected value (a total of 1e300, a
         // duration of 0 for an end before the start), so they stay as stored, reported, not

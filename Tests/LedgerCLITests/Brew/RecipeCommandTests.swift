@@ -124,6 +124,24 @@ import Testing
         #expect(ledger.run("brew", "plan", id).status == 0)
     }
 
+    /// A recipe of one's own given the starter's id by hand (`v60-starter.json`) is the invalid
+    /// recipe it is: not labelled, marked selected or exported as the built-in starter.
+    @Test func aRecipeThatTookTheStartersIdIsNotTheStarter() throws {
+        let (ledger, id) = try ledgerWithCopy()
+        let text = try #require(ledger.read("brew/recipes/\(id).json"))
+        try ledger.write("brew/recipes/v60-starter.json", text.replacingOccurrences(of: "\"id\": \"\(id)\"", with: "\"id\": \"v60-starter\""))
+        try FileManager.default.removeItem(atPath: ledger.root + "/brew/recipes/\(id).json")
+        let list = ledger.run("brew", "recipes", "--json").json.arrayValue ?? []
+        #expect(list.count == 2, "\(list)")
+        let mine = try #require(list.first { $0["path"] == .string("brew/recipes/v60-starter.json") })
+        #expect(mine["starter"] == .bool(false) && mine["selected"] == .bool(false) && mine["valid"] == .bool(false), "\(mine)")
+        #expect(list.first?["starter"] == .bool(true) && list.first?["selected"] == .bool(true), "\(list)")
+        let text2 = ledger.run("brew", "recipes").stdout
+        let lines = text2.split(separator: "\n").filter { $0.contains("v60-starter") }
+        #expect(lines.count == 2 && lines.filter { $0.contains("(starter)") }.count == 1, "\(text2)")
+        #expect(lines.contains { $0.hasPrefix("! v60-starter  My V60 ") && $0.contains("INVALID") }, "\(text2)")
+    }
+
     /// A timer over 24 h, which the flag refuses, is refused in the file too: by `check` and
     /// by the commands that use the recipe; the schema says the same.
     @Test func aHandEditedTimerOverADayIsInvalidAsTheFlagSays() throws {

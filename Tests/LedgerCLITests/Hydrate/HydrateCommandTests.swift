@@ -417,6 +417,39 @@ import Testing
         #expect(json?["valid"] == .bool(false) && json?["problems"]?.arrayValue?.first?["pointer"] == .string("/startTime"), "\(String(describing: json))")
     }
 
+    /// A day's file renamed by hand (to another date, or moved to another year's folder) is
+    /// not where the day's commands look: the day's next glass is refused naming it, rather
+    /// than written as a second document with the same id.
+    @Test(arguments: ["hydrate/days/2026/2026-11-23.json", "hydrate/days/2026/2026-11-21 (copy).json", "hydrate/days/2025/2026-11-21.json"])
+    func drankRefusesToWriteASecondDocumentBesideAMisplacedOne(_ misplaced: String) throws {
+        let ledger = try Self.ledger()
+        #expect(ledger.run("hydrate", "drank", env: Self.at("09:10")).status == 0)
+        let day = try #require(ledger.read(Self.dayPath))
+        try ledger.write(misplaced, day)
+        try FileManager.default.removeItem(atPath: ledger.root + "/" + Self.dayPath)
+        let r = ledger.run("hydrate", "drank", env: Self.at("10:10"))
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("\(misplaced) holds the document of 2026-11-21 (its id), which belongs at \(Self.dayPath); nothing was written"), "\(r)")
+        #expect(ledger.read(Self.dayPath) == nil && ledger.read(misplaced) == day)
+        // Moved back, the day counts its glasses again and takes the next.
+        try FileManager.default.moveItem(atPath: ledger.root + "/" + misplaced, toPath: ledger.root + "/" + Self.dayPath)
+        #expect(ledger.run("hydrate", "drank", env: Self.at("10:10")).status == 0)
+        #expect(ledger.document(Self.dayPath)?["completed"] == .number(2))
+    }
+
+    /// Another day's document whose text mentions the date (a confirmation just past midnight)
+    /// is not taken for the day's.
+    @Test func anotherDayMentioningTheDateIsNotTakenForItsDocument() throws {
+        let ledger = try Self.ledger()
+        #expect(ledger.run("hydrate", "drank", env: Self.at("09:10", on: "2026-11-20")).status == 0)
+        var yesterday = try #require(ledger.read("hydrate/days/2026/2026-11-20.json"))
+        yesterday = yesterday.replacingOccurrences(of: "{\n", with: "{\n  \"note\": \"2026-11-21\",\n")
+        try ledger.write("hydrate/days/2026/2026-11-20.json", yesterday)
+        let r = ledger.run("hydrate", "drank", env: Self.at("09:10"))
+        #expect(r.status == 0, "\(r)")
+        #expect(ledger.document(Self.dayPath)?["completed"] == .number(1))
+    }
+
     @Test func aHandAddedConfirmationCountsAfterCheckFix() throws {
         let ledger = try Self.ledger()
         ledger.run("hydrate", "drank", env: Self.at("09:10"))

@@ -187,6 +187,7 @@ import Testing
         var s = WaterlineFixture.session("", id: id, endAfter: end)
         s.startTime = WaterlineFixture.at(start)
         s.createdAt = s.startTime
+        s.updatedAt = max(s.updatedAt, s.createdAt)  // a change never comes before the creation
         return s.recomputed
     }
 
@@ -213,6 +214,7 @@ import Testing
         var active = WaterlineFixture.session("", id: "tonight")
         active.startTime = WaterlineFixture.at(60)
         active.createdAt = active.startTime
+        active.updatedAt = max(active.updatedAt, active.createdAt)
         for s in [ended("earlier", from: 0, to: 90), active.recomputed] { try store.write(s.path, s.json) }
         let problems = try Checker(store: store, useCache: false).check().problems
         #expect(problems.map(\.path).sorted() == ["waterline/sessions/2026/earlier.json", "waterline/sessions/2026/tonight.json"])
