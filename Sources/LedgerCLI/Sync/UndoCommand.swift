@@ -95,6 +95,7 @@ struct UndoCommand: ParsableCommand {
         o["keptRef"] = plan.keptRef.map(JSONValue.string) ?? .null
         o["alreadyUndoneBy"] = plan.alreadyUndoneBy.map { .string($0.description) } ?? .null
         o["commitsTakenBack"] = .number(Double(plan.commitsTakenBack))
+        o["chosen"] = .string(plan.chosen.rawValue)
         return .object(o)
     }
 }

@@ -20,7 +20,7 @@ package enum Undo {
     static let trailer = "Undoes: "
 
     /// Why an undo takes back the commit it takes back.
-    package enum Chosen: Sendable {
+    package enum Chosen: String, Sendable {
         /// Named (`ledger undo COMMIT`).
         case named
         /// The last sync: the last time a sync moved the branch (its reflog), the last reset

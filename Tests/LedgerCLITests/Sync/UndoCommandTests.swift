@@ -169,8 +169,11 @@ import Testing
         #expect(undo.stdout.contains("Taking back \(merge.prefix(7)), the newest merge in the history (no sync of this device is on record), made on phone at "), "\(undo)")
         #expect(undo.stdout.contains("(ledger sync on phone: merge origin/main), restoring the documents of \(try s.b.revParse("HEAD^1").prefix(7))"), "\(undo)")
         #expect(!undo.stdout.contains("the last sync"))
+        #expect(c.run("undo", "--dry-run", "--json").json["chosen"] == .string("newestMerge"))
         // The phone, whose sync made it, still calls it its last sync.
         #expect(s.b.run("undo", "--dry-run").stdout.contains("Taking back \(merge.prefix(7)), the last sync of"))
+        #expect(s.b.run("undo", "--dry-run", "--json").json["chosen"] == .string("lastSync"))
+        #expect(s.b.run("undo", String(merge), "--dry-run", "--json").json["chosen"] == .string("named"))
     }
 
     @Test func aDryRunChangesNoByteAndUncommittedEditsAreNeverOverwritten() throws {
