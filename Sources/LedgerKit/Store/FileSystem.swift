@@ -237,9 +237,13 @@ package enum FileSystem {
     /// written — a write in progress, a power cut — finds no cache rather than a mixture of two.
     /// Not flushed: after a power cut it is the old one, or none.
     package static func writeCache(_ path: String, _ bytes: [UInt8]) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        try makeDirectories(dir.isEmpty ? "." : dir)
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        var fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        if fd < 0, errno == ENOENT {
+            // Its folder, made the first time only.
+            let dir = (path as NSString).deletingLastPathComponent
+            try makeDirectories(dir.isEmpty ? "." : dir)
+            fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        }
         guard fd >= 0 else { throw systemError("write", path) }
         defer { close(fd) }
         let out = cacheMark + Array("\(bytes.count) \(String(checksum(bytes), radix: 16))\n".utf8) + bytes
@@ -374,6 +378,15 @@ package enum FileSystem {
         package func writeAtomically(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644,
                                      describedAs shown: String? = nil) throws {
             let shown = shown ?? path(of: name)
+            // What is there now, looked at once: refused when it is a link or a folder, its
+            // permissions kept when it is a file.
+            var old = stat()
+            let there = fstatat(fd, name, &old, AT_SYMLINK_NOFOLLOW) == 0
+            switch there ? old.st_mode & S_IFMT : 0 {
+            case S_IFLNK: throw linkRefusal(path(of: name), "write", shown, folder: false)
+            case S_IFDIR: throw LedgerError.failure("cannot write \(shown): a directory of that name is in the way")
+            default: break
+            }
             let tmp = ".\(name).tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
             let file = openat(fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
             guard file >= 0 else { throw systemError("write", shown) }
@@ -381,8 +394,7 @@ package enum FileSystem {
             defer { if !ok { unlinkat(fd, tmp, 0) } }
             do {
                 defer { close(file) }
-                var old = stat()
-                if fstatat(fd, name, &old, AT_SYMLINK_NOFOLLOW) == 0, old.st_mode & S_IFMT == S_IFREG {
+                if there, old.st_mode & S_IFMT == S_IFREG {
                     let readWrite = old.st_mode & 0o666
                     // Executable where readable, as git checks an executable file out.
                     let kept = mode & 0o111 == 0 ? readWrite : readWrite | (readWrite & 0o444) >> 2
@@ -395,11 +407,6 @@ package enum FileSystem {
                     done += n
                 }
                 guard fsync(file) == 0 else { throw systemError("write", shown) }
-            }
-            switch stamp(name)?.type {
-            case .symlink?: throw linkRefusal(path(of: name), "write", shown, folder: false)
-            case .directory?: throw LedgerError.failure("cannot write \(shown): a directory of that name is in the way")
-            default: break
             }
             guard renameat(fd, tmp, fd, name) == 0 else { throw systemError("write", shown) }
             ok = true
